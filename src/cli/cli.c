@@ -1,0 +1,86 @@
+/* cli.c - what the subcommands share: messages, exit codes, input lines
+ * SPDX-License-Identifier: MIT
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+static void
+vmessage(const char *cmd, const char *fmt, va_list ap)
+{
+	fputs("torchgate: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(cmd, fmt, ap);
+	va_end(ap);
+}
+
+int
+cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(cmd, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "try 'torchgate %s --help'\n", cmd);
+	else
+		fputs("try 'torchgate --help'\n", stderr);
+	return CLI_USAGE;
+}
+
+int
+cli_exit_for(int code)
+{
+	switch (code) {
+	case 0:
+		return CLI_OK;
+	case TG_EIO:
+		return CLI_IO;
+	default:
+		return CLI_BAD_INPUT;
+	}
+}
+
+int
+cli_read_line(FILE *f, struct tg_buf *line)
+{
+	int c, rc;
+
+	tg_buf_clear(line);
+	line->max = CLI_LINE_MAX;
+	while ((c = getc(f)) != EOF) {
+		if (c == '\n')
+			return 1;
+		rc = tg_buf_addc(line, (char)c);
+		if (rc)
+			return rc;
+	}
+	if (ferror(f))
+		return TG_EIO;
+	return line->len > 0 ? 1 : 0;
+}
+
+int
+cli_close_stdout(const char *cmd, int status)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		cli_error(cmd, "cannot write to standard output: %s",
+			  strerror(errno));
+		return status ? status : CLI_IO;
+	}
+	return status;
+}

@@ -1,0 +1,49 @@
+/* cli.h - what the subcommands share: messages, exit codes, input lines
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TG_CLI_CLI_H
+#define TG_CLI_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "lib/buf.h"
+#include "lib/err.h"
+
+/* Exit status, the same for every command (SPEC.md). */
+enum cli_exit {
+	CLI_OK = 0,
+	CLI_FAILED = 1,	  /* a gate failed or findings were reported */
+	CLI_USAGE = 2,
+	CLI_NO_TORCH = 3,
+	CLI_BAD_INPUT = 4,
+	CLI_IO = 5,
+};
+
+/* Longest input line a command reads (stdin batch modes). */
+#define CLI_LINE_MAX ((size_t)1 << 20)
+
+struct cli_command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+/* "torchgate: <cmd>: <message>" on stderr. */
+void cli_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* As cli_error, then "try 'torchgate <cmd> --help'"; returns CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Map a library error code to an exit status. */
+int cli_exit_for(int code);
+
+/* Read one line of f into line (without its newline). Returns 1 for a
+ * line, 0 at end of input, or a negative TG_E* code (TG_ELIMIT when the
+ * line is longer than CLI_LINE_MAX). */
+int cli_read_line(FILE *f, struct tg_buf *line);
+
+/* Flush and close stdout; a write error becomes CLI_IO. */
+int cli_close_stdout(const char *cmd, int status);
+
+#endif

@@ -1,0 +1,470 @@
+/* cmd_version.c - `torchgate version`: PEP 440 / PEP 508 for scripts
+ * SPDX-License-Identifier: MIT
+ *
+ * normalize, sort, cmp, match, req and marker, each a thin loop around the
+ * library; --batch answers one stdin line per line, in order, and never
+ * stops at a bad line ("invalid" / "error" are answers there).
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "lib/jsonio.h"
+#include "lib/marker.h"
+#include "lib/requirement.h"
+#include "lib/specifier.h"
+#include "lib/version.h"
+
+#define CMD "version"
+
+static const char usage_text[] =
+	"usage: torchgate version normalize [--batch] VERSION...\n"
+	"       torchgate version sort < versions\n"
+	"       torchgate version cmp A B\n"
+	"       torchgate version match [--prereleases=auto|allow|deny]\n"
+	"                               [--policy=strict|base|release] SPEC "
+	"VERSION...\n"
+	"       torchgate version match --batch [--policy=P] < "
+	"'SPEC<TAB>VERSION[<TAB>true|false]' lines\n"
+	"       torchgate version req REQUIREMENT\n"
+	"       torchgate version marker MARKER [ENV-JSON]\n"
+	"       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
+	"lines\n"
+	"\n"
+	"Versions, specifiers, requirements and markers as pypa/packaging "
+	"26.x\nreads them. Exit status: 0 yes/success, 1 no match, 2 usage, "
+	"4 bad input.\n";
+
+struct opts {
+	int batch;
+	enum tg_prereleases pre;
+	enum tg_policy policy;
+};
+
+static void
+print_err(const char *what, const struct tg_err *err)
+{
+	if (err->has_pos)
+		cli_error(CMD, "%s: column %zu: %s", what, err->pos + 1,
+			  err->msg);
+	else
+		cli_error(CMD, "%s: %s", what, err->msg);
+}
+
+static int
+do_normalize(const struct opts *o, int argc, char **argv)
+{
+	struct tg_buf line = TG_BUF_INIT, out = TG_BUF_INIT;
+	struct tg_version v;
+	struct tg_err err = TG_ERR_INIT;
+	int i, rc, status = CLI_OK;
+
+	if (o->batch) {
+		while ((rc = cli_read_line(stdin, &line)) == 1) {
+			if (tg_version_parse(&v, line.data, line.len, NULL)) {
+				puts("invalid");
+				continue;
+			}
+			puts(v.str);
+			tg_version_release(&v);
+		}
+		tg_buf_release(&line);
+		if (rc < 0) {
+			cli_error(CMD, "cannot read standard input: %s",
+				  rc == TG_ELIMIT ? "line too long"
+						  : "read error");
+			return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+		}
+		return CLI_OK;
+	}
+	if (argc < 1)
+		return cli_usage_error(CMD, "normalize needs a version");
+	/* all or nothing: no partial answer when one is invalid */
+	for (i = 0; i < argc; i++) {
+		if (tg_version_parse(&v, argv[i], strlen(argv[i]), &err)) {
+			cli_error(CMD, "%s", err.msg);
+			status = CLI_BAD_INPUT;
+			continue;
+		}
+		if (tg_buf_adds(&out, v.str) || tg_buf_addc(&out, '\n'))
+			status = CLI_IO;
+		tg_version_release(&v);
+	}
+	if (status == CLI_OK && out.len)
+		fwrite(out.data, 1, out.len, stdout);
+	tg_buf_release(&out);
+	return status;
+}
+
+struct sort_item {
+	struct tg_version v;
+	char *text;
+	size_t seq;
+};
+
+static int
+cmp_items(const void *a, const void *b)
+{
+	const struct sort_item *x = a, *y = b;
+	int c = tg_version_cmp(&x->v, &y->v);
+
+	if (c)
+		return c;
+	return (x->seq > y->seq) - (x->seq < y->seq); /* stable */
+}
+
+static int
+do_sort(void)
+{
+	struct tg_buf line = TG_BUF_INIT;
+	struct sort_item *items = NULL, *p;
+	struct tg_err err = TG_ERR_INIT;
+	size_t n = 0, cap = 0, k, lineno = 0;
+	int rc, status = CLI_OK;
+
+	while ((rc = cli_read_line(stdin, &line)) == 1) {
+		size_t b = 0, e = line.len;
+
+		lineno++;
+		while (b < e && (line.data[b] == ' ' || line.data[b] == '\t' ||
+				 line.data[b] == '\r'))
+			b++;
+		if (b == e)
+			continue; /* blank lines are not versions */
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			p = realloc(items, cap * sizeof(*items));
+			if (!p) {
+				status = CLI_IO;
+				cli_error(CMD, "out of memory");
+				goto out;
+			}
+			items = p;
+		}
+		if (tg_version_parse(&items[n].v, line.data, line.len, &err)) {
+			cli_error(CMD, "line %zu: %s", lineno, err.msg);
+			status = CLI_BAD_INPUT;
+			goto out;
+		}
+		items[n].text = strdup(line.data);
+		items[n].seq = n;
+		if (!items[n].text) {
+			tg_version_release(&items[n].v);
+			cli_error(CMD, "out of memory");
+			status = CLI_IO;
+			goto out;
+		}
+		n++;
+	}
+	if (rc < 0) {
+		cli_error(CMD, "cannot read standard input: line %zu: %s",
+			  lineno + 1,
+			  rc == TG_ELIMIT ? "line too long" : "read error");
+		status = rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+		goto out;
+	}
+	qsort(items, n, sizeof(*items), cmp_items);
+	for (k = 0; k < n; k++)
+		puts(items[k].text);
+out:
+	for (k = 0; k < n; k++) {
+		tg_version_release(&items[k].v);
+		free(items[k].text);
+	}
+	free(items);
+	tg_buf_release(&line);
+	return status;
+}
+
+static int
+do_cmp(int argc, char **argv)
+{
+	struct tg_version a, b;
+	struct tg_err err = TG_ERR_INIT;
+	int c;
+
+	if (argc != 2)
+		return cli_usage_error(CMD, "cmp needs two versions");
+	if (tg_version_parse(&a, argv[0], strlen(argv[0]), &err)) {
+		cli_error(CMD, "%s", err.msg);
+		return CLI_BAD_INPUT;
+	}
+	if (tg_version_parse(&b, argv[1], strlen(argv[1]), &err)) {
+		tg_version_release(&a);
+		cli_error(CMD, "%s", err.msg);
+		return CLI_BAD_INPUT;
+	}
+	c = tg_version_cmp(&a, &b);
+	printf("%d\n", c < 0 ? -1 : c > 0);
+	tg_version_release(&a);
+	tg_version_release(&b);
+	return CLI_OK;
+}
+
+/* Whether text (len bytes) is in set under the policy. */
+static int
+matches(const struct tg_specset *set, const char *text, size_t len,
+	enum tg_prereleases pre, enum tg_policy policy)
+{
+	struct tg_version v, view;
+	int ok, r;
+
+	ok = tg_version_parse(&v, text, len, NULL) == 0;
+	if (!ok)
+		return tg_specset_contains(set, text, len, NULL, pre);
+	tg_version_for_policy(&v, policy, &view);
+	r = tg_specset_contains(set, text, len, &view, pre);
+	tg_version_release(&v);
+	return r;
+}
+
+static int
+do_match_batch(const struct opts *o)
+{
+	struct tg_buf line = TG_BUF_INIT;
+	struct tg_specset set;
+	enum tg_prereleases pre;
+	char *tab1, *tab2;
+	int rc;
+
+	while ((rc = cli_read_line(stdin, &line)) == 1) {
+		tab1 = memchr(line.data, '\t', line.len);
+		if (!tab1) {
+			puts("error");
+			continue;
+		}
+		tab2 = memchr(tab1 + 1, '\t',
+			      line.len - (size_t)(tab1 + 1 - line.data));
+		pre = TG_PRE_AUTO;
+		if (tab2) {
+			*tab2 = '\0';
+			if (tg_prereleases_parse(tab2 + 1, &pre)) {
+				puts("error");
+				continue;
+			}
+		} else {
+			tab2 = line.data + line.len;
+		}
+		if (tg_specset_parse(&set, line.data,
+				     (size_t)(tab1 - line.data), NULL)) {
+			puts("error");
+			continue;
+		}
+		puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre,
+			     o->policy)
+			     ? "true"
+			     : "false");
+		tg_specset_release(&set);
+	}
+	tg_buf_release(&line);
+	if (rc < 0) {
+		cli_error(CMD, "cannot read standard input: %s",
+			  rc == TG_ELIMIT ? "line too long" : "read error");
+		return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+	}
+	return CLI_OK;
+}
+
+static int
+do_match(const struct opts *o, int argc, char **argv)
+{
+	struct tg_specset set;
+	struct tg_err err = TG_ERR_INIT;
+	int i, all = 1, r;
+
+	if (o->batch)
+		return do_match_batch(o);
+	if (argc < 2)
+		return cli_usage_error(CMD,
+				       "match needs a specifier and a version");
+	if (tg_specset_parse(&set, argv[0], strlen(argv[0]), &err)) {
+		cli_error(CMD, "%s", err.msg);
+		return CLI_BAD_INPUT;
+	}
+	for (i = 1; i < argc; i++) {
+		r = matches(&set, argv[i], strlen(argv[i]), o->pre, o->policy);
+		printf("%s %s\n", argv[i], r ? "true" : "false");
+		all &= r;
+	}
+	tg_specset_release(&set);
+	return all ? CLI_OK : CLI_FAILED;
+}
+
+static int
+do_req(int argc, char **argv)
+{
+	struct tg_requirement req;
+	struct tg_buf out = TG_BUF_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	int rc;
+
+	if (argc != 1)
+		return cli_usage_error(CMD, "req needs one requirement");
+	if (tg_requirement_parse(&req, argv[0], strlen(argv[0]), &err)) {
+		char what[256];
+
+		snprintf(what, sizeof(what), "invalid requirement '%.200s'",
+			 argv[0]);
+		print_err(what, &err);
+		return CLI_BAD_INPUT;
+	}
+	rc = tg_requirement_to_json(&req, &out, &err);
+	if (rc)
+		cli_error(CMD, "%s", err.msg);
+	else
+		puts(out.data);
+	tg_buf_release(&out);
+	tg_requirement_release(&req);
+	return rc ? cli_exit_for(rc) : CLI_OK;
+}
+
+/* Evaluate marker text against env JSON: 1, 0, or <0 with err set. */
+static int
+eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
+	    struct tg_err *err)
+{
+	struct tg_marker *mk = NULL;
+	struct tg_marker_env e = TG_MARKER_ENV_INIT;
+	int r = 0, rc;
+
+	rc = tg_marker_parse(&mk, m, mlen, err);
+	if (!rc)
+		rc = tg_json_marker_env(&e, env, elen, err);
+	if (!rc)
+		rc = tg_marker_evaluate(mk, &e, &r, err);
+	tg_marker_free(mk);
+	tg_marker_env_release(&e);
+	return rc ? rc : r;
+}
+
+static int
+do_marker(const struct opts *o, int argc, char **argv)
+{
+	struct tg_buf line = TG_BUF_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	const char *env = "{}";
+	char *tab;
+	int rc;
+
+	if (o->batch) {
+		while ((rc = cli_read_line(stdin, &line)) == 1) {
+			tab = memchr(line.data, '\t', line.len);
+			if (!tab) {
+				puts("error");
+				continue;
+			}
+			rc = eval_marker(line.data, (size_t)(tab - line.data),
+					 tab + 1,
+					 line.len - (size_t)(tab + 1 - line.data),
+					 NULL);
+			puts(rc < 0 ? "error" : rc ? "true" : "false");
+		}
+		tg_buf_release(&line);
+		if (rc < 0) {
+			cli_error(CMD, "cannot read standard input: %s",
+				  rc == TG_ELIMIT ? "line too long"
+						  : "read error");
+			return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+		}
+		return CLI_OK;
+	}
+	if (argc < 1 || argc > 2)
+		return cli_usage_error(CMD, "marker needs a marker and an "
+					    "optional JSON environment");
+	if (argc == 2)
+		env = argv[1];
+	rc = eval_marker(argv[0], strlen(argv[0]), env, strlen(env), &err);
+	if (rc < 0) {
+		char what[256];
+
+		snprintf(what, sizeof(what), "cannot evaluate marker '%.200s'",
+			 argv[0]);
+		print_err(what, &err);
+		return cli_exit_for(rc);
+	}
+	puts(rc ? "true" : "false");
+	return rc ? CLI_OK : CLI_FAILED;
+}
+
+int
+cmd_version(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "prereleases", required_argument, NULL, 'p' },
+		{ "policy", required_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct opts o = { 0, TG_PRE_AUTO, TG_POLICY_STRICT };
+	const char *sub;
+	int c;
+
+	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
+			  strcmp(argv[1], "-h") == 0)) {
+		fputs(usage_text, stdout);
+		return CLI_OK;
+	}
+	if (argc < 2)
+		return cli_usage_error(CMD, "missing subcommand (normalize, "
+					    "sort, cmp, match, req, marker)");
+	sub = argv[1];
+	argc--;
+	argv++;
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the first operand, so "-1" style operands and
+	 * specifiers are never taken for options */
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o.batch = 1;
+			break;
+		case 'p':
+			if (tg_prereleases_parse(optarg, &o.pre))
+				return cli_usage_error(
+					CMD, "--prereleases must be auto, "
+					     "allow or deny, not '%s'",
+					optarg);
+			break;
+		case 'P':
+			if (tg_policy_parse(optarg, &o.policy))
+				return cli_usage_error(
+					CMD, "--policy must be strict, base "
+					     "or release, not '%s'",
+					optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			return cli_usage_error(CMD, "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (o.batch && argc > 0)
+		return cli_usage_error(CMD, "--batch reads stdin and takes "
+					    "no operands");
+	if (o.batch && strcmp(sub, "normalize") != 0 &&
+	    strcmp(sub, "match") != 0 && strcmp(sub, "marker") != 0)
+		return cli_usage_error(CMD, "--batch is for normalize, match "
+					    "and marker");
+	if (strcmp(sub, "normalize") == 0)
+		return do_normalize(&o, argc, argv);
+	if (strcmp(sub, "sort") == 0)
+		return argc ? cli_usage_error(CMD, "sort reads stdin")
+			    : do_sort();
+	if (strcmp(sub, "cmp") == 0)
+		return do_cmp(argc, argv);
+	if (strcmp(sub, "match") == 0)
+		return do_match(&o, argc, argv);
+	if (strcmp(sub, "req") == 0)
+		return do_req(argc, argv);
+	if (strcmp(sub, "marker") == 0)
+		return do_marker(&o, argc, argv);
+	return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
+}

@@ -1,0 +1,9 @@
+/* commands.h - the subcommands, one cmd_<name>.c each
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TG_CLI_COMMANDS_H
+#define TG_CLI_COMMANDS_H
+
+int cmd_version(int argc, char **argv);
+
+#endif

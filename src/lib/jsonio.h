@@ -1,0 +1,17 @@
+/* jsonio.h - the JSON edge: the one module that includes cJSON
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TG_LIB_JSONIO_H
+#define TG_LIB_JSONIO_H
+
+#include <stddef.h>
+
+#include "lib/err.h"
+#include "lib/marker.h"
+
+/* Fill env from a JSON object of marker variables: each value a string,
+ * or for "extras" and "dependency_groups" an array of strings. */
+int tg_json_marker_env(struct tg_marker_env *env, const char *text,
+		       size_t len, struct tg_err *err);
+
+#endif

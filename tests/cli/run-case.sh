@@ -1,0 +1,57 @@
+#!/bin/bash
+# run-case.sh - run one CLI test case and compare what it printed
+# SPDX-License-Identifier: MIT
+#
+# usage: run-case.sh [--update] [--valgrind] CASE_DIR TORCHGATE
+#
+# A case is a directory with:
+#   cmd     a bash snippet; "$TORCHGATE" is the binary under test
+#   stdin   (optional) fed to the snippet
+#   stdout, stderr, exit   what it must print and return
+# It runs in a fresh temporary directory with LC_ALL=C. --update rewrites
+# stdout/stderr/exit from the current binary. --valgrind runs torchgate
+# under valgrind (memcheck, leaks are errors; exit 99 on a finding).
+set -u
+update=0 vg=0
+while [ $# -gt 2 ]; do
+	case $1 in
+	--update) update=1 ;;
+	--valgrind) vg=1 ;;
+	*) echo "run-case.sh: unknown option $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ $# -eq 2 ] || { echo "usage: run-case.sh [--update] [--valgrind] CASE_DIR TORCHGATE" >&2; exit 2; }
+case_dir=$(cd "$1" && pwd) || exit 2
+bin=$2
+[ -f "$case_dir/cmd" ] || { echo "run-case.sh: $case_dir has no cmd" >&2; exit 2; }
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if [ $vg -eq 1 ]; then
+	cat >"$tmp/.tg" <<WRAP
+#!/bin/sh
+exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "$bin" "\$@"
+WRAP
+	chmod +x "$tmp/.tg"
+	bin=$tmp/.tg
+fi
+stdin=/dev/null
+[ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
+(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir bash "$case_dir/cmd") \
+	<"$stdin" >"$tmp/.out" 2>"$tmp/.err"
+rc=$?
+if [ $update -eq 1 ]; then
+	cp "$tmp/.out" "$case_dir/stdout"
+	cp "$tmp/.err" "$case_dir/stderr"
+	echo $rc >"$case_dir/exit"
+	exit 0
+fi
+fail=0
+want_rc=$(cat "$case_dir/exit" 2>/dev/null || echo missing)
+if [ "$rc" != "$want_rc" ]; then
+	echo "exit status: got $rc, want $want_rc"
+	fail=1
+fi
+diff -u "$case_dir/stdout" "$tmp/.out" || fail=1
+diff -u "$case_dir/stderr" "$tmp/.err" || fail=1
+exit $fail
