@@ -13,7 +13,7 @@
 /* Exit status, the same for every command (SPEC.md). */
 enum cli_exit {
 	CLI_OK = 0,
-	CLI_FAILED = 1,	  /* a gate failed or findings were reported */
+	CLI_FAILED = 1, /* a gate failed or findings were reported */
 	CLI_USAGE = 2,
 	CLI_NO_TORCH = 3,
 	CLI_BAD_INPUT = 4,
@@ -31,10 +31,10 @@ struct cli_command {
 
 /* "torchgate: <cmd>: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* As cli_error, then "try 'torchgate <cmd> --help'"; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* Map a library error code to an exit status. */
 int cli_exit_for(int code);
 

@@ -20,22 +20,22 @@
 #define CMD "version"
 
 static const char usage_text[] =
-	"usage: torchgate version normalize [--batch] VERSION...\n"
-	"       torchgate version sort < versions\n"
-	"       torchgate version cmp A B\n"
-	"       torchgate version match [--prereleases=auto|allow|deny]\n"
-	"                               [--policy=strict|base|release] SPEC "
-	"VERSION...\n"
-	"       torchgate version match --batch [--policy=P] < "
-	"'SPEC<TAB>VERSION[<TAB>true|false]' lines\n"
-	"       torchgate version req REQUIREMENT\n"
-	"       torchgate version marker MARKER [ENV-JSON]\n"
-	"       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
-	"lines\n"
-	"\n"
-	"Versions, specifiers, requirements and markers as pypa/packaging "
-	"26.x\nreads them. Exit status: 0 yes/success, 1 no match, 2 usage, "
-	"4 bad input.\n";
+    "usage: torchgate version normalize [--batch] VERSION...\n"
+    "       torchgate version sort < versions\n"
+    "       torchgate version cmp A B\n"
+    "       torchgate version match [--prereleases=auto|allow|deny]\n"
+    "                               [--policy=strict|base|release] SPEC "
+    "VERSION...\n"
+    "       torchgate version match --batch [--policy=P] < "
+    "'SPEC<TAB>VERSION[<TAB>true|false]' lines\n"
+    "       torchgate version req REQUIREMENT\n"
+    "       torchgate version marker MARKER [ENV-JSON]\n"
+    "       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
+    "lines\n"
+    "\n"
+    "Versions, specifiers, requirements and markers as pypa/packaging "
+    "26.x\nreads them. Exit status: 0 yes/success, 1 no match, 2 usage, "
+    "4 bad input.\n";
 
 struct opts {
 	int batch;
@@ -165,7 +165,8 @@ do_sort(void)
 		status = rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
 		goto out;
 	}
-	qsort(items, n, sizeof(*items), cmp_items);
+	if (n > 1)
+		qsort(items, n, sizeof(*items), cmp_items);
 	for (k = 0; k < n; k++)
 		puts(items[k].text);
 out:
@@ -254,8 +255,8 @@ do_match_batch(const struct opts *o)
 		}
 		puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre,
 			     o->policy)
-			     ? "true"
-			     : "false");
+			 ? "true"
+			 : "false");
 		tg_specset_release(&set);
 	}
 	tg_buf_release(&line);
@@ -355,10 +356,9 @@ do_marker(const struct opts *o, int argc, char **argv)
 				puts("error");
 				continue;
 			}
-			rc = eval_marker(line.data, (size_t)(tab - line.data),
-					 tab + 1,
-					 line.len - (size_t)(tab + 1 - line.data),
-					 NULL);
+			rc = eval_marker(
+			    line.data, (size_t)(tab - line.data), tab + 1,
+			    line.len - (size_t)(tab + 1 - line.data), NULL);
 			puts(rc < 0 ? "error" : rc ? "true" : "false");
 		}
 		tg_buf_release(&line);
@@ -392,18 +392,18 @@ int
 cmd_version(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "batch", no_argument, NULL, 'b' },
-		{ "prereleases", required_argument, NULL, 'p' },
-		{ "policy", required_argument, NULL, 'P' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"batch", no_argument, NULL, 'b'},
+	    {"prereleases", required_argument, NULL, 'p'},
+	    {"policy", required_argument, NULL, 'P'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct opts o = { 0, TG_PRE_AUTO, TG_POLICY_STRICT };
+	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
 	int c;
 
-	if (argc >= 2 && (strcmp(argv[1], "--help") == 0 ||
-			  strcmp(argv[1], "-h") == 0)) {
+	if (argc >= 2 &&
+	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		fputs(usage_text, stdout);
 		return CLI_OK;
 	}
@@ -425,16 +425,18 @@ cmd_version(int argc, char **argv)
 		case 'p':
 			if (tg_prereleases_parse(optarg, &o.pre))
 				return cli_usage_error(
-					CMD, "--prereleases must be auto, "
-					     "allow or deny, not '%s'",
-					optarg);
+				    CMD,
+				    "--prereleases must be auto, "
+				    "allow or deny, not '%s'",
+				    optarg);
 			break;
 		case 'P':
 			if (tg_policy_parse(optarg, &o.policy))
 				return cli_usage_error(
-					CMD, "--policy must be strict, base "
-					     "or release, not '%s'",
-					optarg);
+				    CMD,
+				    "--policy must be strict, base "
+				    "or release, not '%s'",
+				    optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

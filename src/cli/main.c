@@ -8,7 +8,7 @@
 #include "cli/commands.h"
 
 static const struct cli_command commands[] = {
-	{ "version", cmd_version, "PEP 440 / PEP 508 utilities" },
+    {"version", cmd_version, "PEP 440 / PEP 508 utilities"},
 };
 
 static void
@@ -47,8 +47,8 @@ main(int argc, char **argv)
 	for (k = 0; k < sizeof(commands) / sizeof(commands[0]); k++)
 		if (strcmp(argv[1], commands[k].name) == 0)
 			return cli_close_stdout(
-				commands[k].name,
-				commands[k].run(argc - 1, argv + 1));
+			    commands[k].name,
+			    commands[k].run(argc - 1, argv + 1));
 	if (argv[1][0] == '-')
 		return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
 	return cli_usage_error(NULL, "'%s' is not a torchgate command",

@@ -111,7 +111,7 @@ tg_buf_add_json_str(struct tg_buf *b, const char *s, size_t len)
 
 	for (i = 0; !rc && i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
+		char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
 
 		if (c == '"' || c == '\\') {
 			esc[1] = (char)c;

@@ -22,7 +22,10 @@ struct tg_buf {
 	size_t max;
 };
 
-#define TG_BUF_INIT { NULL, 0, 0, TG_BUF_DEFAULT_MAX }
+#define TG_BUF_INIT                                                            \
+	{                                                                      \
+		NULL, 0, 0, TG_BUF_DEFAULT_MAX                                 \
+	}
 
 void tg_buf_init(struct tg_buf *b, size_t max);
 void tg_buf_release(struct tg_buf *b);

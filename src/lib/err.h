@@ -12,23 +12,26 @@
 
 enum tg_errcode {
 	TG_OK = 0,
-	TG_EINVAL = -1,	 /* malformed input: a version, specifier, marker */
-	TG_ENOMEM = -2,	 /* allocation failed */
-	TG_EIO = -3,	 /* a file could not be read or written */
-	TG_ELIMIT = -4,	 /* input exceeds a documented limit */
-	TG_EUNDEF = -5,	 /* undefined comparison or missing variable */
+	TG_EINVAL = -1, /* malformed input: a version, specifier, marker */
+	TG_ENOMEM = -2, /* allocation failed */
+	TG_EIO = -3,	/* a file could not be read or written */
+	TG_ELIMIT = -4, /* input exceeds a documented limit */
+	TG_EUNDEF = -5, /* undefined comparison or missing variable */
 };
 
 #define TG_ERR_MSG_MAX 512
 
 struct tg_err {
 	int code;
-	size_t pos;   /* byte offset of the problem, when has_pos */
+	size_t pos; /* byte offset of the problem, when has_pos */
 	int has_pos;
 	char msg[TG_ERR_MSG_MAX];
 };
 
-#define TG_ERR_INIT { 0, 0, 0, "" }
+#define TG_ERR_INIT                                                            \
+	{                                                                      \
+		0, 0, 0, ""                                                    \
+	}
 
 #if defined(__GNUC__)
 #define TG_PRINTF(f, a) __attribute__((format(printf, f, a)))
@@ -38,7 +41,7 @@ struct tg_err {
 
 /* Record code and message in err (NULL allowed); returns code. */
 int tg_err_set(struct tg_err *err, int code, const char *fmt, ...)
-	TG_PRINTF(3, 4);
+    TG_PRINTF(3, 4);
 
 /* As tg_err_set, and remember the byte offset of the problem. */
 int tg_err_set_at(struct tg_err *err, int code, size_t pos, const char *fmt,

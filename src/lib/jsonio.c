@@ -38,14 +38,13 @@ tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
 				"marker environment must be a JSON object");
 		goto out;
 	}
-	cJSON_ArrayForEach(it, root)
-	{
+	cJSON_ArrayForEach(it, root) {
 		int set = strcmp(it->string, "extras") == 0 ||
 			  strcmp(it->string, "dependency_groups") == 0;
 
 		if (cJSON_IsString(it)) {
-			rc = tg_marker_env_set(env, it->string,
-					       it->valuestring, NULL, 0);
+			rc = tg_marker_env_set(env, it->string, it->valuestring,
+					       NULL, 0);
 		} else if (set && cJSON_IsArray(it)) {
 			n = 0;
 			items = calloc((size_t)cJSON_GetArraySize(it) + 1,
@@ -54,14 +53,13 @@ tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
 				rc = TG_ENOMEM;
 				break;
 			}
-			cJSON_ArrayForEach(el, it)
-			{
+			cJSON_ArrayForEach(el, it) {
 				if (!cJSON_IsString(el)) {
 					rc = tg_err_set(
-						err, TG_EINVAL,
-						"marker environment: '%s' must "
-						"hold only strings",
-						it->string);
+					    err, TG_EINVAL,
+					    "marker environment: '%s' must "
+					    "hold only strings",
+					    it->string);
 					goto out;
 				}
 				items[n++] = el->valuestring;

@@ -11,7 +11,7 @@
 
 /* Fill env from a JSON object of marker variables: each value a string,
  * or for "extras" and "dependency_groups" an array of strings. */
-int tg_json_marker_env(struct tg_marker_env *env, const char *text,
-		       size_t len, struct tg_err *err);
+int tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
+		       struct tg_err *err);
 
 #endif

@@ -38,8 +38,10 @@ struct tg_marker {
 };
 
 static const char *const version_vars[] = {
-	"implementation_version", "platform_release", "python_full_version",
-	"python_version",
+    "implementation_version",
+    "platform_release",
+    "python_full_version",
+    "python_version",
 };
 
 void
@@ -164,17 +166,35 @@ decode_literal(const char *s, size_t n)
 		switch (c) {
 		case '\n':
 			break; /* line continuation */
-		case '\\': case '\'': case '"':
+		case '\\':
+		case '\'':
+		case '"':
 			rc = tg_buf_addc(&b, c);
 			break;
-		case 'a': rc = tg_buf_addc(&b, '\a'); break;
-		case 'b': rc = tg_buf_addc(&b, '\b'); break;
-		case 'f': rc = tg_buf_addc(&b, '\f'); break;
-		case 'n': rc = tg_buf_addc(&b, '\n'); break;
-		case 'r': rc = tg_buf_addc(&b, '\r'); break;
-		case 't': rc = tg_buf_addc(&b, '\t'); break;
-		case 'v': rc = tg_buf_addc(&b, '\v'); break;
-		case 'x': case 'u': case 'U':
+		case 'a':
+			rc = tg_buf_addc(&b, '\a');
+			break;
+		case 'b':
+			rc = tg_buf_addc(&b, '\b');
+			break;
+		case 'f':
+			rc = tg_buf_addc(&b, '\f');
+			break;
+		case 'n':
+			rc = tg_buf_addc(&b, '\n');
+			break;
+		case 'r':
+			rc = tg_buf_addc(&b, '\r');
+			break;
+		case 't':
+			rc = tg_buf_addc(&b, '\t');
+			break;
+		case 'v':
+			rc = tg_buf_addc(&b, '\v');
+			break;
+		case 'x':
+		case 'u':
+		case 'U':
 			digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			for (cp = 0, k = 0; k < digits; k++) {
 				if (i + 1 + k + 1 >= n ||
@@ -188,8 +208,14 @@ decode_literal(const char *s, size_t n)
 				goto fail;
 			rc = put_utf8(&b, cp);
 			break;
-		case '0': case '1': case '2': case '3':
-		case '4': case '5': case '6': case '7':
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
 			for (cp = 0, k = 0; k < 3 && i + k + 1 < n &&
 					    s[i + k] >= '0' && s[i + k] <= '7';
 			     k++)
@@ -262,7 +288,8 @@ parse_op(struct tg_lex *lx, char op[8], struct tg_err *err)
 			return syntax(err, lx->pos,
 				      "expected whitespace after 'not'");
 		if (!tg_lex_take(lx, TG_TOK_IN, NULL, NULL))
-			return syntax(err, lx->pos, "expected 'in' after 'not'");
+			return syntax(err, lx->pos,
+				      "expected 'in' after 'not'");
 		strcpy(op, "not in");
 		return 0;
 	}
@@ -301,8 +328,8 @@ normalize_extra(struct node *nd)
 	return 0;
 }
 
-static int parse_marker(struct tg_lex *lx, struct tg_marker **out,
-			int depth, struct tg_err *err);
+static int parse_marker(struct tg_lex *lx, struct tg_marker **out, int depth,
+			struct tg_err *err);
 
 static int
 parse_atom(struct tg_lex *lx, struct node *nd, int depth, struct tg_err *err)
@@ -405,7 +432,7 @@ int
 tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
 		struct tg_err *err)
 {
-	struct tg_lex lx = { s, len, 0 };
+	struct tg_lex lx = {s, len, 0};
 	int rc = parse_marker(&lx, out, 0, err);
 
 	if (!rc && !tg_lex_take(&lx, TG_TOK_END, NULL, NULL)) {
@@ -437,8 +464,8 @@ format_side(const struct side *sd, struct tg_buf *out, struct tg_err *err)
 	return 0;
 }
 
-static int format_list(const struct tg_marker *m, struct tg_buf *out,
-		       int first, struct tg_err *err);
+static int format_list(const struct tg_marker *m, struct tg_buf *out, int first,
+		       struct tg_err *err);
 
 static int
 format_node(const struct node *nd, struct tg_buf *out, int first,
@@ -617,8 +644,8 @@ set_has(const struct val *set, const char *s)
 }
 
 static int
-eval_item(const struct node *nd, const struct tg_marker_env *env,
-	  int *result, struct tg_err *err)
+eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
+	  struct tg_err *err)
 {
 	struct val lhs, rhs;
 	const char *key;
@@ -664,8 +691,8 @@ eval_item(const struct node *nd, const struct tg_marker_env *env,
 			if (!canon)
 				goto nomem;
 			for (k = 0; k < rhs.nitems; k++)
-				if (!(canon[k] = tg_name_canonicalize(
-					      rhs.items[k])))
+				if (!(canon[k] =
+					  tg_name_canonicalize(rhs.items[k])))
 					goto nomem;
 			rhs.items = (const char *const *)canon;
 		}
@@ -694,8 +721,10 @@ eval_item(const struct node *nd, const struct tg_marker_env *env,
 	}
 	goto out;
 undefined:
-	rc = tg_err_set(err, TG_EUNDEF, "undefined comparison '%s' on '%s' "
-			"and '%s'", nd->op, lhs.s, rhs.is_set ? "{...}" : rhs.s);
+	rc = tg_err_set(err, TG_EUNDEF,
+			"undefined comparison '%s' on '%s' "
+			"and '%s'",
+			nd->op, lhs.s, rhs.is_set ? "{...}" : rhs.s);
 	goto out;
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");

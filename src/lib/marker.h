@@ -34,7 +34,10 @@ struct tg_marker_env {
 	size_t n;
 };
 
-#define TG_MARKER_ENV_INIT { NULL, 0 }
+#define TG_MARKER_ENV_INIT                                                     \
+	{                                                                      \
+		NULL, 0                                                        \
+	}
 
 int tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
 		    struct tg_err *err);

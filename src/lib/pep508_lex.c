@@ -45,26 +45,26 @@ keyword(const struct tg_lex *lx, const char *w)
 }
 
 static const char *const variables[] = {
-	"python_version",
-	"python_full_version",
-	"os_name",
-	"os.name",
-	"sys_platform",
-	"sys.platform",
-	"platform_release",
-	"platform_system",
-	"platform_version",
-	"platform.version",
-	"platform_machine",
-	"platform.machine",
-	"platform_python_implementation",
-	"platform.python_implementation",
-	"python_implementation",
-	"implementation_name",
-	"implementation_version",
-	"extras",
-	"extra",
-	"dependency_groups",
+    "python_version",
+    "python_full_version",
+    "os_name",
+    "os.name",
+    "sys_platform",
+    "sys.platform",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "platform.version",
+    "platform_machine",
+    "platform.machine",
+    "platform_python_implementation",
+    "platform.python_implementation",
+    "python_implementation",
+    "implementation_name",
+    "implementation_version",
+    "extras",
+    "extra",
+    "dependency_groups",
 };
 
 static int
@@ -113,8 +113,8 @@ specifier(const struct tg_lex *lx)
 			i++;
 		return i - lx->pos;
 	}
-	if (e - i >= 2 && (memcmp(s + i, "==", 2) == 0 ||
-			   memcmp(s + i, "!=", 2) == 0)) {
+	if (e - i >= 2 &&
+	    (memcmp(s + i, "==", 2) == 0 || memcmp(s + i, "!=", 2) == 0)) {
 		op_eq = 1;
 		i += 2;
 	} else if (e - i >= 2 && memcmp(s + i, "~=", 2) == 0) {
@@ -141,8 +141,8 @@ specifier(const struct tg_lex *lx)
 static int
 ident_char(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '.' || c == '_' || c == '-';
+	return is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '.' || c == '_' || c == '-';
 }
 
 static int
@@ -185,8 +185,8 @@ tg_lex_peek(const struct tg_lex *lx, enum tg_tok k)
 		if (n >= 3 && memcmp(s, "===", 3) == 0)
 			return 3;
 		if (n >= 2 && s[1] == '=' &&
-		    (s[0] == '=' || s[0] == '~' || s[0] == '!' ||
-		     s[0] == '<' || s[0] == '>'))
+		    (s[0] == '=' || s[0] == '~' || s[0] == '!' || s[0] == '<' ||
+		     s[0] == '>'))
 			return 2;
 		return n && (*s == '<' || *s == '>');
 	case TG_TOK_BOOLOP:
@@ -226,7 +226,8 @@ tg_lex_peek(const struct tg_lex *lx, enum tg_tok k)
 			return 0;
 		for (i = 1; i < n && lower_alnum(s[i]); i++)
 			;
-		while (i + 1 < n && (s[i] == '-' || s[i] == '_' || s[i] == '.') &&
+		while (i + 1 < n &&
+		       (s[i] == '-' || s[i] == '_' || s[i] == '.') &&
 		       lower_alnum(s[i + 1]))
 			for (i++; i < n && lower_alnum(s[i]); i++)
 				;

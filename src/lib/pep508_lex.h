@@ -45,8 +45,7 @@ struct tg_lex {
  * the end of input, else 0). */
 size_t tg_lex_peek(const struct tg_lex *lx, enum tg_tok k);
 /* If a token of kind k is next, consume it, store its span, return 1. */
-int tg_lex_take(struct tg_lex *lx, enum tg_tok k, size_t *start,
-		size_t *len);
+int tg_lex_take(struct tg_lex *lx, enum tg_tok k, size_t *start, size_t *len);
 /* Consume whitespace ([ \t]+) if any. */
 void tg_lex_ws(struct tg_lex *lx);
 

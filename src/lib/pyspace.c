@@ -17,7 +17,7 @@ wide_space(const unsigned char *u, size_t n)
 		return u[0] == 0xc2 && (u[1] == 0x85 || u[1] == 0xa0);
 	if (u[0] == 0xe1)
 		return u[1] == 0x9a && u[2] == 0x80; /* U+1680 */
-	if (u[0] == 0xe2 && u[1] == 0x80)	     /* U+2000-200A, 2028/9, 202F */
+	if (u[0] == 0xe2 && u[1] == 0x80) /* U+2000-200A, 2028/9, 202F */
 		return u[2] <= 0x8a || u[2] == 0xa8 || u[2] == 0xa9 ||
 		       u[2] == 0xaf;
 	if (u[0] == 0xe2 && u[1] == 0x81)

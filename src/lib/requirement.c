@@ -53,8 +53,7 @@ add_extra(struct tg_requirement *req, const char *s, size_t n)
 
 /* extras = '[' ws? (IDENT (ws? ',' ws? IDENT)*)? ws? ']' */
 static int
-parse_extras(struct tg_lex *lx, struct tg_requirement *req,
-	     struct tg_err *err)
+parse_extras(struct tg_lex *lx, struct tg_requirement *req, struct tg_err *err)
 {
 	size_t open, at, n, k, o;
 
@@ -74,8 +73,9 @@ parse_extras(struct tg_lex *lx, struct tg_requirement *req,
 				break;
 			tg_lex_ws(lx);
 			if (!tg_lex_take(lx, TG_TOK_IDENTIFIER, &at, &n))
-				return syntax(err, lx->pos,
-					      "expected extra name after comma");
+				return syntax(
+				    err, lx->pos,
+				    "expected extra name after comma");
 			if (add_extra(req, lx->s + at, n))
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
@@ -87,7 +87,9 @@ parse_extras(struct tg_lex *lx, struct tg_requirement *req,
 			      "expected matching RIGHT_BRACKET for "
 			      "LEFT_BRACKET, after extras");
 	/* a set, printed sorted */
-	qsort(req->extras, req->nextras, sizeof(*req->extras), cmp_str);
+	if (req->nextras > 1)
+		qsort(req->extras, req->nextras, sizeof(*req->extras),
+		      cmp_str);
 	for (k = 0, o = 0; k < req->nextras; k++) {
 		if (o && strcmp(req->extras[o - 1], req->extras[k]) == 0)
 			free(req->extras[k]);
@@ -171,14 +173,15 @@ int
 tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 		     struct tg_err *err)
 {
-	struct tg_lex lx = { s, len, 0 };
+	struct tg_lex lx = {s, len, 0};
 	struct tg_buf spec = TG_BUF_INIT;
 	size_t at, n;
 	int rc = 0;
 
 	memset(req, 0, sizeof(*req));
 	if (memchr(s, '\0', len)) {
-		rc = syntax(err, (size_t)((const char *)memchr(s, '\0', len) - s),
+		rc = syntax(err,
+			    (size_t)((const char *)memchr(s, '\0', len) - s),
 			    "NUL byte in requirement");
 		goto out;
 	}
@@ -214,8 +217,9 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			}
 			if (!tg_lex_peek(&lx, TG_TOK_END))
 				rc = parse_marker_part(
-					&lx, req, "semicolon (after URL and whitespace)",
-					err);
+				    &lx, req,
+				    "semicolon (after URL and whitespace)",
+				    err);
 		}
 	} else {
 		rc = parse_specifier(&lx, &spec, err);
@@ -224,16 +228,18 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 		tg_lex_ws(&lx);
 		if (!tg_lex_peek(&lx, TG_TOK_END))
 			rc = parse_marker_part(
-				&lx, req, spec.len ? "comma (within version specifier), "
-					   "semicolon (after version specifier)"
-					 : "semicolon (after name with no "
-					   "version specifier)",
-				err);
+			    &lx, req,
+			    spec.len ? "comma (within version specifier), "
+				       "semicolon (after version specifier)"
+				     : "semicolon (after name with no "
+				       "version specifier)",
+			    err);
 	}
 	if (rc)
 		goto out;
 	if (!tg_lex_take(&lx, TG_TOK_END, NULL, NULL)) {
-		rc = syntax(err, lx.pos, "expected end of dependency specifier");
+		rc =
+		    syntax(err, lx.pos, "expected end of dependency specifier");
 		goto out;
 	}
 	rc = tg_specset_parse(&req->spec, spec.data ? spec.data : "", spec.len,
@@ -287,7 +293,8 @@ tg_requirement_to_json(const struct tg_requirement *req, struct tg_buf *out,
 	}
 	rc = rc ? rc : tg_buf_adds(out, "], \"specifier\": ");
 	rc = rc ? rc : tg_specset_format(&req->spec, &tmp);
-	rc = rc ? rc : tg_buf_add_json_str(out, tmp.data ? tmp.data : "", tmp.len);
+	rc = rc ? rc
+		: tg_buf_add_json_str(out, tmp.data ? tmp.data : "", tmp.len);
 	rc = rc ? rc : tg_buf_adds(out, ", \"marker\": ");
 	if (!rc && req->marker) {
 		tg_buf_clear(&tmp);

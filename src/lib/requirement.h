@@ -24,14 +24,17 @@ struct tg_requirement {
 	struct tg_marker *marker; /* NULL when none */
 };
 
-#define TG_REQUIREMENT_INIT { 0 }
+#define TG_REQUIREMENT_INIT                                                    \
+	{                                                                      \
+		0                                                              \
+	}
 
-int tg_requirement_parse(struct tg_requirement *req, const char *s,
-			 size_t len, struct tg_err *err);
+int tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
+			 struct tg_err *err);
 void tg_requirement_release(struct tg_requirement *req);
 
 /* {"name":..., "extras":[...], "specifier":..., "marker":..., "url":...} */
-int tg_requirement_to_json(const struct tg_requirement *req,
-			   struct tg_buf *out, struct tg_err *err);
+int tg_requirement_to_json(const struct tg_requirement *req, struct tg_buf *out,
+			   struct tg_err *err);
 
 #endif

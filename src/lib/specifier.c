@@ -19,11 +19,10 @@ static const struct {
 	const char *text;
 	enum tg_spec_op op;
 } ops[] = {
-	/* longest first, as packaging's startswith chain */
-	{ "===", TG_OP_ARBITRARY }, { "~=", TG_OP_COMPATIBLE },
-	{ "==", TG_OP_EQ },	    { "!=", TG_OP_NE },
-	{ "<=", TG_OP_LE },	    { ">=", TG_OP_GE },
-	{ "<", TG_OP_LT },	    { ">", TG_OP_GT },
+    /* longest first, as packaging's startswith chain */
+    {"===", TG_OP_ARBITRARY}, {"~=", TG_OP_COMPATIBLE}, {"==", TG_OP_EQ},
+    {"!=", TG_OP_NE},	      {"<=", TG_OP_LE},		{">=", TG_OP_GE},
+    {"<", TG_OP_LT},	      {">", TG_OP_GT},
 };
 
 static int
@@ -68,7 +67,7 @@ static int
 make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
 	   int bump, struct tg_version *out)
 {
-	static const char *const pre_names[] = { "", "a", "b", "rc" };
+	static const char *const pre_names[] = {"", "a", "b", "rc"};
 	struct tg_buf b = TG_BUF_INIT;
 	size_t k;
 	int rc = 0;
@@ -85,7 +84,7 @@ make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
 		if (!rc)
 			rc = add_num(&b, v->release[k],
 				     kind == B_PREFIX_DEV0 && bump &&
-					     k + 1 == nrel);
+					 k + 1 == nrel);
 	}
 	if (!rc && kind != B_PREFIX_DEV0 && v->pre != TG_PRE_NONE) {
 		rc = tg_buf_adds(&b, pre_names[v->pre]);
@@ -143,8 +142,7 @@ plain_release(const char *s, size_t b, size_t e)
 }
 
 int
-tg_spec_parse(struct tg_spec *sp, const char *s, size_t len,
-	      struct tg_err *err)
+tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 {
 	size_t k, oplen = 0, vb, ve, i;
 	const char *why = NULL;
@@ -190,8 +188,7 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len,
 			goto bad;
 		}
 		sp->has_local = memchr(s + vb, '+', ve - vb) != NULL;
-		if (sp->has_local && sp->op != TG_OP_EQ &&
-		    sp->op != TG_OP_NE) {
+		if (sp->has_local && sp->op != TG_OP_EQ && sp->op != TG_OP_NE) {
 			why = "a local label is allowed only with '==' and "
 			      "'!='";
 			goto bad;
@@ -237,7 +234,8 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len,
 bad:
 	tg_spec_release(sp);
 	if (why)
-		return tg_err_set(err, TG_EINVAL, "invalid specifier '%.*s': %s",
+		return tg_err_set(err, TG_EINVAL,
+				  "invalid specifier '%.*s': %s",
 				  len > 200 ? 200 : (int)len, s, why);
 	return tg_err_set(err, TG_EINVAL, "invalid specifier '%.*s'",
 			  len > 200 ? 200 : (int)len, s);
@@ -344,7 +342,7 @@ ascii_ieq(const char *a, size_t an, const char *b, size_t bn)
 
 int
 tg_spec_match(const struct tg_spec *sp, const char *item, size_t len,
-	   const struct tg_version *v)
+	      const struct tg_version *v)
 {
 	int c;
 
@@ -360,7 +358,8 @@ tg_spec_match(const struct tg_spec *sp, const char *item, size_t len,
 	case TG_OP_GE:
 		return tg_version_cmp(v, &sp->v) >= 0;
 	case TG_OP_LE:
-		return tg_version_cmp(v, &sp->v) <= 0 || local_family(v, &sp->v);
+		return tg_version_cmp(v, &sp->v) <= 0 ||
+		       local_family(v, &sp->v);
 	case TG_OP_LT:
 		return tg_version_cmp(v, sp->hi.str ? &sp->hi : &sp->v) < 0;
 	case TG_OP_GT:
@@ -368,9 +367,9 @@ tg_spec_match(const struct tg_spec *sp, const char *item, size_t len,
 			return tg_version_cmp(v, &sp->lo) >= 0;
 		c = tg_version_cmp(v, &sp->v);
 		/* above V, and not V's post or local builds */
-		return c > 0 && !(tg_version_same_release(v, &sp->v) &&
-				  v->pre == sp->v.pre &&
-				  num_eq(v->pre_n, sp->v.pre_n));
+		return c > 0 &&
+		       !(tg_version_same_release(v, &sp->v) &&
+			 v->pre == sp->v.pre && num_eq(v->pre_n, sp->v.pre_n));
 	case TG_OP_COMPATIBLE:
 		return tg_version_cmp(v, &sp->v) >= 0 &&
 		       tg_version_cmp(v, &sp->hi) < 0;
@@ -381,9 +380,8 @@ tg_spec_match(const struct tg_spec *sp, const char *item, size_t len,
 }
 
 int
-tg_specset_contains(const struct tg_specset *set, const char *item,
-		    size_t len, const struct tg_version *v,
-		    enum tg_prereleases pre)
+tg_specset_contains(const struct tg_specset *set, const char *item, size_t len,
+		    const struct tg_version *v, enum tg_prereleases pre)
 {
 	size_t k;
 
@@ -422,7 +420,8 @@ canonical(const struct tg_spec *sp, struct tg_buf *out)
 		return TG_ENOMEM;
 	if (sp->op == TG_OP_COMPATIBLE)
 		return tg_buf_adds(out, v->str);
-	while (n > 1 && v->release[n - 1].n == 1 && v->release[n - 1].p[0] == '0')
+	while (n > 1 && v->release[n - 1].n == 1 &&
+	       v->release[n - 1].p[0] == '0')
 		n--;
 	/* v->str up to release[n-1], then what follows the whole release */
 	head = (size_t)(v->release[n - 1].p + v->release[n - 1].n - v->str);

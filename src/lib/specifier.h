@@ -38,10 +38,10 @@ enum tg_prereleases {
 
 struct tg_spec {
 	enum tg_spec_op op;
-	char *text;	 /* "op" + version text, as packaging's str() */
-	const char *ver; /* the version text inside text */
-	int wildcard;	 /* "==X.*" / "!=X.*" */
-	int has_local;	 /* the version text has a "+local" */
+	char *text;	      /* "op" + version text, as packaging's str() */
+	const char *ver;      /* the version text inside text */
+	int wildcard;	      /* "==X.*" / "!=X.*" */
+	int has_local;	      /* the version text has a "+local" */
 	struct tg_version v;  /* the version (the X of X.*); unset for === */
 	struct tg_version lo; /* derived bounds, see specifier.c */
 	struct tg_version hi;
@@ -53,7 +53,10 @@ struct tg_specset {
 	int has_arbitrary; /* "===" appears in the text */
 };
 
-#define TG_SPECSET_INIT { NULL, 0, 0 }
+#define TG_SPECSET_INIT                                                        \
+	{                                                                      \
+		NULL, 0, 0                                                     \
+	}
 
 /* One specifier, s without surrounding whitespace. */
 int tg_spec_parse(struct tg_spec *sp, const char *s, size_t len,

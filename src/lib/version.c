@@ -20,7 +20,7 @@
 #include "lib/pyspace.h"
 
 static const char zero_digit[] = "0";
-static const struct tg_num num_zero = { zero_digit, 1 };
+static const struct tg_num num_zero = {zero_digit, 1};
 
 static int
 is_digit(char c)
@@ -91,13 +91,13 @@ static const struct {
 	const char *word;
 	enum tg_pre_kind kind;
 } pre_words[] = {
-	/* order of packaging's alternation */
-	{ "alpha", TG_PRE_A },	 { "a", TG_PRE_A },	{ "beta", TG_PRE_B },
-	{ "b", TG_PRE_B },	 { "preview", TG_PRE_RC }, { "pre", TG_PRE_RC },
-	{ "c", TG_PRE_RC },	 { "rc", TG_PRE_RC },
+    /* order of packaging's alternation */
+    {"alpha", TG_PRE_A}, {"a", TG_PRE_A},	 {"beta", TG_PRE_B},
+    {"b", TG_PRE_B},	 {"preview", TG_PRE_RC}, {"pre", TG_PRE_RC},
+    {"c", TG_PRE_RC},	 {"rc", TG_PRE_RC},
 };
 
-static const char *const post_words[] = { "post", "rev", "r" };
+static const char *const post_words[] = {"post", "rev", "r"};
 
 /* Scan the longest version at s[i..e); returns where it ends, or
  * SIZE_MAX when there is no release number. */
@@ -240,12 +240,11 @@ struct offs {
 };
 
 static int
-build(struct tg_version *v, const char *s, size_t start,
+build(struct tg_version *v, const char *s, size_t start, size_t end,
       const struct pieces *p, struct tg_err *err)
 {
 	struct tg_buf b = TG_BUF_INIT;
-	struct offs epoch = { 0, 0 }, pre = { 0, 0 }, post = { 0, 0 },
-		    dev = { 0, 0 };
+	struct offs epoch = {0, 0}, pre = {0, 0}, post = {0, 0}, dev = {0, 0};
 	struct offs *rel = NULL, *loc = NULL;
 	size_t i, k, nloc = 0;
 	struct span sp;
@@ -273,7 +272,7 @@ build(struct tg_version *v, const char *s, size_t start,
 	i = p->has_epoch ? p->epoch.e + 1 : start;
 	for (k = 0; !rc && k < p->nrelease; k++) {
 		sp.b = i;
-		sp.e = i = skip_digits(s, i, SIZE_MAX);
+		sp.e = i = skip_digits(s, i, end);
 		if (k)
 			rc = tg_buf_addc(&b, '.');
 		if (!rc)
@@ -281,7 +280,7 @@ build(struct tg_version *v, const char *s, size_t start,
 		i++; /* the '.' */
 	}
 	if (!rc && p->pre != TG_PRE_NONE) {
-		static const char *const names[] = { "", "a", "b", "rc" };
+		static const char *const names[] = {"", "a", "b", "rc"};
 		rc = tg_buf_adds(&b, names[p->pre]);
 		if (!rc)
 			rc = add_num(&b, s, p->pre_n, &pre.off, &pre.len);
@@ -339,20 +338,19 @@ build(struct tg_version *v, const char *s, size_t start,
 		rc = TG_ENOMEM;
 		goto out;
 	}
-	v->epoch = epoch.len ? (struct tg_num){ v->str + epoch.off, epoch.len }
+	v->epoch = epoch.len ? (struct tg_num){v->str + epoch.off, epoch.len}
 			     : num_zero;
 	for (k = 0; k < v->nrelease; k++)
-		v->release[k] = (struct tg_num){ v->str + rel[k].off,
-						 rel[k].len };
-	v->pre_n = p->pre ? (struct tg_num){ v->str + pre.off, pre.len }
-			  : num_zero;
+		v->release[k] =
+		    (struct tg_num){v->str + rel[k].off, rel[k].len};
+	v->pre_n =
+	    p->pre ? (struct tg_num){v->str + pre.off, pre.len} : num_zero;
 	v->has_post = p->has_post;
-	v->post_n = p->has_post ? (struct tg_num){ v->str + post.off,
-						   post.len }
+	v->post_n = p->has_post ? (struct tg_num){v->str + post.off, post.len}
 				: num_zero;
 	v->has_dev = p->has_dev;
-	v->dev_n = p->has_dev ? (struct tg_num){ v->str + dev.off, dev.len }
-			      : num_zero;
+	v->dev_n =
+	    p->has_dev ? (struct tg_num){v->str + dev.off, dev.len} : num_zero;
 	v->pre = p->pre;
 	for (k = 0; k < nloc; k++) {
 		v->local[k].p = v->str + loc[k].off;
@@ -382,7 +380,8 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 	if (bad != e) {
 		if (bad == SIZE_MAX)
 			bad = b;
-		return tg_err_set_at(err, TG_EINVAL, bad, "invalid version '%.*s'",
+		return tg_err_set_at(err, TG_EINVAL, bad,
+				     "invalid version '%.*s'",
 				     len > 200 ? 200 : (int)len, s);
 	}
 	v->raw = malloc(len + 1);
@@ -393,7 +392,7 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 	/* build() expects the release to start after an optional 'v' */
 	if (b < e && (s[b] == 'v' || s[b] == 'V'))
 		b++;
-	rc = build(v, s, b, &p, err);
+	rc = build(v, s, b, e, &p, err);
 	if (rc)
 		tg_version_release(v);
 	return rc;
@@ -484,14 +483,14 @@ cmp_local(const struct tg_version *a, const struct tg_version *b)
 		if (x->numeric != y->numeric)
 			return x->numeric ? 1 : -1;
 		if (x->numeric) {
-			c = tg_num_cmp((struct tg_num){ x->p, x->n },
-				       (struct tg_num){ y->p, y->n });
+			c = tg_num_cmp((struct tg_num){x->p, x->n},
+				       (struct tg_num){y->p, y->n});
 		} else {
 			size_t n = x->n < y->n ? x->n : y->n;
 
 			c = memcmp(x->p, y->p, n);
-			c = c ? (c > 0) - (c < 0) : icmp((int)(x->n > y->n),
-							 (int)(x->n < y->n));
+			c = c ? (c > 0) - (c < 0)
+			      : icmp((int)(x->n > y->n), (int)(x->n < y->n));
 		}
 		if (c)
 			return c;
@@ -530,13 +529,12 @@ tg_version_is_prerelease(const struct tg_version *v)
 }
 
 int
-tg_version_same_release(const struct tg_version *a,
-			const struct tg_version *b)
+tg_version_same_release(const struct tg_version *a, const struct tg_version *b)
 {
 	return tg_num_cmp(a->epoch, b->epoch) == 0 && cmp_release(a, b) == 0;
 }
 
-static const char *const policy_names[] = { "strict", "base", "release" };
+static const char *const policy_names[] = {"strict", "base", "release"};
 
 int
 tg_policy_parse(const char *name, enum tg_policy *out)

@@ -47,7 +47,10 @@ struct tg_version {
 	size_t nlocal; /* 0: no local label */
 };
 
-#define TG_VERSION_INIT { 0 }
+#define TG_VERSION_INIT                                                        \
+	{                                                                      \
+		0                                                              \
+	}
 
 /* Gate policies (SPEC.md): how a candidate version is compared. */
 enum tg_policy {

@@ -38,7 +38,8 @@ fuzz_version(const char *s, size_t n)
 	}
 	if (tg_version_parse(&a, s, half, NULL) == 0) {
 		if (tg_version_parse(&b, s + half, n - half, NULL) == 0) {
-			int x = tg_version_cmp(&a, &b), y = tg_version_cmp(&b, &a);
+			int x = tg_version_cmp(&a, &b),
+			    y = tg_version_cmp(&b, &a);
 
 			if ((x > 0) != (y < 0) || (x == 0) != (y == 0))
 				__builtin_trap();

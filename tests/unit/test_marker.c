@@ -14,63 +14,371 @@ static const struct {
 	const char *marker, *env;
 	int want;
 } evaluate[] = {
-	{ "python_version >= \"3.8\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_version < \"3.10\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "\"3.8\" < python_version", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_full_version == \"3.12.*\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_version > \"3.12\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "python_version >= \"3.12.0rc1\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name == \"posix\" and sys_platform == \"linux\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name == \"nt\" or sys_platform == \"linux\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name == \"nt\" or sys_platform == \"win32\" and python_version >= \"3\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "(os_name == \"nt\" or sys_platform == \"linux\") and python_version >= \"3\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "\"lin\" in sys_platform", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "\"x86\" not in platform_machine", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "platform_release >= \"6\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "platform_version == \"#1 SMP\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name < \"posiz\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "os_name <= \"posix\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name != \"nt\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "extra == \"dev\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
-	{ "extra == \"Dev_Tools\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"extra\": \"dev.tools\"}", 1 },
-	{ "extra == \"dev\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"extra\": \"DEV\"}", 1 },
-	{ "\"gpu\" in extras", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"extras\": [\"GPU\", \"dev\"]}", 1 },
-	{ "\"cpu\" in extras", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"extras\": [\"gpu\"]}", 0 },
-	{ "\"grp-a\" in dependency_groups", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"dependency_groups\": [\"Grp_A\"]}", 1 },
-	{ "python_full_version >= \"3.12\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.0+\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "implementation_name == \"cpython\" and platform_python_implementation == \"CPython\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_implementation == \"CPython\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "platform.machine == \"x86_64\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os.name == \"posix\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name == 'posix'", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "os_name == \"p\\x6fsix\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_version ~= \"3.12\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_version === \"3.12\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "python_version in \"3.12 3.13\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 1 },
-	{ "platform_release > \"6.1.0-18-amd64\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}", 0 },
+    {"python_version >= \"3.8\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_version < \"3.10\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"\"3.8\" < python_version",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_full_version == \"3.12.*\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_version > \"3.12\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"python_version >= \"3.12.0rc1\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name == \"posix\" and sys_platform == \"linux\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name == \"nt\" or sys_platform == \"linux\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name == \"nt\" or sys_platform == \"win32\" and python_version >= "
+     "\"3\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"(os_name == \"nt\" or sys_platform == \"linux\") and python_version >= "
+     "\"3\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"\"lin\" in sys_platform",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"\"x86\" not in platform_machine",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"platform_release >= \"6\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"platform_version == \"#1 SMP\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name < \"posiz\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"os_name <= \"posix\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name != \"nt\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"extra == \"dev\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
+    {"extra == \"Dev_Tools\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"extra\": \"dev.tools\"}",
+     1},
+    {"extra == \"dev\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"extra\": \"DEV\"}",
+     1},
+    {"\"gpu\" in extras",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"extras\": [\"GPU\", \"dev\"]}",
+     1},
+    {"\"cpu\" in extras",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"extras\": [\"gpu\"]}",
+     0},
+    {"\"grp-a\" in dependency_groups",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"dependency_groups\": [\"Grp_A\"]}",
+     1},
+    {"python_full_version >= \"3.12\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.0+\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"implementation_name == \"cpython\" and platform_python_implementation == "
+     "\"CPython\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_implementation == \"CPython\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"platform.machine == \"x86_64\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os.name == \"posix\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name == 'posix'",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"os_name == \"p\\x6fsix\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_version ~= \"3.12\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_version === \"3.12\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"python_version in \"3.12 3.13\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     1},
+    {"platform_release > \"6.1.0-18-amd64\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}",
+     0},
 };
 
 /* undefined comparisons and missing variables */
 static const struct {
 	const char *marker, *env;
 } undefined[] = {
-	/* UndefinedEnvironmentName */ { "python_version == \"3.12\" or \"x\" == \"y\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}" },
-	/* UndefinedComparison */ { "os_name ~= \"posix\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}" },
-	/* UndefinedComparison */ { "python_version ~= \"x\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\"}" },
-	/* UndefinedComparison */ { "extras == \"a\"", "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", \"os_name\": \"posix\", \"sys_platform\": \"linux\", \"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", \"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": \"cpython\", \"implementation_version\": \"3.12.3\", \"platform_python_implementation\": \"CPython\", \"platform_version\": \"#1 SMP\", \"extras\": [\"a\"]}" },
-	/* torchgate does not guess the host: a variable must be given */
-	{ "os_name == \"posix\"", "{}" },
+    /* UndefinedEnvironmentName */ {
+	"python_version == \"3.12\" or \"x\" == \"y\"",
+	"{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+	"\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+	"\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+	"\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+	"\"cpython\", \"implementation_version\": \"3.12.3\", "
+	"\"platform_python_implementation\": \"CPython\", "
+	"\"platform_version\": \"#1 SMP\"}"},
+    /* UndefinedComparison */
+    {"os_name ~= \"posix\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}"},
+    /* UndefinedComparison */
+    {"python_version ~= \"x\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\"}"},
+    /* UndefinedComparison */
+    {"extras == \"a\"",
+     "{\"python_version\": \"3.12\", \"python_full_version\": \"3.12.3\", "
+     "\"os_name\": \"posix\", \"sys_platform\": \"linux\", "
+     "\"platform_machine\": \"x86_64\", \"platform_system\": \"Linux\", "
+     "\"platform_release\": \"6.1.0-18-amd64\", \"implementation_name\": "
+     "\"cpython\", \"implementation_version\": \"3.12.3\", "
+     "\"platform_python_implementation\": \"CPython\", \"platform_version\": "
+     "\"#1 SMP\", \"extras\": [\"a\"]}"},
+    /* torchgate does not guess the host: a variable must be given */
+    {"os_name == \"posix\"", "{}"},
 };
 
 static const struct {
 	const char *in, *want;
 } format[] = {
-	{ "os_name==\"a\"", "os_name == \"a\"" },
-	{ "(os_name == 'a')", "os_name == \"a\"" },
-	{ "((os_name == 'a')) and (python_version >= '3' or os_name == 'b')", "os_name == \"a\" and (python_version >= \"3\" or os_name == \"b\")" },
-	{ "os_name == 'say \"hi\"'", "os_name == 'say \"hi\"'" },
-	{ "extra == \"A.B\"", "extra == \"a-b\"" },
-	{ "\"A_B\" in extras", "\"a-b\" in extras" },
+    {"os_name==\"a\"", "os_name == \"a\""},
+    {"(os_name == 'a')", "os_name == \"a\""},
+    {"((os_name == 'a')) and (python_version >= '3' or os_name == 'b')",
+     "os_name == \"a\" and (python_version >= \"3\" or os_name == \"b\")"},
+    {"os_name == 'say \"hi\"'", "os_name == 'say \"hi\"'"},
+    {"extra == \"A.B\"", "extra == \"a-b\""},
+    {"\"A_B\" in extras", "\"a-b\" in extras"},
 };
 
 static int
@@ -98,18 +406,18 @@ main(void)
 
 	for (k = 0; k < sizeof(evaluate) / sizeof(evaluate[0]); k++)
 		CHECK(eval(evaluate[k].marker, evaluate[k].env, &err) ==
-			      evaluate[k].want,
+			  evaluate[k].want,
 		      "'%s' should be %d (%s)", evaluate[k].marker,
 		      evaluate[k].want, err.msg);
 	for (k = 0; k < sizeof(undefined) / sizeof(undefined[0]); k++)
 		CHECK(eval(undefined[k].marker, undefined[k].env, &err) ==
-			      TG_EUNDEF,
+			  TG_EUNDEF,
 		      "'%s' should be undefined", undefined[k].marker);
 	CHECK(eval("os_name == \"a\"", "{}", &err) == TG_EUNDEF, "missing");
 	CHECK_STR(err.msg, "the environment has no variable 'os_name'",
 		  "missing variable message");
 	CHECK(eval("os_name ~= \"a\"", "{\"os_name\": \"a\"}", &err) ==
-		      TG_EUNDEF,
+		  TG_EUNDEF,
 	      "~= on strings");
 	CHECK_STR(err.msg, "undefined comparison '~=' on 'a' and 'a'",
 		  "undefined comparison message");
@@ -148,9 +456,11 @@ main(void)
 		strcpy(deep + 100, "os_name == 'a'");
 		memset(deep + 114, ')', 100);
 		deep[214] = '\0';
-		CHECK(tg_marker_parse(&m, deep, strlen(deep), &err) == TG_EINVAL,
+		CHECK(tg_marker_parse(&m, deep, strlen(deep), &err) ==
+			  TG_EINVAL,
 		      "deep nesting");
-		CHECK_STR(err.msg, "markers nest deeper than 64", "depth message");
+		CHECK_STR(err.msg, "markers nest deeper than 64",
+			  "depth message");
 	}
 	return check_result("test_marker");
 }

@@ -14,23 +14,51 @@
 static const struct {
 	const char *in, *json;
 } good[] = {
-	{ "torch", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": null, \"url\": null}" },
-	{ "torch>=2.4,<2.12", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"<2.12,>=2.4\", \"marker\": null, \"url\": null}" },
-	{ "torch (==2.11.0)", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"==2.11.0\", \"marker\": null, \"url\": null}" },
-	{ "torch<4.0,>=2.1.0", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"<4.0,>=2.1.0\", \"marker\": null, \"url\": null}" },
-	{ "torch >=1.5.0", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \">=1.5.0\", \"marker\": null, \"url\": null}" },
-	{ "torch ; extra == \"dev\"", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": \"extra == \\\"dev\\\"\", \"url\": null}" },
-	{ "torch>=2.5; extra == \"dev\"", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \">=2.5\", \"marker\": \"extra == \\\"dev\\\"\", \"url\": null}" },
-	{ "Torch[Cuda, dev]>=2.4", "{\"name\": \"Torch\", \"extras\": [\"Cuda\", \"dev\"], \"specifier\": \">=2.4\", \"marker\": null, \"url\": null}" },
-	{ "torch[]", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": null, \"url\": null}" },
-	{ "pkg @ https://example.org/pkg-1.0.tar.gz", "{\"name\": \"pkg\", \"extras\": [], \"specifier\": \"\", \"marker\": null, \"url\": \"https://example.org/pkg-1.0.tar.gz\"}" },
-	{ "pkg @ file:///tmp/x.whl ; python_version >= \"3.8\"", "{\"name\": \"pkg\", \"extras\": [], \"specifier\": \"\", \"marker\": \"python_version >= \\\"3.8\\\"\", \"url\": \"file:///tmp/x.whl\"}" },
-	{ "name[a,b,a]", "{\"name\": \"name\", \"extras\": [\"a\", \"b\"], \"specifier\": \"\", \"marker\": null, \"url\": null}" },
-	{ "torch==2.*", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"==2.*\", \"marker\": null, \"url\": null}" },
-	{ "a-b.c_d", "{\"name\": \"a-b.c_d\", \"extras\": [], \"specifier\": \"\", \"marker\": null, \"url\": null}" },
-	{ "torch; (os_name == \"posix\" or os_name == \"nt\") and python_version >= \"3.9\"", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": \"(os_name == \\\"posix\\\" or os_name == \\\"nt\\\") and python_version >= \\\"3.9\\\"\", \"url\": null}" },
-	{ "torch===2.11.0,>=2", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"===2.11.0,>=2\", \"marker\": null, \"url\": null}" },
-	{ "torch; python_version<\"3.13\"", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": \"python_version < \\\"3.13\\\"\", \"url\": null}" },
+    {"torch", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", "
+	      "\"marker\": null, \"url\": null}"},
+    {"torch>=2.4,<2.12", "{\"name\": \"torch\", \"extras\": [], \"specifier\": "
+			 "\"<2.12,>=2.4\", \"marker\": null, \"url\": null}"},
+    {"torch (==2.11.0)", "{\"name\": \"torch\", \"extras\": [], \"specifier\": "
+			 "\"==2.11.0\", \"marker\": null, \"url\": null}"},
+    {"torch<4.0,>=2.1.0",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"<4.0,>=2.1.0\", "
+     "\"marker\": null, \"url\": null}"},
+    {"torch >=1.5.0", "{\"name\": \"torch\", \"extras\": [], \"specifier\": "
+		      "\">=1.5.0\", \"marker\": null, \"url\": null}"},
+    {"torch ; extra == \"dev\"",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "\"extra == \\\"dev\\\"\", \"url\": null}"},
+    {"torch>=2.5; extra == \"dev\"",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \">=2.5\", "
+     "\"marker\": \"extra == \\\"dev\\\"\", \"url\": null}"},
+    {"Torch[Cuda, dev]>=2.4",
+     "{\"name\": \"Torch\", \"extras\": [\"Cuda\", \"dev\"], \"specifier\": "
+     "\">=2.4\", \"marker\": null, \"url\": null}"},
+    {"torch[]", "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", "
+		"\"marker\": null, \"url\": null}"},
+    {"pkg @ https://example.org/pkg-1.0.tar.gz",
+     "{\"name\": \"pkg\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "null, \"url\": \"https://example.org/pkg-1.0.tar.gz\"}"},
+    {"pkg @ file:///tmp/x.whl ; python_version >= \"3.8\"",
+     "{\"name\": \"pkg\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "\"python_version >= \\\"3.8\\\"\", \"url\": \"file:///tmp/x.whl\"}"},
+    {"name[a,b,a]", "{\"name\": \"name\", \"extras\": [\"a\", \"b\"], "
+		    "\"specifier\": \"\", \"marker\": null, \"url\": null}"},
+    {"torch==2.*", "{\"name\": \"torch\", \"extras\": [], \"specifier\": "
+		   "\"==2.*\", \"marker\": null, \"url\": null}"},
+    {"a-b.c_d", "{\"name\": \"a-b.c_d\", \"extras\": [], \"specifier\": \"\", "
+		"\"marker\": null, \"url\": null}"},
+    {"torch; (os_name == \"posix\" or os_name == \"nt\") and python_version >= "
+     "\"3.9\"",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "\"(os_name == \\\"posix\\\" or os_name == \\\"nt\\\") and python_version "
+     ">= \\\"3.9\\\"\", \"url\": null}"},
+    {"torch===2.11.0,>=2",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"===2.11.0,>=2\", "
+     "\"marker\": null, \"url\": null}"},
+    {"torch; python_version<\"3.13\"",
+     "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "\"python_version < \\\"3.13\\\"\", \"url\": null}"},
 };
 
 static const struct {
@@ -38,26 +66,42 @@ static const struct {
 	size_t pos;
 	const char *msg;
 } bad[] = {
-	{ "", 0, "expected package name at the start of dependency specifier" },
-	{ "torch >=", 6, "expected semicolon (after name with no version specifier) or end" },
-	{ "torch[", 6, "expected matching RIGHT_BRACKET for LEFT_BRACKET, after extras" },
-	{ "torch[a b]", 8, "expected comma between extra names" },
-	{ "torch[a,]", 8, "expected extra name after comma" },
-	{ "torch ==1.0.*.post1", 13, "expected comma (within version specifier), semicolon (after version specifier) or end" },
-	{ ">=1.0", 0, "expected package name at the start of dependency specifier" },
-	{ "torch >=1.0 foo", 12, "expected comma (within version specifier), semicolon (after version specifier) or end" },
-	{ "torch (>=1.0", 12, "expected matching RIGHT_PARENTHESIS for LEFT_PARENTHESIS, after version specifier" },
-	{ "torch >= 1.0+abc", 12, "local version label can only be used with `==` or `!=` operators" },
-	{ "torch >=1.0.*", 12, ".* suffix can only be used with `==` or `!=` operators" },
-	{ "pkg @", 5, "expected URL after @" },
-	{ "pkg @ http://x foo", 15, "expected semicolon (after URL and whitespace) or end" },
-	{ "torch; os_name", 14, "expected marker operator, one of <=, <, !=, ==, >=, >, ~=, ===, in, not in" },
-	{ "torch; os_name == ", 18, "expected a marker variable or quoted string" },
-	{ "torch; (os_name == 'a'", 22, "expected matching RIGHT_PARENTHESIS for LEFT_PARENTHESIS, after marker expression" },
-	{ "torch; os_name not 'a'", 19, "expected 'in' after 'not'" },
-	{ "torch; os_name == 'a' and", 25, "expected a marker variable or quoted string" },
-	{ "torch; foo == 'a'", 7, "expected a marker variable or quoted string" },
-	{ "torch; os_name == 'a\\'", 22, "invalid quoted string" },
+    {"", 0, "expected package name at the start of dependency specifier"},
+    {"torch >=", 6,
+     "expected semicolon (after name with no version specifier) or end"},
+    {"torch[", 6,
+     "expected matching RIGHT_BRACKET for LEFT_BRACKET, after extras"},
+    {"torch[a b]", 8, "expected comma between extra names"},
+    {"torch[a,]", 8, "expected extra name after comma"},
+    {"torch ==1.0.*.post1", 13,
+     "expected comma (within version specifier), semicolon (after version "
+     "specifier) or end"},
+    {">=1.0", 0, "expected package name at the start of dependency specifier"},
+    {"torch >=1.0 foo", 12,
+     "expected comma (within version specifier), semicolon (after version "
+     "specifier) or end"},
+    {"torch (>=1.0", 12,
+     "expected matching RIGHT_PARENTHESIS for LEFT_PARENTHESIS, after version "
+     "specifier"},
+    {"torch >= 1.0+abc", 12,
+     "local version label can only be used with `==` or `!=` operators"},
+    {"torch >=1.0.*", 12,
+     ".* suffix can only be used with `==` or `!=` operators"},
+    {"pkg @", 5, "expected URL after @"},
+    {"pkg @ http://x foo", 15,
+     "expected semicolon (after URL and whitespace) or end"},
+    {"torch; os_name", 14,
+     "expected marker operator, one of <=, <, !=, ==, >=, >, ~=, ===, in, not "
+     "in"},
+    {"torch; os_name == ", 18, "expected a marker variable or quoted string"},
+    {"torch; (os_name == 'a'", 22,
+     "expected matching RIGHT_PARENTHESIS for LEFT_PARENTHESIS, after marker "
+     "expression"},
+    {"torch; os_name not 'a'", 19, "expected 'in' after 'not'"},
+    {"torch; os_name == 'a' and", 25,
+     "expected a marker variable or quoted string"},
+    {"torch; foo == 'a'", 7, "expected a marker variable or quoted string"},
+    {"torch; os_name == 'a\\'", 22, "invalid quoted string"},
 };
 
 int
