@@ -35,7 +35,7 @@ static const char usage_text[] =
     "\n"
     "Versions, specifiers, requirements and markers as pypa/packaging "
     "26.x\nreads them. Exit status: 0 yes/success, 1 no match, 2 usage, "
-    "4 bad input.\n";
+    "4 bad input, 5 I/O failure.\n";
 
 struct opts {
 	int batch;
@@ -415,9 +415,9 @@ cmd_version(int argc, char **argv)
 	argv++;
 	opterr = 0;
 	optind = 1;
-	/* '+': stop at the first operand, so "-1" style operands and
-	 * specifiers are never taken for options */
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	/* options may follow operands (GNU order); an operand that starts
+	 * with '-' needs "--" before it */
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o.batch = 1;
@@ -442,6 +442,9 @@ cmd_version(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return CLI_OK;
 		default:
+			if (optopt)
+				return cli_usage_error(
+				    CMD, "unknown option '-%c'", optopt);
 			return cli_usage_error(CMD, "unknown option '%s'",
 					       argv[optind - 1]);
 		}

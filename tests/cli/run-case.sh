@@ -24,6 +24,7 @@ done
 [ $# -eq 2 ] || { echo "usage: run-case.sh [--update] [--valgrind] CASE_DIR TORCHGATE" >&2; exit 2; }
 case_dir=$(cd "$1" && pwd) || exit 2
 bin=$2
+case $bin in /*) ;; *) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;; esac
 [ -f "$case_dir/cmd" ] || { echo "run-case.sh: $case_dir has no cmd" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
