@@ -88,8 +88,7 @@ parse_extras(struct tg_lex *lx, struct tg_requirement *req, struct tg_err *err)
 			      "LEFT_BRACKET, after extras");
 	/* a set, printed sorted */
 	if (req->nextras > 1)
-		qsort(req->extras, req->nextras, sizeof(*req->extras),
-		      cmp_str);
+		qsort(req->extras, req->nextras, sizeof(*req->extras), cmp_str);
 	for (k = 0, o = 0; k < req->nextras; k++) {
 		if (o && strcmp(req->extras[o - 1], req->extras[k]) == 0)
 			free(req->extras[k]);
