@@ -75,6 +75,30 @@ cli_read_line(FILE *f, struct tg_buf *line)
 }
 
 int
+cli_read_error(const char *cmd, int rc, size_t lineno)
+{
+	cli_error(cmd, "cannot read standard input: line %zu: %s", lineno,
+		  rc == TG_ELIMIT ? "longer than 1 MiB" : "read error");
+	return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+}
+
+int
+cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
+	  void *ctx)
+{
+	struct tg_buf line = TG_BUF_INIT;
+	size_t lineno = 0;
+	int rc;
+
+	while ((rc = cli_read_line(stdin, &line)) == 1) {
+		lineno++;
+		answer(line.data, line.len, ctx);
+	}
+	tg_buf_release(&line);
+	return rc < 0 ? cli_read_error(cmd, rc, lineno + 1) : CLI_OK;
+}
+
+int
 cli_close_stdout(const char *cmd, int status)
 {
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {

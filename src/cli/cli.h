@@ -43,6 +43,16 @@ int cli_exit_for(int code);
  * line is longer than CLI_LINE_MAX). */
 int cli_read_line(FILE *f, struct tg_buf *line);
 
+/* Report a cli_read_line failure (rc < 0) at line lineno of standard
+ * input; returns the exit status (CLI_BAD_INPUT for an overlong line,
+ * CLI_IO for a read error). */
+int cli_read_error(const char *cmd, int rc, size_t lineno);
+
+/* Batch mode: call answer() for each line of standard input (without its
+ * newline); answer prints exactly one line. Returns the exit status. */
+int cli_batch(const char *cmd,
+	      void (*answer)(char *line, size_t len, void *ctx), void *ctx);
+
 /* Flush and close stdout; a write error becomes CLI_IO. */
 int cli_close_stdout(const char *cmd, int status);
 

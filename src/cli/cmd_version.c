@@ -53,32 +53,30 @@ print_err(const char *what, const struct tg_err *err)
 		cli_error(CMD, "%s: %s", what, err->msg);
 }
 
+static void
+answer_normalize(char *line, size_t len, void *ctx)
+{
+	struct tg_version v;
+
+	(void)ctx;
+	if (tg_version_parse(&v, line, len, NULL)) {
+		puts("invalid");
+		return;
+	}
+	puts(v.str);
+	tg_version_release(&v);
+}
+
 static int
 do_normalize(const struct opts *o, int argc, char **argv)
 {
-	struct tg_buf line = TG_BUF_INIT, out = TG_BUF_INIT;
+	struct tg_buf out = TG_BUF_INIT;
 	struct tg_version v;
 	struct tg_err err = TG_ERR_INIT;
-	int i, rc, status = CLI_OK;
+	int i, status = CLI_OK;
 
-	if (o->batch) {
-		while ((rc = cli_read_line(stdin, &line)) == 1) {
-			if (tg_version_parse(&v, line.data, line.len, NULL)) {
-				puts("invalid");
-				continue;
-			}
-			puts(v.str);
-			tg_version_release(&v);
-		}
-		tg_buf_release(&line);
-		if (rc < 0) {
-			cli_error(CMD, "cannot read standard input: %s",
-				  rc == TG_ELIMIT ? "line too long"
-						  : "read error");
-			return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
-		}
-		return CLI_OK;
-	}
+	if (o->batch)
+		return cli_batch(CMD, answer_normalize, NULL);
 	if (argc < 1)
 		return cli_usage_error(CMD, "normalize needs a version");
 	/* all or nothing: no partial answer when one is invalid */
@@ -159,10 +157,7 @@ do_sort(void)
 		n++;
 	}
 	if (rc < 0) {
-		cli_error(CMD, "cannot read standard input: line %zu: %s",
-			  lineno + 1,
-			  rc == TG_ELIMIT ? "line too long" : "read error");
-		status = rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+		status = cli_read_error(CMD, rc, lineno + 1);
 		goto out;
 	}
 	if (n > 1)
@@ -221,51 +216,38 @@ matches(const struct tg_specset *set, const char *text, size_t len,
 	return r;
 }
 
-static int
-do_match_batch(const struct opts *o)
+/* SPEC<TAB>VERSION[<TAB>PRERELEASES] -> true | false | error */
+static void
+answer_match(char *line, size_t len, void *ctx)
 {
-	struct tg_buf line = TG_BUF_INIT;
+	const struct opts *o = ctx;
+	enum tg_prereleases pre = o->pre;
 	struct tg_specset set;
-	enum tg_prereleases pre;
 	char *tab1, *tab2;
-	int rc;
 
-	while ((rc = cli_read_line(stdin, &line)) == 1) {
-		tab1 = memchr(line.data, '\t', line.len);
-		if (!tab1) {
-			puts("error");
-			continue;
-		}
-		tab2 = memchr(tab1 + 1, '\t',
-			      line.len - (size_t)(tab1 + 1 - line.data));
-		pre = TG_PRE_AUTO;
-		if (tab2) {
-			*tab2 = '\0';
-			if (tg_prereleases_parse(tab2 + 1, &pre)) {
-				puts("error");
-				continue;
-			}
-		} else {
-			tab2 = line.data + line.len;
-		}
-		if (tg_specset_parse(&set, line.data,
-				     (size_t)(tab1 - line.data), NULL)) {
-			puts("error");
-			continue;
-		}
-		puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre,
-			     o->policy)
-			 ? "true"
-			 : "false");
-		tg_specset_release(&set);
+	tab1 = memchr(line, '\t', len);
+	if (!tab1) {
+		puts("error");
+		return;
 	}
-	tg_buf_release(&line);
-	if (rc < 0) {
-		cli_error(CMD, "cannot read standard input: %s",
-			  rc == TG_ELIMIT ? "line too long" : "read error");
-		return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
+	tab2 = memchr(tab1 + 1, '\t', len - (size_t)(tab1 + 1 - line));
+	if (tab2) {
+		*tab2 = '\0';
+		if (tg_prereleases_parse(tab2 + 1, &pre)) {
+			puts("error");
+			return;
+		}
+	} else {
+		tab2 = line + len;
 	}
-	return CLI_OK;
+	if (tg_specset_parse(&set, line, (size_t)(tab1 - line), NULL)) {
+		puts("error");
+		return;
+	}
+	puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy)
+		 ? "true"
+		 : "false");
+	tg_specset_release(&set);
 }
 
 static int
@@ -276,7 +258,7 @@ do_match(const struct opts *o, int argc, char **argv)
 	int i, all = 1, r;
 
 	if (o->batch)
-		return do_match_batch(o);
+		return cli_batch(CMD, answer_match, (void *)o);
 	if (argc < 2)
 		return cli_usage_error(CMD,
 				       "match needs a specifier and a version");
@@ -340,36 +322,32 @@ eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
 	return rc ? rc : r;
 }
 
+/* MARKER<TAB>ENV-JSON -> true | false | error */
+static void
+answer_marker(char *line, size_t len, void *ctx)
+{
+	char *tab = memchr(line, '\t', len);
+	int r;
+
+	(void)ctx;
+	if (!tab) {
+		puts("error");
+		return;
+	}
+	r = eval_marker(line, (size_t)(tab - line), tab + 1,
+			len - (size_t)(tab + 1 - line), NULL);
+	puts(r < 0 ? "error" : r ? "true" : "false");
+}
+
 static int
 do_marker(const struct opts *o, int argc, char **argv)
 {
-	struct tg_buf line = TG_BUF_INIT;
 	struct tg_err err = TG_ERR_INIT;
 	const char *env = "{}";
-	char *tab;
 	int rc;
 
-	if (o->batch) {
-		while ((rc = cli_read_line(stdin, &line)) == 1) {
-			tab = memchr(line.data, '\t', line.len);
-			if (!tab) {
-				puts("error");
-				continue;
-			}
-			rc = eval_marker(
-			    line.data, (size_t)(tab - line.data), tab + 1,
-			    line.len - (size_t)(tab + 1 - line.data), NULL);
-			puts(rc < 0 ? "error" : rc ? "true" : "false");
-		}
-		tg_buf_release(&line);
-		if (rc < 0) {
-			cli_error(CMD, "cannot read standard input: %s",
-				  rc == TG_ELIMIT ? "line too long"
-						  : "read error");
-			return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
-		}
-		return CLI_OK;
-	}
+	if (o->batch)
+		return cli_batch(CMD, answer_marker, NULL);
 	if (argc < 1 || argc > 2)
 		return cli_usage_error(CMD, "marker needs a marker and an "
 					    "optional JSON environment");

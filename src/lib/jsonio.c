@@ -45,6 +45,10 @@ tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
 		if (cJSON_IsString(it)) {
 			rc = tg_marker_env_set(env, it->string, it->valuestring,
 					       NULL, 0);
+		} else if (cJSON_IsNull(it) &&
+			   strcmp(it->string, "extra") == 0) {
+			/* packaging reads a None extra as "" */
+			rc = tg_marker_env_set(env, it->string, "", NULL, 0);
 		} else if (set && cJSON_IsArray(it)) {
 			n = 0;
 			items = calloc((size_t)cJSON_GetArraySize(it) + 1,

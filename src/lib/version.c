@@ -556,27 +556,29 @@ tg_policy_name(enum tg_policy p)
 	return policy_names[p];
 }
 
+/* A view of v without its pre, post and dev segments. */
+static void
+drop_suffixes(struct tg_version *v)
+{
+	v->pre = TG_PRE_NONE;
+	v->pre_n = num_zero;
+	v->has_post = 0;
+	v->post_n = num_zero;
+	v->has_dev = 0;
+	v->dev_n = num_zero;
+}
+
 void
 tg_version_for_policy(const struct tg_version *v, enum tg_policy p,
 		      struct tg_version *out)
 {
 	*out = *v;
 	if (p == TG_POLICY_BASE) {
-		out->pre = TG_PRE_NONE;
-		out->pre_n = num_zero;
-		out->has_post = 0;
-		out->post_n = num_zero;
-		out->has_dev = 0;
-		out->dev_n = num_zero;
+		drop_suffixes(out);
 		out->nlocal = 0;
 		out->local = NULL;
 	} else if (p == TG_POLICY_RELEASE && tg_version_is_prerelease(v) &&
 		   tg_version_is_known_release(v)) {
-		out->pre = TG_PRE_NONE;
-		out->pre_n = num_zero;
-		out->has_post = 0;
-		out->post_n = num_zero;
-		out->has_dev = 0;
-		out->dev_n = num_zero;
+		drop_suffixes(out);
 	}
 }
