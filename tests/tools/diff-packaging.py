@@ -6,7 +6,8 @@ packaging 26.x).
 usage: PYTHONPATH=/path/to/packaging/src tests/tools/diff-packaging.py \
            TORCHGATE [N] [SEED]
 
-Generates N random versions, specifier/version pairs and markers from
+Generates N random versions and specifier/version pairs, N/4 markers and
+N/20 requirements from
 fragments of the PEP 440 / PEP 508 grammars (and near misses), runs them
 through `torchgate version ... --batch`, and prints every disagreement.
 """
@@ -17,6 +18,7 @@ import sys
 
 import packaging
 from packaging.markers import Marker
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
@@ -73,6 +75,66 @@ def rspec(r):
     return r.choice([",", ", ", " ,"]).join(parts)
 
 
+MVARS = ["python_version", "python_full_version", "os_name", "sys_platform",
+         "platform_release", "platform_machine", "implementation_name", "extra",
+         "os.name", "python_implementation"]
+MVALS = ["3.12", "3.8", "3.12.3", "posix", "nt", "linux", "x86_64", "6.1.0-18-amd64",
+         "cpython", "Dev_X", "dev-x", "3.12.*", "lin", "", "3.13.0rc1"]
+MOPS = ["==", "!=", "<", "<=", ">", ">=", "~=", "===", "in", "not in"]
+ENV = {"python_version": "3.12", "python_full_version": "3.12.3", "os_name": "posix",
+       "sys_platform": "linux", "platform_release": "6.1.0-18-amd64",
+       "platform_machine": "x86_64", "implementation_name": "cpython",
+       "platform_python_implementation": "CPython", "extra": "dev_x"}
+
+
+def rmarker(r, depth=0):
+    parts = []
+    for i in range(r.randint(1, 3)):
+        if i:
+            parts.append(r.choice(["and", "or"]))
+        if depth < 2 and r.random() < 0.2:
+            parts.append("(" + rmarker(r, depth + 1) + ")")
+            continue
+        var, val = r.choice(MVARS), repr(r.choice(MVALS))
+        op = r.choice(MOPS)
+        parts.append(f"{val} {op} {var}" if r.random() < 0.2 else f"{var} {op} {val}")
+    s = " ".join(parts)
+    if r.random() < 0.05:
+        i = r.randint(0, len(s))
+        s = s[:i] + r.choice(["(", ")", "'", "==", " and"]) + s[i:]
+    return s
+
+
+def pk_marker(m):
+    try:
+        return "true" if Marker(m).evaluate(dict(ENV)) else "false"
+    except Exception:
+        return "error"
+
+
+def rreq(r):
+    s = r.choice(["torch", "Torch_Vision", "a.b-c", "x"])
+    if r.random() < 0.3:
+        s += "[" + ",".join(r.choice(["cuda", "Dev", "a_b"]) for _ in range(r.randint(0, 2))) + "]"
+    if r.random() < 0.15:
+        s += " @ https://example.org/p-1.0.whl"
+    elif r.random() < 0.7:
+        sp = rspec(r)
+        s += ("(" + sp + ")") if r.random() < 0.2 else (r.choice(["", " "]) + sp)
+    if r.random() < 0.4:
+        s += r.choice([";", " ; "]) + rmarker(r)
+    return s
+
+
+def pk_req(s):
+    try:
+        q = Requirement(s)
+    except InvalidRequirement:
+        return "invalid"
+    return json.dumps({"name": q.name, "extras": sorted(q.extras), "specifier": str(q.specifier),
+                       "marker": str(q.marker) if q.marker else None, "url": q.url})
+
+
 def pk_norm(s):
     try:
         return str(Version(s))
@@ -123,6 +185,20 @@ def main():
         if g != w:
             bad += 1
             print("match", repr(l), "torchgate", g, "packaging", w)
+    lines = [m for m in (rmarker(r) for _ in range(n // 4)) if "\t" not in m]
+    got = run(tg, ["marker"], [m + "\t" + json.dumps(ENV) for m in lines])
+    for m, g in zip(lines, got):
+        want = pk_marker(m)
+        if g != want:
+            bad += 1
+            print("marker", repr(m), "torchgate", g, "packaging", want)
+    for q in (rreq(r) for _ in range(n // 20)):
+        p = subprocess.run([tg, "version", "req", q], capture_output=True, text=True)
+        g = p.stdout.strip() if p.returncode == 0 else "invalid"
+        want = pk_req(q)
+        if g != want:
+            bad += 1
+            print("req", repr(q), "torchgate", g, "packaging", want)
     print(bad, "disagreements", file=sys.stderr)
     return 1 if bad else 0
 
