@@ -50,6 +50,8 @@ cli_exit_for(int code)
 		return CLI_OK;
 	case TG_EIO:
 		return CLI_IO;
+	case TG_ENOENT:
+		return CLI_NO_TORCH;
 	default:
 		return CLI_BAD_INPUT;
 	}

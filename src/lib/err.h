@@ -17,6 +17,7 @@ enum tg_errcode {
 	TG_EIO = -3,	/* a file could not be read or written */
 	TG_ELIMIT = -4, /* input exceeds a documented limit */
 	TG_EUNDEF = -5, /* undefined comparison or missing variable */
+	TG_ENOENT = -6, /* no interpreter or no torch where one was needed */
 };
 
 #define TG_ERR_MSG_MAX 512

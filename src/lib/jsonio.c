@@ -91,3 +91,49 @@ out:
 		tg_marker_env_release(env);
 	return rc;
 }
+
+int
+tg_json_direct_url(const char *text, size_t len, const char *file, char **url,
+		   char **kind, struct tg_err *err)
+{
+	cJSON *root, *u, *info;
+	const char *k = NULL;
+	int rc = 0;
+
+	*url = NULL;
+	*kind = NULL;
+	root = cJSON_ParseWithLength(text, len);
+	if (!root || !cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot parse '%s': not a JSON object", file);
+	}
+	u = cJSON_GetObjectItemCaseSensitive(root, "url");
+	if (!cJSON_IsString(u)) {
+		rc = tg_err_set(err, TG_EINVAL,
+				"cannot parse '%s': no \"url\" string", file);
+		goto out;
+	}
+	if ((info = cJSON_GetObjectItemCaseSensitive(root, "dir_info")))
+		k = cJSON_IsTrue(
+			cJSON_GetObjectItemCaseSensitive(info, "editable"))
+			? "editable"
+			: "directory";
+	else if (cJSON_GetObjectItemCaseSensitive(root, "vcs_info"))
+		k = "vcs";
+	else if (cJSON_GetObjectItemCaseSensitive(root, "archive_info"))
+		k = "archive";
+	else
+		k = "unknown";
+	*url = strdup(u->valuestring);
+	*kind = strdup(k);
+	if (!*url || !*kind) {
+		free(*url);
+		free(*kind);
+		*url = *kind = NULL;
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+out:
+	cJSON_Delete(root);
+	return rc;
+}

@@ -14,4 +14,9 @@
 int tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
 		       struct tg_err *err);
 
+/* PEP 610 direct_url.json: the url, and its kind: "editable" (dir_info
+ * with editable true), "directory", "vcs" or "archive". Both new strings. */
+int tg_json_direct_url(const char *text, size_t len, const char *file,
+		       char **url, char **kind, struct tg_err *err);
+
 #endif

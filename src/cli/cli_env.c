@@ -1,0 +1,180 @@
+/* cli_env.c - the environment options every torch-facing command takes
+ * SPDX-License-Identifier: MIT
+ *
+ * Reads the process environment (PATH, VIRTUAL_ENV, CONDA_PREFIX,
+ * PYTHONPATH, PYTHONNOUSERSITE, PYTHONUSERBASE, PYTHONHOME, HOME,
+ * PYENV_VERSION, PYENV_ROOT, TORCHGATE_DPKG_ADMINDIR) and hands plain
+ * strings to the library, which never calls getenv().
+ */
+#include "cli/cli_env.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+void
+cli_env_init(struct cli_env *env)
+{
+	memset(env, 0, sizeof(*env));
+}
+
+void
+cli_env_release(struct cli_env *env)
+{
+	tg_probe_release(&env->probe);
+	tg_syspath_release(&env->path);
+	tg_interp_release(&env->interp);
+}
+
+int
+cli_env_option(const char *cmd, struct cli_env *env, int c, const char *arg)
+{
+	switch (c) {
+	case CLI_OPT_PYTHON:
+		env->python = arg;
+		return 1;
+	case CLI_OPT_PREFIX:
+		env->prefix = arg;
+		return 1;
+	case CLI_OPT_SITE_PACKAGES:
+		if (env->nsites == CLI_ENV_MAX_SITES) {
+			cli_usage_error(cmd, "more than %d --site-packages",
+					CLI_ENV_MAX_SITES);
+			return -1;
+		}
+		env->sites[env->nsites++] = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *
+env_get(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && v[0] ? v : NULL;
+}
+
+int
+cli_env_probe(const char *cmd, struct cli_env *env)
+{
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_interp_env ie;
+	struct tg_syspath_env se;
+	struct tg_probe_opts po = {NULL};
+	size_t k;
+	int rc = 0;
+	const char *venv, *conda;
+
+	if ((env->python != NULL) + (env->prefix != NULL) + (env->nsites != 0) >
+	    1)
+		return cli_usage_error(cmd, "--python, --prefix and "
+					    "--site-packages exclude each "
+					    "other");
+	if (!getcwd(env->cwd, sizeof(env->cwd))) {
+		cli_error(cmd, "cannot get the current directory");
+		return CLI_IO;
+	}
+	ie.path = getenv("PATH");
+	ie.cwd = env->cwd;
+	ie.home = env_get("HOME");
+	ie.pyenv_version = env_get("PYENV_VERSION");
+	ie.pyenv_root = env_get("PYENV_ROOT");
+	ie.pythonhome = env_get("PYTHONHOME");
+	se.pythonpath = getenv("PYTHONPATH");
+	se.nousersite = getenv("PYTHONNOUSERSITE");
+	se.userbase = env_get("PYTHONUSERBASE");
+	se.home = ie.home;
+	se.cwd = env->cwd;
+	po.dpkg_admindir = env_get("TORCHGATE_DPKG_ADMINDIR");
+	venv = env_get("VIRTUAL_ENV");
+	conda = env_get("CONDA_PREFIX");
+
+	if (env->nsites) {
+		for (k = 0; k < env->nsites && !rc; k++)
+			rc = tg_syspath_add_sitedir(&env->path, env->sites[k],
+						    TG_ORIGIN_ARG, env->cwd, 0,
+						    &err);
+	} else {
+		if (env->python)
+			rc = tg_interp_find(&env->interp, env->python, &ie,
+					    &err);
+		else if (env->prefix || venv || conda)
+			rc = tg_interp_from_prefix(&env->interp,
+						   env->prefix ? env->prefix
+						   : venv      ? venv
+							       : conda,
+						   &ie, &err);
+		else
+			rc = tg_interp_find(&env->interp, NULL, &ie, &err);
+		if (!rc) {
+			env->have_interp = 1;
+			rc = tg_syspath_for_interp(&env->path, &env->interp,
+						   &se, &err);
+		}
+	}
+	if (!rc)
+		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
+	if (rc) {
+		cli_error(cmd, "%s", err.msg);
+		return cli_exit_for(rc);
+	}
+	env->view.interp = env->have_interp ? &env->interp : NULL;
+	env->view.path = &env->path;
+	env->view.probe = &env->probe;
+	return CLI_OK;
+}
+
+int
+cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
+	      const struct tg_torch **out)
+{
+	const struct tg_torch *t;
+	const struct tg_problem *bad;
+	size_t k;
+
+	*out = NULL;
+	if (!env->probe.ncopies) {
+		struct tg_buf msg = TG_BUF_INIT;
+
+		for (k = 0; k < env->path.n; k++)
+			if (tg_buf_adds(&msg, k ? ", " : "") ||
+			    tg_buf_adds(&msg, env->path.e[k].dir))
+				break;
+		if (env->have_interp && env->interp.executable)
+			cli_error(cmd,
+				  "no torch found for Python '%s'%s%s%s; "
+				  "searched: %s",
+				  env->interp.executable,
+				  env->interp.via ? " (" : "",
+				  env->interp.via ? env->interp.via : "",
+				  env->interp.via ? ")" : "",
+				  msg.len ? msg.data : "(no directories)");
+		else
+			cli_error(cmd, "no torch found; searched: %s",
+				  msg.len ? msg.data : "(no directories)");
+		tg_buf_release(&msg);
+		return CLI_NO_TORCH;
+	}
+	t = &env->probe.copies[0];
+	bad = tg_torch_first_error(t);
+	if (bad) {
+		for (k = 0; k < t->problems.n; k++)
+			if (t->problems.v[k].code)
+				cli_error(cmd, "%s", t->problems.v[k].msg);
+		return cli_exit_for(bad->code);
+	}
+	if (!quiet) {
+		for (k = 0; k < t->problems.n; k++)
+			cli_error(cmd, "warning: %s", t->problems.v[k].msg);
+		for (k = 0; k < env->probe.problems.n; k++)
+			cli_error(cmd, "warning: %s",
+				  env->probe.problems.v[k].msg);
+	}
+	*out = t;
+	return CLI_OK;
+}

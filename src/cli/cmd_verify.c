@@ -1,0 +1,251 @@
+/* cmd_verify.c - torchgate verify SPEC: gate a build on the installed torch
+ * SPDX-License-Identifier: MIT
+ *
+ * The torch is installed, so pre-releases are admitted the way
+ * packaging's SpecifierSet.contains(..., installed=True) admits them;
+ * --policy decides how the version is compared. A failure names the
+ * first bound that fails, in pkg-config's manner.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_env.h"
+#include "cli/commands.h"
+#include "lib/buf.h"
+#include "lib/marker.h"
+#include "lib/requirement.h"
+#include "lib/specifier.h"
+#include "lib/version.h"
+
+#define CMD "verify"
+
+static const char usage_text[] =
+    "usage: torchgate verify [--policy=strict|base|release] [--quiet]\n"
+    "                        [--python PATH | --prefix DIR |\n"
+    "                         --site-packages DIR...] SPEC\n"
+    "\n"
+    "Exit 0 when the torch Python would import satisfies SPEC, a PEP 508\n"
+    "requirement on torch ('torch>=2.4,<2.12') or a bare specifier\n"
+    "('>=2.4,<2.12'); else exit 1 with a line that says which bound\n"
+    "failed. Markers and URLs are refused: verify checks a version.\n"
+    "\n"
+    "  --policy=P   strict (default): PEP 440 as is; base: compare the\n"
+    "               release only (2.4.0a0+gitabc satisfies >=2.4);\n"
+    "               release: a pre-release of a released torch counts\n"
+    "               as that release\n"
+    "  --quiet      print nothing on success, no warnings\n" CLI_ENV_HELP "\n"
+    "Exit status: 0 satisfied, 1 not satisfied, 2 usage, 3 no torch\n"
+    "found, 4 bad torch metadata, 5 a torch file cannot be read.\n";
+
+/* The specifier of SPEC: a requirement on torch or a bare specifier. */
+static int
+parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
+{
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_requirement req = TG_REQUIREMENT_INIT;
+	const char *p = spec;
+	int rc;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!*p)
+		return cli_usage_error(CMD, "SPEC is empty");
+	if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9')) {
+		char *name;
+
+		if (tg_requirement_parse(&req, spec, strlen(spec), &err))
+			return cli_usage_error(CMD, "%s", err.msg);
+		name = tg_name_canonicalize(req.name);
+		rc = !name || strcmp(name, "torch") != 0;
+		if (rc)
+			cli_usage_error(CMD,
+					"'%s' is a requirement on '%s', not "
+					"on torch",
+					spec, req.name);
+		else if (req.url)
+			rc = cli_usage_error(CMD,
+					     "'%s' names a URL, not a "
+					     "version range",
+					     spec);
+		else if (req.marker)
+			rc = cli_usage_error(CMD,
+					     "'%s' has a marker; verify does "
+					     "not evaluate markers: give the "
+					     "version range alone",
+					     spec);
+		free(name);
+		if (!rc) {
+			*set = req.spec;
+			req.spec = (struct tg_specset)TG_SPECSET_INIT;
+		}
+		tg_requirement_release(&req);
+		if (rc)
+			return CLI_USAGE;
+	} else if (tg_specset_parse(set, spec, strlen(spec), &err)) {
+		return cli_usage_error(CMD, "%s", err.msg);
+	}
+	if (tg_specset_format(set, text))
+		return CLI_IO;
+	return CLI_OK;
+}
+
+/* "2.4.0": the release numbers of v */
+static void
+add_release(struct tg_buf *b, const struct tg_version *v)
+{
+	size_t k;
+
+	for (k = 0; k < v->nrelease; k++)
+		tg_buf_addf(b, "%s%.*s", k ? "." : "", (int)v->release[k].n,
+			    v->release[k].p);
+}
+
+/* One line on why v fails sp. */
+static void
+explain(const struct tg_spec *sp, const char *shown, const struct tg_version *v,
+	const struct tg_version *cmp, enum tg_policy policy, struct tg_buf *msg)
+{
+	const char *why;
+	int older;
+
+	switch (sp->op) {
+	case TG_OP_LT:
+	case TG_OP_LE:
+		why = "is newer than this package allows";
+		break;
+	case TG_OP_GT:
+	case TG_OP_GE:
+		why = "is older than this package requires";
+		break;
+	case TG_OP_COMPATIBLE:
+		older = tg_version_cmp(cmp, &sp->v) < 0;
+		why = older ? "is older than this package requires"
+			    : "is newer than this package allows";
+		break;
+	case TG_OP_NE:
+		why = "is a version this package excludes";
+		break;
+	case TG_OP_ARBITRARY:
+		why = "is not the exact version this package requires";
+		break;
+	default:
+		why = "is not the version this package requires";
+		break;
+	}
+	tg_buf_addf(msg, "torch %s %s (%s)", shown, why, sp->text);
+	if (policy == TG_POLICY_STRICT &&
+	    (tg_version_is_prerelease(v) || v->has_dev) &&
+	    sp->op != TG_OP_ARBITRARY) {
+		struct tg_version base;
+
+		tg_version_for_policy(v, TG_POLICY_BASE, &base);
+		if (tg_spec_match(sp, v->str, strlen(v->str), &base)) {
+			tg_buf_addf(msg, "; %s is a pre-release of ", shown);
+			add_release(msg, v);
+			tg_buf_adds(msg, ", which PEP 440 orders before it; "
+					 "--policy=base accepts it");
+		}
+	}
+}
+
+int
+cmd_verify(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"policy", required_argument, NULL, 'P'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_ENV_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct cli_env env;
+	struct tg_specset set = TG_SPECSET_INIT;
+	struct tg_buf text = TG_BUF_INIT, msg = TG_BUF_INIT;
+	struct tg_version cmp;
+	const struct tg_torch *t;
+	const struct tg_version *v;
+	enum tg_policy policy = TG_POLICY_STRICT;
+	int c, quiet = 0, status, r;
+	size_t k;
+
+	cli_env_init(&env);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
+			if (r < 0)
+				return CLI_USAGE;
+			continue;
+		}
+		switch (c) {
+		case 'P':
+			if (tg_policy_parse(optarg, &policy))
+				return cli_usage_error(
+				    CMD,
+				    "--policy must be strict, base or "
+				    "release, not '%s'",
+				    optarg);
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			if (optopt && optopt < 0x100)
+				return cli_usage_error(
+				    CMD, "unknown option '-%c'", optopt);
+			return cli_usage_error(CMD, "unknown option '%s'",
+					       argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage_error(CMD, argc - optind ? "one SPEC only"
+							  : "missing SPEC");
+	status = parse_spec(argv[optind], &set, &text);
+	if (status)
+		goto out;
+	status = cli_env_probe(CMD, &env);
+	if (status)
+		goto out;
+	status = cli_env_torch(CMD, &env, quiet, &t);
+	if (status)
+		goto out;
+	v = &t->src[t->version_from].v;
+	tg_version_for_policy(v, policy, &cmp);
+	if (tg_specset_contains(&set, v->str, strlen(v->str), &cmp,
+				TG_PRE_ALLOW)) {
+		if (!quiet)
+			printf("torch %s satisfies %s\n", t->version,
+			       text.len ? text.data : "(any version)");
+		status = CLI_OK;
+		goto out;
+	}
+	for (k = 0; k < set.n; k++)
+		if (!tg_spec_match(&set.specs[k], v->str, strlen(v->str), &cmp))
+			break;
+	if (k < set.n)
+		explain(&set.specs[k], t->version, v, &cmp, policy, &msg);
+	else
+		tg_buf_addf(&msg, "torch %s does not satisfy %s", t->version,
+			    text.data);
+	if (policy != TG_POLICY_STRICT && tg_version_cmp(&cmp, v) != 0) {
+		tg_buf_adds(&msg, " (compared as ");
+		add_release(&msg, &cmp);
+		tg_buf_addf(&msg, " under --policy=%s)",
+			    tg_policy_name(policy));
+	}
+	cli_error(CMD, "%s", msg.data ? msg.data : "not satisfied");
+	status = CLI_FAILED;
+out:
+	tg_specset_release(&set);
+	tg_buf_release(&text);
+	tg_buf_release(&msg);
+	cli_env_release(&env);
+	return status;
+}

@@ -1,0 +1,342 @@
+/* file.c - bounded file reads and lexical path handling
+ * SPDX-License-Identifier: MIT
+ *
+ * Reads open with O_NONBLOCK so that opening a FIFO cannot hang, then
+ * fstat() the descriptor and refuse anything that is not a regular file.
+ * A read stops one byte past the maximum, so a 1 GiB file costs at most
+ * max + 1 bytes of memory and I/O.
+ */
+#include "lib/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int
+read_bounded(const char *path, size_t max, char **out, size_t *len,
+	     int *truncated, int *absent, int allow_trunc, struct tg_err *err)
+{
+	int fd = -1, rc = 0;
+	struct stat st;
+	char *data = NULL;
+	size_t cap, n = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (truncated)
+		*truncated = 0;
+	if (absent)
+		*absent = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
+			*absent = 1;
+			return 0;
+		}
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	if (fstat(fd, &st) != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				strerror(EISDIR));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO,
+				"cannot read '%s': not a regular file", path);
+		goto out;
+	}
+	if (max > SIZE_MAX - 2)
+		max = SIZE_MAX - 2;
+	cap = (st.st_size > 0 && (uintmax_t)st.st_size < max)
+		  ? (size_t)st.st_size + 1
+		  : (max < 65536 ? max + 1 : 65536);
+	data = malloc(cap + 1);
+	if (!data) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
+				path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t ncap;
+			char *p;
+
+			if (n > max)
+				break;
+			ncap = cap > max / 2 ? max + 1 : cap * 2;
+			p = realloc(data, ncap + 1);
+			if (!p) {
+				rc = tg_err_set(err, TG_ENOMEM,
+						"out of memory reading '%s'",
+						path);
+				goto out;
+			}
+			data = p;
+			cap = ncap;
+		}
+		r = read(fd, data + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s",
+					path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		if (!allow_trunc) {
+			rc = tg_err_set(err, TG_ELIMIT,
+					"cannot read '%s': larger than %zu "
+					"bytes",
+					path, max);
+			goto out;
+		}
+		n = max;
+		*truncated = 1;
+	}
+	data[n] = '\0';
+	*out = data;
+	*len = n;
+	data = NULL;
+out:
+	free(data);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int
+tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
+	     struct tg_err *err)
+{
+	return read_bounded(path, max, out, len, NULL, absent, 0, err);
+}
+
+int
+tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
+		  int *truncated, int *absent, struct tg_err *err)
+{
+	return read_bounded(path, max, out, len, truncated, absent, 1, err);
+}
+
+int
+tg_utf8_valid(const char *s, size_t len, size_t *bad)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = u[i];
+		size_t k, n;
+		unsigned long cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf)
+			n = 1, cp = c & 0x1f;
+		else if (c >= 0xe0 && c <= 0xef)
+			n = 2, cp = c & 0x0f;
+		else if (c >= 0xf0 && c <= 0xf4)
+			n = 3, cp = c & 0x07;
+		else
+			goto fail;
+		if (len - i <= n)
+			goto fail;
+		for (k = 1; k <= n; k++) {
+			if ((u[i + k] & 0xc0) != 0x80)
+				goto fail;
+			cp = (cp << 6) | (u[i + k] & 0x3f);
+		}
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			goto fail;
+		i += n + 1;
+	}
+	return 1;
+fail:
+	if (bad)
+		*bad = i;
+	return 0;
+}
+
+int
+tg_has_nul(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+char *
+tg_strndup(const char *s, size_t len)
+{
+	char *p = malloc(len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *
+tg_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p;
+
+	if (b[0] == '/' || la == 0)
+		return tg_strndup(b, lb);
+	p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	if (a[la - 1] != '/')
+		p[la++] = '/';
+	memcpy(p + la, b, lb + 1);
+	return p;
+}
+
+/* os.path.normpath on POSIX: drop "" and "." components, let ".." pop
+ * the previous component (or stay, in a relative path with nothing to
+ * pop), keep exactly two leading slashes, as POSIX allows. */
+static char *
+normpath(const char *path)
+{
+	size_t len = strlen(path), n, lead = 0, i = 0, depth = 0;
+	char *out = malloc(len + 2);
+	size_t *starts = malloc((len / 2 + 2) * sizeof(*starts));
+
+	if (!out || !starts) {
+		free(out);
+		free(starts);
+		return NULL;
+	}
+	if (path[0] == '/')
+		lead = (path[1] == '/' && path[2] != '/') ? 2 : 1;
+	for (n = 0; n < lead; n++)
+		out[n] = '/';
+	while (i < len) {
+		size_t j = i;
+		int dotdot;
+
+		while (j < len && path[j] != '/')
+			j++;
+		dotdot = j - i == 2 && path[i] == '.' && path[i + 1] == '.';
+		if (j == i || (j - i == 1 && path[i] == '.')) {
+			/* empty or "." */
+		} else if (dotdot && depth > 0 &&
+			   !(n - starts[depth - 1] == 2 &&
+			     out[starts[depth - 1]] == '.' &&
+			     out[starts[depth - 1] + 1] == '.')) {
+			n = starts[--depth];
+			if (depth > 0)
+				n--; /* the separator before it */
+		} else if (dotdot && depth == 0 && lead) {
+			/* ".." at the root stays at the root */
+		} else {
+			if (depth > 0)
+				out[n++] = '/';
+			starts[depth++] = n;
+			memcpy(out + n, path + i, j - i);
+			n += j - i;
+		}
+		i = j + 1;
+	}
+	if (n == 0)
+		out[n++] = '.';
+	out[n] = '\0';
+	free(starts);
+	return out;
+}
+
+char *
+tg_path_abs(const char *p, const char *cwd)
+{
+	char *joined, *norm;
+
+	if (p[0] == '/')
+		return normpath(p);
+	joined = tg_path_join(cwd, p);
+	if (!joined)
+		return NULL;
+	norm = normpath(joined);
+	free(joined);
+	return norm;
+}
+
+char *
+tg_path_dirname(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	size_t n;
+
+	if (!slash)
+		return tg_strndup("", 0);
+	n = (size_t)(slash - p) + 1;
+	/* strip trailing slashes unless the head is all slashes */
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	if (n == 1 && p[0] == '/')
+		return tg_strndup(p, 1);
+	return tg_strndup(p, n);
+}
+
+const char *
+tg_path_basename(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	return slash ? slash + 1 : p;
+}
+
+int
+tg_path_is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+tg_path_is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+tg_path_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0;
+}
+
+char *
+tg_path_real(const char *p, struct tg_err *err)
+{
+	char *r = realpath(p, NULL);
+
+	if (!r)
+		tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
+			   "cannot resolve '%s': %s", p, strerror(errno));
+	return r;
+}

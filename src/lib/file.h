@@ -1,0 +1,57 @@
+/* file.h - bounded file reads and lexical path handling
+ * SPDX-License-Identifier: MIT
+ *
+ * Every file torchgate inspects is read through here: only regular files
+ * (a FIFO or a device is refused before it can block), never more than a
+ * caller-given maximum, and with one-line messages that name the file.
+ * Paths are handled as Python's os.path does on POSIX (join, abspath,
+ * normpath), lexically, without touching the file system.
+ */
+#ifndef TG_LIB_FILE_H
+#define TG_LIB_FILE_H
+
+#include <stddef.h>
+
+#include "lib/err.h"
+
+/* Read the regular file path whole into a NUL-terminated heap block.
+ * TG_ELIMIT when it holds more than max bytes, TG_EIO when it cannot be
+ * opened or read ("cannot read 'path': reason"). When absent is not NULL,
+ * a missing file (ENOENT, ENOTDIR) is not an error: *absent is set to 1
+ * and 0 returned with *out NULL. */
+int tg_file_read(const char *path, size_t max, char **out, size_t *len,
+		 int *absent, struct tg_err *err);
+
+/* As tg_file_read, but a file longer than max is not an error: the first
+ * max bytes are returned and *truncated set to 1. */
+int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
+		      int *truncated, int *absent, struct tg_err *err);
+
+/* 1 when s[0..len) is well-formed UTF-8 (no surrogates, no overlongs);
+ * otherwise 0 and *bad is the offset of the first bad byte. */
+int tg_utf8_valid(const char *s, size_t len, size_t *bad);
+
+/* 1 when s[0..len) holds a NUL byte. */
+int tg_has_nul(const char *s, size_t len);
+
+/* os.path.join(a, b): b when b is absolute. NULL when out of memory. */
+char *tg_path_join(const char *a, const char *b);
+/* os.path.abspath(p) with cwd as the current directory. */
+char *tg_path_abs(const char *p, const char *cwd);
+/* os.path.dirname(p) (a new string). */
+char *tg_path_dirname(const char *p);
+/* The part after the last '/'. */
+const char *tg_path_basename(const char *p);
+
+/* stat() wrappers: 1 when p names (after symlinks) such a thing. */
+int tg_path_is_dir(const char *p);
+int tg_path_is_file(const char *p);
+int tg_path_exists(const char *p);
+
+/* realpath(), or NULL with err set. */
+char *tg_path_real(const char *p, struct tg_err *err);
+
+/* Duplicate len bytes of s, NUL-terminated. */
+char *tg_strndup(const char *s, size_t len);
+
+#endif

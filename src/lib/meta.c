@@ -1,0 +1,225 @@
+/* meta.c - core-metadata headers as Python's email parser reads them
+ * SPDX-License-Identifier: MIT
+ *
+ * A header line is `name:value` where name is printable ASCII other than
+ * ':' (email.feedparser's headerRE); `From ` at the very top is skipped.
+ * Values keep their continuation lines (newline and leading blank
+ * included), as compat32 does. Text must be UTF-8 without NUL bytes:
+ * importlib.metadata decodes it as UTF-8 and fails otherwise.
+ */
+#include "lib/meta.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/buf.h"
+#include "lib/file.h"
+
+#define MAX_FIELDS 100000
+
+void
+tg_meta_release(struct tg_meta *m)
+{
+	size_t k;
+
+	for (k = 0; k < m->n; k++) {
+		free(m->fields[k].name);
+		free(m->fields[k].value);
+	}
+	free(m->fields);
+	m->fields = NULL;
+	m->n = 0;
+}
+
+/* End of the line starting at i (the index of its terminator). */
+static size_t
+line_end(const char *s, size_t i, size_t len)
+{
+	while (i < len && s[i] != '\n' && s[i] != '\r')
+		i++;
+	return i;
+}
+
+static size_t
+after_newline(const char *s, size_t i, size_t len)
+{
+	if (i < len && s[i] == '\r') {
+		i++;
+		if (i < len && s[i] == '\n')
+			i++;
+	} else if (i < len && s[i] == '\n') {
+		i++;
+	}
+	return i;
+}
+
+static size_t
+name_len(const char *s, size_t i, size_t e)
+{
+	size_t j = i;
+
+	while (j < e && s[j] != ':') {
+		unsigned char c = (unsigned char)s[j];
+
+		if (c < 0x21 || c > 0x7e)
+			return (size_t)-1;
+		j++;
+	}
+	return j < e ? j - i : (size_t)-1;
+}
+
+static size_t
+lineno_at(const char *s, size_t pos)
+{
+	size_t k, n = 1;
+
+	for (k = 0; k < pos; k++)
+		if (s[k] == '\n' ||
+		    (s[k] == '\r' && (k + 1 == pos || s[k + 1] != '\n')))
+			n++;
+	return n;
+}
+
+int
+tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
+	      const char *file, struct tg_err *err)
+{
+	size_t i = 0, bad, cap = 0;
+	struct tg_buf val = TG_BUF_INIT;
+	int rc = 0, ended = 0;
+
+	m->fields = NULL;
+	m->n = 0;
+	if (tg_has_nul(s, len))
+		return tg_err_set(
+		    err, TG_EINVAL,
+		    "cannot parse '%s': line %zu: binary data "
+		    "(a NUL byte)",
+		    file,
+		    lineno_at(s,
+			      (size_t)((const char *)memchr(s, 0, len) - s)));
+	if (!tg_utf8_valid(s, len, &bad) && !(truncated && len - bad < 4))
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot parse '%s': line %zu: invalid UTF-8",
+				  file, lineno_at(s, bad));
+	if (len >= 5 && memcmp(s, "From ", 5) == 0)
+		i = after_newline(s, line_end(s, 0, len), len);
+	while (i < len) {
+		size_t e = line_end(s, i, len), nl;
+		struct tg_meta_field *f;
+
+		if (e == i) {
+			ended = 1;
+			break;
+		}
+		nl = name_len(s, i, e);
+		if (s[i] == ' ' || s[i] == '\t') {
+			/* a continuation with no header before it: a defect
+			 * Python tolerates by ending the header block */
+			if (m->n == 0) {
+				ended = 1;
+				break;
+			}
+			f = &m->fields[m->n - 1];
+			tg_buf_clear(&val);
+			if (tg_buf_adds(&val, f->value) ||
+			    tg_buf_addc(&val, '\n') ||
+			    tg_buf_add(&val, s + i, e - i)) {
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				goto out;
+			}
+			free(f->value);
+			f->value = tg_buf_detach(&val);
+		} else if (nl == (size_t)-1) {
+			ended = 1; /* not a header: the body starts here */
+			break;
+		} else {
+			size_t v = i + nl + 1;
+
+			if (m->n == MAX_FIELDS) {
+				rc = tg_err_set(err, TG_ELIMIT,
+						"cannot parse '%s': more than "
+						"%d header fields",
+						file, MAX_FIELDS);
+				goto out;
+			}
+			if (m->n == cap) {
+				size_t nc = cap ? cap * 2 : 32;
+				void *p =
+				    realloc(m->fields, nc * sizeof(*m->fields));
+
+				if (!p) {
+					rc = tg_err_set(err, TG_ENOMEM,
+							"out of memory");
+					goto out;
+				}
+				m->fields = p;
+				cap = nc;
+			}
+			while (v < e && (s[v] == ' ' || s[v] == '\t'))
+				v++;
+			f = &m->fields[m->n];
+			f->name = tg_strndup(s + i, nl);
+			f->value = tg_strndup(s + v, e - v);
+			if (!f->name || !f->value) {
+				free(f->name);
+				free(f->value);
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				goto out;
+			}
+			m->n++;
+		}
+		i = after_newline(s, e, len);
+		if (truncated && i >= len)
+			break;
+	}
+	if (truncated && !ended)
+		rc = tg_err_set(err, TG_ELIMIT,
+				"cannot parse '%s': header block longer than "
+				"%zu bytes",
+				file, len);
+out:
+	tg_buf_release(&val);
+	if (rc)
+		tg_meta_release(m);
+	return rc;
+}
+
+int
+tg_meta_load(struct tg_meta *m, const char *path, int *absent,
+	     struct tg_err *err)
+{
+	char *text = NULL;
+	size_t len;
+	int truncated, rc;
+
+	m->fields = NULL;
+	m->n = 0;
+	rc = tg_file_read_head(path, TG_META_HEAD_MAX, &text, &len, &truncated,
+			       absent, err);
+	if (rc || !text)
+		return rc;
+	rc = tg_meta_parse(m, text, len, truncated, path, err);
+	free(text);
+	return rc;
+}
+
+const char *
+tg_meta_next(const struct tg_meta *m, const char *name, size_t *pos)
+{
+	for (; *pos < m->n; (*pos)++)
+		if (strcasecmp(m->fields[*pos].name, name) == 0)
+			return m->fields[*pos].value;
+	return NULL;
+}
+
+const char *
+tg_meta_get(const struct tg_meta *m, const char *name)
+{
+	size_t i = 0;
+
+	return tg_meta_next(m, name, &i);
+}
