@@ -4,8 +4,9 @@
  * A header line is `name:value` where name is printable ASCII other than
  * ':' (email.feedparser's headerRE); `From ` at the very top is skipped.
  * Values keep their continuation lines (newline and leading blank
- * included), as compat32 does. Text must be UTF-8 without NUL bytes:
- * importlib.metadata decodes it as UTF-8 and fails otherwise.
+ * included), as compat32 does. Header lines must be UTF-8 without NUL
+ * bytes (importlib.metadata decodes the file as UTF-8); the body is not
+ * read past the first TG_META_HEAD_MAX bytes and not checked.
  */
 #include "lib/meta.h"
 
@@ -91,18 +92,6 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 
 	m->fields = NULL;
 	m->n = 0;
-	if (tg_has_nul(s, len))
-		return tg_err_set(
-		    err, TG_EINVAL,
-		    "cannot parse '%s': line %zu: binary data "
-		    "(a NUL byte)",
-		    file,
-		    lineno_at(s,
-			      (size_t)((const char *)memchr(s, 0, len) - s)));
-	if (!tg_utf8_valid(s, len, &bad) && !(truncated && len - bad < 4))
-		return tg_err_set(err, TG_EINVAL,
-				  "cannot parse '%s': line %zu: invalid UTF-8",
-				  file, lineno_at(s, bad));
 	if (len >= 5 && memcmp(s, "From ", 5) == 0)
 		i = after_newline(s, line_end(s, 0, len), len);
 	while (i < len) {
@@ -112,6 +101,22 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 		if (e == i) {
 			ended = 1;
 			break;
+		}
+		if (truncated && e == len)
+			break; /* the line goes on past what was read */
+		if (tg_has_nul(s + i, e - i)) {
+			rc = tg_err_set(err, TG_EINVAL,
+					"cannot parse '%s': line %zu: binary "
+					"data (a NUL byte)",
+					file, lineno_at(s, i));
+			goto out;
+		}
+		if (!tg_utf8_valid(s + i, e - i, &bad)) {
+			rc = tg_err_set(err, TG_EINVAL,
+					"cannot parse '%s': line %zu: invalid "
+					"UTF-8",
+					file, lineno_at(s, i));
+			goto out;
 		}
 		nl = name_len(s, i, e);
 		if (s[i] == ' ' || s[i] == '\t') {

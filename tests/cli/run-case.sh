@@ -8,7 +8,8 @@
 #   cmd     a bash snippet; "$TORCHGATE" is the binary under test
 #   stdin   (optional) fed to the snippet
 #   stdout, stderr, exit   what it must print and return
-# It runs in a fresh temporary directory with LC_ALL=C. --update rewrites
+# It runs in a fresh temporary directory with LC_ALL=C; that directory's
+# path is written as $TMP in what it printed. --update rewrites
 # stdout/stderr/exit from the current binary. --valgrind runs torchgate
 # under valgrind (memcheck, leaks are errors; exit 99 on a finding).
 set -u
@@ -38,9 +39,13 @@ WRAP
 fi
 stdin=/dev/null
 [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir bash "$case_dir/cmd") \
+(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir \
+	MKTORCH="$case_dir/../../../tools/mktorch.sh" bash "$case_dir/cmd") \
 	<"$stdin" >"$tmp/.out" 2>"$tmp/.err"
 rc=$?
+for f in .out .err; do
+	sed -i "s|$tmp|\$TMP|g" "$tmp/$f"
+done
 if [ $update -eq 1 ]; then
 	cp "$tmp/.out" "$case_dir/stdout"
 	cp "$tmp/.err" "$case_dir/stderr"
