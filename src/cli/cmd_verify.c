@@ -114,10 +114,23 @@ explain(const struct tg_spec *sp, const char *shown, const struct tg_version *v,
 
 	switch (sp->op) {
 	case TG_OP_LT:
+		/* below V in order, yet out: "<V" leaves out V's pre-releases */
+		why = tg_version_cmp(cmp, &sp->v) < 0
+			  ? "is a pre-release of the version this package "
+			    "excludes"
+			  : "is newer than this package allows";
+		break;
 	case TG_OP_LE:
 		why = "is newer than this package allows";
 		break;
 	case TG_OP_GT:
+		/* above V in order, yet out: ">V" leaves out V's post-releases
+		 * and local builds */
+		why = tg_version_cmp(cmp, &sp->v) > 0
+			  ? "is a post-release or local build of the version "
+			    "this package excludes"
+			  : "is older than this package requires";
+		break;
 	case TG_OP_GE:
 		why = "is older than this package requires";
 		break;

@@ -121,11 +121,9 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 		nl = name_len(s, i, e);
 		if (s[i] == ' ' || s[i] == '\t') {
 			/* a continuation with no header before it: a defect
-			 * Python tolerates by ending the header block */
-			if (m->n == 0) {
-				ended = 1;
-				break;
-			}
+			 * Python records and skips */
+			if (m->n == 0)
+				goto next;
 			f = &m->fields[m->n - 1];
 			tg_buf_clear(&val);
 			if (tg_buf_adds(&val, f->value) ||
@@ -177,6 +175,7 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 			}
 			m->n++;
 		}
+	next:
 		i = after_newline(s, e, len);
 		if (truncated && i >= len)
 			break;

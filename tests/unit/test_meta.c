@@ -1,0 +1,123 @@
+/* test_meta.c - unit tests for lib/meta: core-metadata headers
+ * SPDX-License-Identifier: MIT
+ *
+ * Expected values are what Python 3.11's email.message_from_string
+ * (compat32, as importlib.metadata uses it) gives for the same text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/meta.h"
+
+static void
+parse_ok(void)
+{
+	static const char text[] = "From x\nName: torch\nVersion:   2.0 \n"
+				   "X: a\n  b\n\tc\nTag: 1\nTag: 2\nbad line\n"
+				   "Version: 3\n";
+	struct tg_meta m = TG_META_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	size_t i = 0;
+	const char *v;
+
+	CHECK(tg_meta_parse(&m, text, sizeof(text) - 1, 0, "f", &err) == 0,
+	      "parse: %s", err.msg);
+	CHECK(m.n == 5, "5 fields, got %zu", m.n);
+	CHECK_STR(tg_meta_get(&m, "version"), "2.0 ", "first Version wins");
+	CHECK_STR(tg_meta_get(&m, "X"), "a\n  b\n\tc", "continuation");
+	v = tg_meta_next(&m, "Tag", &i);
+	CHECK(v && strcmp(v, "1") == 0, "first Tag");
+	i++;
+	v = tg_meta_next(&m, "Tag", &i);
+	CHECK(v && strcmp(v, "2") == 0, "second Tag");
+	i++;
+	CHECK(tg_meta_next(&m, "Tag", &i) == NULL, "two Tags only");
+	CHECK(tg_meta_get(&m, "bad") == NULL, "a non-header line ends it");
+	tg_meta_release(&m);
+}
+
+static void
+parse_forms(void)
+{
+	static const struct {
+		const char *text, *field, *want;
+	} cases[] = {
+	    {"Name: t\r\nVersion: 1.0\r\n\r\nVersion: 2\n", "Version", "1.0"},
+	    {"Name: t\rVersion: 1.1\r", "Version", "1.1"},
+	    {" cont\nName: t\nVersion: 4\n", "Version", "4"},
+	    {"Version:\t\t5\n", "Version", "5"},
+	    {"Version:6", "Version", "6"},
+	    {"version: 7\n", "VERSION", "7"},
+	    {"Name: t\n\nVersion: 8\n", "Version", NULL},
+	    {"Name t\nVersion: 9\n", "Version", NULL},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_meta m = TG_META_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		const char *v;
+
+		CHECK(tg_meta_parse(&m, cases[k].text, strlen(cases[k].text), 0,
+				    "f", &err) == 0,
+		      "case %zu: %s", k, err.msg);
+		v = tg_meta_get(&m, cases[k].field);
+		if (cases[k].want)
+			CHECK(v && strcmp(v, cases[k].want) == 0,
+			      "case %zu: got '%s'", k, v ? v : "(null)");
+		else
+			CHECK(v == NULL, "case %zu: got '%s'", k, v);
+		tg_meta_release(&m);
+	}
+}
+
+static void
+parse_errors(void)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		int truncated, code;
+		const char *msg;
+	} cases[] = {
+	    {"Name: t\nVer\0sion: 1\n", 20, 0, TG_EINVAL,
+	     "cannot parse 'M': line 2: binary data (a NUL byte)"},
+	    {"Name: t\nVersion: 1\xff\n", 19, 0, TG_EINVAL,
+	     "cannot parse 'M': line 2: invalid UTF-8"},
+	    {"Name: t\nVersion: \xed\xa0\x80\n", 20, 0, TG_EINVAL,
+	     "cannot parse 'M': line 2: invalid UTF-8"},
+	    {"Name: t\nX: yyyyyyyy", 19, 1, TG_ELIMIT,
+	     "cannot parse 'M': header block longer than 19 bytes"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_meta m = TG_META_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		int rc = tg_meta_parse(&m, cases[k].text, cases[k].len,
+				       cases[k].truncated, "M", &err);
+
+		CHECK(rc == cases[k].code, "case %zu: rc %d", k, rc);
+		CHECK_STR(err.msg, cases[k].msg, "error message");
+		CHECK(m.n == 0 && m.fields == NULL, "case %zu: released", k);
+	}
+	/* NUL in the body is the body's business */
+	{
+		struct tg_meta m = TG_META_INIT;
+
+		CHECK(tg_meta_parse(&m, "Version: 1\n\n\0\xff", 14, 0, "M",
+				    NULL) == 0,
+		      "body not checked");
+		tg_meta_release(&m);
+	}
+}
+
+int
+main(void)
+{
+	parse_ok();
+	parse_forms();
+	parse_errors();
+	return check_result("test_meta");
+}

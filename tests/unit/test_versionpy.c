@@ -1,0 +1,119 @@
+/* test_versionpy.c - unit tests for lib/versionpy: torch/version.py as text
+ * SPDX-License-Identifier: MIT
+ */
+#include <string.h>
+
+#include "check.h"
+#include "lib/versionpy.h"
+
+static void
+forms(void)
+{
+	static const char untyped[] =
+	    "__version__ = '1.13.0a0'\ndebug = False\ncuda = None\n"
+	    "git_version = 'Unknown'\nhip = None\n";
+	static const char annotated[] =
+	    "from typing import Optional\n\n__all__ = ['__version__', "
+	    "'debug', 'cuda']\n__version__ = '2.11.0+cu130'\r\ndebug = "
+	    "True  # built with DEBUG=1\ncuda: Optional[str] = \"13.0\"\n"
+	    "hip: Optional[str] = None\nrocm : str = '6.2'\n"
+	    "git_version = '70d9'\ncuda = '12.8'\n";
+	struct tg_versionpy vp;
+	struct tg_err err = TG_ERR_INIT;
+
+	CHECK(tg_versionpy_parse(&vp, untyped, strlen(untyped), "v", &err) == 0,
+	      "untyped: %s", err.msg);
+	CHECK_STR(vp.f[TG_VPY_VERSION].s, "1.13.0a0", "untyped version");
+	CHECK(vp.f[TG_VPY_CUDA].set && !vp.f[TG_VPY_CUDA].s, "cuda None");
+	CHECK_STR(vp.f[TG_VPY_DEBUG].s, "False", "debug");
+	CHECK(!vp.f[TG_VPY_ROCM].set, "rocm absent");
+	CHECK(vp.f[TG_VPY_HIP].line == 5, "hip on line 5");
+	tg_versionpy_release(&vp);
+
+	CHECK(tg_versionpy_parse(&vp, annotated, strlen(annotated), "v",
+				 &err) == 0,
+	      "annotated: %s", err.msg);
+	CHECK_STR(vp.f[TG_VPY_VERSION].s, "2.11.0+cu130", "CRLF line");
+	CHECK_STR(vp.f[TG_VPY_DEBUG].s, "True", "comment after value");
+	CHECK_STR(vp.f[TG_VPY_CUDA].s, "12.8", "the last assignment wins");
+	CHECK_STR(vp.f[TG_VPY_ROCM].s, "6.2", "blank before the annotation");
+	CHECK(vp.f[TG_VPY_HIP].set && !vp.f[TG_VPY_HIP].s, "hip None");
+	tg_versionpy_release(&vp);
+}
+
+static void
+errors(void)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		const char *msg;
+	} cases[] = {
+	    {"__version__ = __import__('os').system('x')\n", 0,
+	     "cannot parse 'V': line 1: __version__ is not a literal"},
+	    {"cuda = '1' + '2'\n", 0,
+	     "cannot parse 'V': line 1: cuda is not a literal"},
+	    {"x = 1\n__version__ = f'{x}'\n", 0,
+	     "cannot parse 'V': line 2: __version__ is not a literal"},
+	    {"if 1:\n    __version__ = '2.0'\n", 0,
+	     "cannot parse 'V': line 2: __version__ is assigned inside a "
+	     "block"},
+	    {"__version__ = '2.\\x30'\n", 0,
+	     "cannot parse 'V': line 1: __version__ is a string with escapes"},
+	    {"__version__ = '2.0\n", 0,
+	     "cannot parse 'V': line 1: __version__ is an unterminated "
+	     "string"},
+	    {"debug = 'yes'\n", 0,
+	     "cannot parse 'V': line 1: debug is not True or False"},
+	    {"cuda = True\n", 0,
+	     "cannot parse 'V': line 1: cuda is not a string or None"},
+	    {"__version__ += 'x'\n", 0,
+	     "cannot parse 'V': line 1: __version__ is not a plain "
+	     "assignment"},
+	    {"__version__ = '1'\0\n", 18,
+	     "cannot parse 'V': binary data (a NUL byte)"},
+	    {"__version__ = '1\xc3'\n", 0,
+	     "cannot parse 'V': invalid UTF-8 at byte 16"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_versionpy vp;
+		struct tg_err err = TG_ERR_INIT;
+		size_t len =
+		    cases[k].len ? cases[k].len : strlen(cases[k].text);
+
+		CHECK(tg_versionpy_parse(&vp, cases[k].text, len, "V", &err) ==
+			  TG_EINVAL,
+		      "case %zu accepted", k);
+		CHECK_STR(err.msg, cases[k].msg, "message");
+		CHECK(!vp.f[TG_VPY_VERSION].set && !vp.f[TG_VPY_VERSION].s,
+		      "case %zu: released", k);
+	}
+}
+
+static void
+ignored(void)
+{
+	static const char text[] =
+	    "import os\n__version__ = '2.0'\ncuda_home = os.environ['X']\n"
+	    "print(cuda)\n# hip = 'x'\n";
+	struct tg_versionpy vp;
+	struct tg_err err = TG_ERR_INIT;
+
+	CHECK(tg_versionpy_parse(&vp, text, strlen(text), "v", &err) == 0,
+	      "other code is ignored: %s", err.msg);
+	CHECK_STR(vp.f[TG_VPY_VERSION].s, "2.0", "version");
+	CHECK(!vp.f[TG_VPY_CUDA].set && !vp.f[TG_VPY_HIP].set,
+	      "no cuda, no hip");
+	tg_versionpy_release(&vp);
+}
+
+int
+main(void)
+{
+	forms();
+	errors();
+	ignored();
+	return check_result("test_versionpy");
+}
