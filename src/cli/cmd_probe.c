@@ -54,6 +54,7 @@ cmd_probe(int argc, char **argv)
 	enum tg_probe_format fmt = TG_FMT_TEXT;
 	const char *field = NULL;
 	const struct tg_torch *t = NULL;
+	enum tg_source_kind other;
 	int c, quiet = 0, status, r;
 
 	cli_env_init(&env);
@@ -129,11 +130,12 @@ cmd_probe(int argc, char **argv)
 		goto out;
 	}
 	fputs(out.data ? out.data : "", stdout);
-	if (!status && t && t->agreement == TG_CONFLICT) {
+	if (!status && t && tg_torch_conflict(t, &other)) {
 		cli_error(CMD,
-			  "torch at '%s': version sources conflict (%s says "
-			  "%s): a broken install or upgrade",
-			  t->dir, tg_source_name(t->version_from), t->version);
+			  "torch at '%s' is a broken install or upgrade: %s "
+			  "says %s but %s says %s",
+			  t->dir, tg_source_name(t->version_from), t->version,
+			  tg_source_name(other), t->src[other].raw);
 		status = CLI_FAILED;
 	}
 out:

@@ -582,6 +582,32 @@ is_dir_at(const char *base, const char *rel, char **out)
 	return 0;
 }
 
+static int
+same_series(const struct tg_version *a, const struct tg_version *b)
+{
+	static const struct tg_num zero = {"0", 1};
+
+	return tg_num_cmp(a->release[0], b->release[0]) == 0 &&
+	       tg_num_cmp(a->nrelease > 1 ? a->release[1] : zero,
+			  b->nrelease > 1 ? b->release[1] : zero) == 0;
+}
+
+int
+tg_torch_conflict(const struct tg_torch *t, enum tg_source_kind *other)
+{
+	size_t k;
+
+	if (!t->version)
+		return 0;
+	for (k = 0; k < TG_SRC_N; k++)
+		if (t->src[k].present && t->src[k].parsed &&
+		    !same_series(&t->src[k].v, &t->src[t->version_from].v)) {
+			*other = (enum tg_source_kind)k;
+			return 1;
+		}
+	return 0;
+}
+
 /* Pick the reported version and say whether the sources agree. */
 static void
 settle_version(struct tg_torch *t)
@@ -610,12 +636,7 @@ settle_version(struct tg_torch *t)
 			first = v;
 			continue;
 		}
-		if (tg_num_cmp(v->release[0], first->release[0]) != 0 ||
-		    tg_num_cmp(v->nrelease > 1 ? v->release[1]
-					       : (struct tg_num){"0", 1},
-			       first->nrelease > 1
-				   ? first->release[1]
-				   : (struct tg_num){"0", 1}) != 0)
+		if (!same_series(v, first))
 			t->agreement = TG_CONFLICT;
 		else if (t->agreement == TG_AGREE &&
 			 strcmp(v->str, first->str) != 0)

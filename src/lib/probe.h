@@ -113,6 +113,10 @@ void tg_probe_release(struct tg_probe *pr);
 const char *tg_source_name(enum tg_source_kind k);
 const char *tg_agreement_name(enum tg_agreement a);
 
+/* When t's sources conflict: a source whose major.minor differs from the
+ * one the version was taken from (returns 1 and sets *other), else 0. */
+int tg_torch_conflict(const struct tg_torch *t, enum tg_source_kind *other);
+
 /* The first error-level problem of t (code != 0), or NULL. */
 const struct tg_problem *tg_torch_first_error(const struct tg_torch *t);
 
