@@ -26,6 +26,7 @@
 #include "lib/cdefine.h"
 #include "lib/cmakefile.h"
 #include "lib/dpkg.h"
+#include "lib/editable.h"
 #include "lib/elfabi.h"
 #include "lib/file.h"
 #include "lib/jsonio.h"
@@ -713,7 +714,8 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 	if (rc)
 		return rc;
 	/* editable: a .pth line put this directory on the path */
-	if (!t->editable && sp->e[t->entry_index].origin == TG_ORIGIN_PTH) {
+	if (!t->editable && t->entry_index < sp->n &&
+	    sp->e[t->entry_index].origin == TG_ORIGIN_PTH) {
 		char via[4300];
 
 		snprintf(via, sizeof(via), "%s line %zu",
@@ -732,7 +734,8 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 }
 
 static int
-add_copy(struct tg_probe *pr, const char *entry, size_t index, const char *meta)
+add_copy(struct tg_probe *pr, const char *entry, const char *dir, size_t index,
+	 const char *meta)
 {
 	struct tg_torch *t;
 	void *p = realloc(pr->copies, (pr->ncopies + 1) * sizeof(*pr->copies));
@@ -743,12 +746,115 @@ add_copy(struct tg_probe *pr, const char *entry, size_t index, const char *meta)
 	t = &pr->copies[pr->ncopies++];
 	memset(t, 0, sizeof(*t));
 	t->entry = strdup(entry);
-	t->dir = join(entry, "torch");
+	t->dir = dir ? strdup(dir) : join(entry, "torch");
 	t->entry_index = index;
 	t->meta_dir = meta ? join(entry, meta) : NULL;
 	if (!t->entry || !t->dir || (meta && !t->meta_dir))
 		return TG_ENOMEM;
 	return 0;
+}
+
+/* One readdir of a path entry: is there a "torch", and torch's metadata
+ * directory (*meta, a new string, or NULL)? */
+static int
+scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
+	   char **meta)
+{
+	DIR *d = opendir(entry);
+	struct dirent *de;
+	int rc = 0;
+
+	*has_torch = 0;
+	*meta = NULL;
+	if (!d) {
+		if (errno != ENOENT && errno != ENOTDIR)
+			rc = problem(ps, 0, "cannot list '%s': %s", entry,
+				     strerror(errno));
+		return rc;
+	}
+	while (!rc && (de = readdir(d))) {
+		if (strcmp(de->d_name, "torch") == 0)
+			*has_torch = 1;
+		else if (is_torch_meta(de->d_name) && !*meta)
+			rc = (*meta = strdup(de->d_name)) ? 0 : TG_ENOMEM;
+		else if (is_torch_meta(de->d_name))
+			rc = problem(ps, 0,
+				     "'%s' holds more than one torch metadata "
+				     "directory ('%s' and '%s')",
+				     entry, *meta, de->d_name);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* Whether tdir is a torch package: a directory with __init__.py or
+ * version.py (one that cannot be searched counts, to report it). */
+static int
+is_package(struct tg_problems *ps, const char *tdir, int *yes)
+{
+	struct stat st;
+	char *a, *b;
+	int rc = 0;
+
+	*yes = 0;
+	if (stat(tdir, &st) != 0)
+		return problem(ps, 0, "cannot read '%s': %s", tdir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	a = join(tdir, "__init__.py");
+	b = join(tdir, "version.py");
+	if (!a || !b)
+		rc = TG_ENOMEM;
+	else if (stat(a, &st) == 0 || errno == EACCES || stat(b, &st) == 0)
+		*yes = 1;
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* Copies that an editable finder maps (after every path entry). */
+static int
+add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < sp->nskipped && !rc; k++) {
+		struct tg_err e = TG_ERR_INIT;
+		char *dir = NULL, *finder = NULL, *site = NULL, *meta = NULL;
+		int yes = 0, has_torch;
+
+		if (tg_editable_lookup(sp->skipped[k].file, sp->skipped[k].text,
+				       "torch", &dir, &finder, &e)) {
+			rc = e.code == TG_ENOMEM
+				 ? TG_ENOMEM
+				 : problem(&pr->problems, 0, "%s", e.msg);
+			continue;
+		}
+		if (dir)
+			rc = is_package(&pr->problems, dir, &yes);
+		if (!rc && yes) {
+			site = tg_path_dirname(sp->skipped[k].file);
+			rc = site ? scan_entry(&pr->problems, site, &has_torch,
+					       &meta)
+				  : TG_ENOMEM;
+		}
+		if (!rc && yes)
+			rc = add_copy(pr, site, dir, (size_t)-1, meta);
+		if (!rc && yes) {
+			struct tg_torch *t = &pr->copies[pr->ncopies - 1];
+
+			t->editable = 1;
+			t->editable_via = finder;
+			finder = NULL;
+		}
+		free(dir);
+		free(finder);
+		free(site);
+		free(meta);
+	}
+	return rc;
 }
 
 int
@@ -762,61 +868,24 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 	memset(pr, 0, sizeof(*pr));
 	for (k = 0; k < sp->n && !rc; k++) {
 		const char *entry = sp->e[k].dir;
-		DIR *d = opendir(entry);
-		struct dirent *de;
 		char *meta = NULL, *tdir = NULL;
-		int has_torch = 0;
-		struct stat st;
+		int has_torch = 0, yes = 0;
 
-		if (!d) {
-			if (errno != ENOENT && errno != ENOTDIR)
-				rc = problem(&pr->problems, 0,
-					     "cannot list '%s': %s", entry,
-					     strerror(errno));
-			continue;
-		}
-		while ((de = readdir(d)) && !rc) {
-			if (strcmp(de->d_name, "torch") == 0)
-				has_torch = 1;
-			else if (is_torch_meta(de->d_name)) {
-				if (!meta) {
-					meta = strdup(de->d_name);
-				} else {
-					rc = problem(&pr->problems, 0,
-						     "'%s' holds more than one "
-						     "torch metadata directory "
-						     "('%s' and '%s')",
-						     entry, meta, de->d_name);
-				}
-			}
-		}
-		closedir(d);
-		if (meta && !first_meta)
-			first_meta = join(entry, meta);
-		if (has_torch && !rc) {
+		rc = scan_entry(&pr->problems, entry, &has_torch, &meta);
+		if (!rc && meta && !first_meta)
+			rc = (first_meta = join(entry, meta)) ? 0 : TG_ENOMEM;
+		if (!rc && has_torch) {
 			tdir = join(entry, "torch");
-			if (!tdir) {
-				rc = TG_ENOMEM;
-			} else if (stat(tdir, &st) != 0) {
-				rc = problem(&pr->problems, 0,
-					     "cannot read '%s': %s", tdir,
-					     strerror(errno));
-			} else if (S_ISDIR(st.st_mode)) {
-				char *a = join(tdir, "__init__.py");
-				char *b = join(tdir, "version.py");
-
-				if (!a || !b)
-					rc = TG_ENOMEM;
-				else if (tg_path_exists(a) ||
-					 tg_path_exists(b) || errno == EACCES)
-					rc = add_copy(pr, entry, k, meta);
-				free(a);
-				free(b);
-			}
+			rc = tdir ? is_package(&pr->problems, tdir, &yes)
+				  : TG_ENOMEM;
+			if (!rc && yes)
+				rc = add_copy(pr, entry, NULL, k, meta);
 		}
 		free(tdir);
 		free(meta);
 	}
+	if (!rc)
+		rc = add_finder_copies(pr, sp);
 	for (k = 0; k < pr->ncopies && !rc; k++) {
 		struct tg_torch *t = &pr->copies[k];
 
