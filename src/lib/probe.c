@@ -754,20 +754,31 @@ add_copy(struct tg_probe *pr, const char *entry, const char *dir, size_t index,
 	return 0;
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 /* One readdir of a path entry: is there a "torch", and torch's metadata
- * directory (*meta, a new string, or NULL)? */
+ * directory (*meta, a new string, or NULL)? Several metadata directories
+ * are a broken install: importlib.metadata would take whichever the
+ * directory lists first, so this takes the first in sorted order and says
+ * so in ps (when not NULL). */
 static int
 scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
 	   char **meta)
 {
 	DIR *d = opendir(entry);
 	struct dirent *de;
-	int rc = 0;
+	char *names[8];
+	size_t n = 0, k;
+	int rc = 0, more = 0;
 
 	*has_torch = 0;
 	*meta = NULL;
 	if (!d) {
-		if (errno != ENOENT && errno != ENOTDIR)
+		if (ps && errno != ENOENT && errno != ENOTDIR)
 			rc = problem(ps, 0, "cannot list '%s': %s", entry,
 				     strerror(errno));
 		return rc;
@@ -775,15 +786,34 @@ scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
 	while (!rc && (de = readdir(d))) {
 		if (strcmp(de->d_name, "torch") == 0)
 			*has_torch = 1;
-		else if (is_torch_meta(de->d_name) && !*meta)
-			rc = (*meta = strdup(de->d_name)) ? 0 : TG_ENOMEM;
+		else if (is_torch_meta(de->d_name) && n == 8)
+			more = 1;
 		else if (is_torch_meta(de->d_name))
-			rc = problem(ps, 0,
-				     "'%s' holds more than one torch metadata "
-				     "directory ('%s' and '%s')",
-				     entry, *meta, de->d_name);
+			rc = (names[n++] = strdup(de->d_name)) ? 0 : TG_ENOMEM;
 	}
 	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	if (!rc && ps && n > 1)
+		rc =
+		    problem(ps, 0,
+			    "'%s' holds %s torch metadata directories "
+			    "('%s', '%s'%s): importlib.metadata reads "
+			    "whichever the file system lists first; torchgate "
+			    "reads '%s'",
+			    entry,
+			    more     ? "more than 8"
+			    : n == 2 ? "two"
+				     : "several",
+			    names[0], names[1], n > 2 ? ", ..." : "", names[0]);
+	if (n)
+		*meta = names[0];
+	for (k = 1; k < n; k++)
+		free(names[k]);
+	if (rc) {
+		free(*meta);
+		*meta = NULL;
+	}
 	return rc;
 }
 
@@ -836,8 +866,7 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 			rc = is_package(&pr->problems, dir, &yes);
 		if (!rc && yes) {
 			site = tg_path_dirname(sp->skipped[k].file);
-			rc = site ? scan_entry(&pr->problems, site, &has_torch,
-					       &meta)
+			rc = site ? scan_entry(NULL, site, &has_torch, &meta)
 				  : TG_ENOMEM;
 		}
 		if (!rc && yes)
