@@ -13,6 +13,8 @@
 #include "lib/syspath.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +123,7 @@ record_skip(struct tg_syspath *sp, const char *file, size_t line,
 /* site.addpackage: follow one .pth file. */
 static int
 add_pth(struct tg_syspath *sp, const char *sitedir, const char *file,
-	const char *cwd, struct tg_err *err)
+	const char *cwd, int minor, struct tg_err *err)
 {
 	char *text = NULL;
 	size_t len, i = 0, line = 0, bad;
@@ -133,7 +135,9 @@ add_pth(struct tg_syspath *sp, const char *sitedir, const char *file,
 	/* Python stops at a line it cannot decode; so does this. */
 	if (!tg_utf8_valid(text, len, &bad))
 		len = bad;
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+	/* 3.13 decodes .pth files as utf-8-sig; before, a BOM stays part
+	 * of the first line */
+	if (minor >= 13 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
 		i = 3;
 	while (i < len && rc == 0) {
 		size_t e = i, t;
@@ -245,7 +249,7 @@ tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
 		if (tg_path_is_file(file)) {
 			struct tg_err e2 = TG_ERR_INIT;
 
-			rc = add_pth(sp, abs, file, cwd, &e2);
+			rc = add_pth(sp, abs, file, cwd, minor, &e2);
 			if (rc == TG_EIO)
 				rc = 0;
 			else if (rc && err)
@@ -295,6 +299,26 @@ add_prefix_sites(struct tg_syspath *sp, const struct tg_interp *in,
 			rc = tg_syspath_add_sitedir(sp, path[k], TG_ORIGIN_SITE,
 						    cwd, in->minor, err);
 	return rc;
+}
+
+/* PYTHONNOUSERSITE as Python reads it: empty is unset; from 3.7 a number
+ * >= 0 is the flag's value (so "0" leaves the user site on) and anything
+ * else means 1; 3.6 and older take any non-empty value as set. */
+static int
+no_user_site(const char *v, int minor)
+{
+	char *end;
+	long n;
+
+	if (!v || !v[0])
+		return 0;
+	if (minor < 7)
+		return 1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || end == v || n < 0 || n > INT_MAX)
+		return 1;
+	return n > 0;
 }
 
 int
@@ -347,7 +371,7 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 			goto out;
 	}
 	/* the user site */
-	user_site = !(env->nousersite && env->nousersite[0]) &&
+	user_site = !no_user_site(env->nousersite, in->minor) &&
 		    !(in->venv && !in->system_site) && in->executable;
 	if (user_site && (env->userbase || env->home)) {
 		if (env->userbase && env->userbase[0])
