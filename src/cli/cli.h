@@ -35,6 +35,11 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* As cli_error, then "try 'torchgate <cmd> --help'"; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* After getopt_long (optstring starting with ':') returned c, '?' or
+ * ':', for an option of argv that it rejected: print the usage error
+ * ("unknown option", "option '--x' needs a value"); returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv);
+
 /* Map a library error code to an exit status. */
 int cli_exit_for(int code);
 

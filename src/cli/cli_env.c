@@ -83,7 +83,6 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	ie.cwd = env->cwd;
 	ie.home = env_get("HOME");
 	ie.pyenv_version = env_get("PYENV_VERSION");
-	ie.pyenv_root = env_get("PYENV_ROOT");
 	ie.pythonhome = env_get("PYTHONHOME");
 	se.pythonpath = getenv("PYTHONPATH");
 	se.nousersite = getenv("PYTHONNOUSERSITE");
@@ -140,6 +139,11 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	*out = NULL;
 	if (!env->probe.ncopies) {
 		struct tg_buf msg = TG_BUF_INIT;
+
+		/* what stood in the way: an unreadable entry, a loop */
+		for (k = 0; !quiet && k < env->probe.problems.n; k++)
+			cli_error(cmd, "warning: %s",
+				  env->probe.problems.v[k].msg);
 
 		for (k = 0; k < env->path.n; k++)
 			if (tg_buf_adds(&msg, k ? ", " : "") ||

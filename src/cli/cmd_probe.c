@@ -25,7 +25,8 @@ static const char usage_text[] =
     "  --format=FORMAT   text (default), json, shell (eval-safe\n"
     "                    TORCH_*= lines), make (a Makefile fragment), pc\n"
     "                    (a pkg-config torch.pc)\n"
-    "  --field=NAME      print one value (empty line when unknown):\n"
+    "  --field=NAME      print one value (an empty line when unknown;\n"
+    "                    lists one item a line, nothing when empty):\n"
     "                    version version_source location agreement cuda\n"
     "                    hip rocm xpu git_version debug cxx11_abi\n"
     "                    cxx_standard include_dirs library_dir libraries\n"
@@ -55,12 +56,12 @@ cmd_probe(int argc, char **argv)
 	const char *field = NULL;
 	const struct tg_torch *t = NULL;
 	enum tg_source_kind other;
-	int c, quiet = 0, status, r;
+	int c, quiet = 0, status, r, fmt_given = 0;
 
 	cli_env_init(&env);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
 		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
 			if (r < 0)
 				return CLI_USAGE;
@@ -68,6 +69,7 @@ cmd_probe(int argc, char **argv)
 		}
 		switch (c) {
 		case 'f':
+			fmt_given = 1;
 			if (tg_probe_format_parse(optarg, &fmt))
 				return cli_usage_error(
 				    CMD,
@@ -85,16 +87,15 @@ cmd_probe(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return CLI_OK;
 		default:
-			if (optopt && optopt < 0x100)
-				return cli_usage_error(
-				    CMD, "unknown option '-%c'", optopt);
-			return cli_usage_error(CMD, "unknown option '%s'",
-					       argv[optind - 1]);
+			return cli_bad_option(CMD, c, argv);
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 				       argv[optind]);
+	if (field && fmt_given)
+		return cli_usage_error(CMD, "--format and --field exclude each "
+					    "other");
 	if (field) {
 		size_t k;
 

@@ -58,10 +58,17 @@ parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
 		char *name;
 
 		if (tg_requirement_parse(&req, spec, strlen(spec), &err))
-			return cli_usage_error(CMD, "%s", err.msg);
+			return cli_usage_error(CMD, "cannot parse '%s': %s",
+					       spec, err.msg);
 		name = tg_name_canonicalize(req.name);
 		rc = !name || strcmp(name, "torch") != 0;
-		if (rc)
+		if (rc && strspn(req.name, "0123456789.") == strlen(req.name))
+			cli_usage_error(
+			    CMD,
+			    "'%s' is a project name to PEP 508, not "
+			    "a version; did you mean '==%s'?",
+			    spec, req.name);
+		else if (rc)
 			cli_usage_error(CMD,
 					"'%s' is a requirement on '%s', not "
 					"on torch",
@@ -102,6 +109,21 @@ add_release(struct tg_buf *b, const struct tg_version *v)
 	for (k = 0; k < v->nrelease; k++)
 		tg_buf_addf(b, "%s%.*s", k ? "." : "", (int)v->release[k].n,
 			    v->release[k].p);
+}
+
+/* What a policy compares, written out: [N!]release[+local]. The policy
+ * views drop pre/post/dev parts only. */
+static void
+add_policy_view(struct tg_buf *b, const struct tg_version *v)
+{
+	size_t k;
+
+	if (!(v->epoch.n == 1 && v->epoch.p[0] == '0'))
+		tg_buf_addf(b, "%.*s!", (int)v->epoch.n, v->epoch.p);
+	add_release(b, v);
+	for (k = 0; k < v->nlocal; k++)
+		tg_buf_addf(b, "%c%.*s", k ? '.' : '+', (int)v->local[k].n,
+			    v->local[k].p);
 }
 
 /* One line on why v fails sp. */
@@ -150,9 +172,11 @@ explain(const struct tg_spec *sp, const char *shown, const struct tg_version *v,
 		break;
 	}
 	tg_buf_addf(msg, "torch %s %s (%s)", shown, why, sp->text);
+	/* a lower bound (or ==) that only the pre-release tag fails */
 	if (policy == TG_POLICY_STRICT &&
 	    (tg_version_is_prerelease(v) || v->has_dev) &&
-	    sp->op != TG_OP_ARBITRARY) {
+	    (sp->op == TG_OP_GE || sp->op == TG_OP_GT ||
+	     sp->op == TG_OP_COMPATIBLE || sp->op == TG_OP_EQ)) {
 		struct tg_version base;
 
 		tg_version_for_policy(v, TG_POLICY_BASE, &base);
@@ -189,7 +213,7 @@ cmd_verify(int argc, char **argv)
 	cli_env_init(&env);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
 		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
 			if (r < 0)
 				return CLI_USAGE;
@@ -211,11 +235,7 @@ cmd_verify(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return CLI_OK;
 		default:
-			if (optopt && optopt < 0x100)
-				return cli_usage_error(
-				    CMD, "unknown option '-%c'", optopt);
-			return cli_usage_error(CMD, "unknown option '%s'",
-					       argv[optind - 1]);
+			return cli_bad_option(CMD, c, argv);
 		}
 	}
 	if (argc - optind != 1)
@@ -256,7 +276,7 @@ cmd_verify(int argc, char **argv)
 			    text.data);
 	if (policy != TG_POLICY_STRICT && tg_version_cmp(&cmp, v) != 0) {
 		tg_buf_adds(&msg, " (compared as ");
-		add_release(&msg, &cmp);
+		add_policy_view(&msg, &cmp);
 		tg_buf_addf(&msg, " under --policy=%s)",
 			    tg_policy_name(policy));
 	}

@@ -396,7 +396,7 @@ cmd_version(int argc, char **argv)
 	optind = 1;
 	/* options may follow operands (GNU order); an operand that starts
 	 * with '-' needs "--" before it */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o.batch = 1;
@@ -421,11 +421,7 @@ cmd_version(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return CLI_OK;
 		default:
-			if (optopt)
-				return cli_usage_error(
-				    CMD, "unknown option '-%c'", optopt);
-			return cli_usage_error(CMD, "unknown option '%s'",
-					       argv[optind - 1]);
+			return cli_bad_option(CMD, c, argv);
 		}
 	}
 	argc -= optind;

@@ -67,25 +67,32 @@ int
 tg_cmake_cxx_standard(const char *s, size_t len)
 {
 	static const char key[] = "CXX_STANDARD";
-	size_t n = sizeof(key) - 1, i;
+	size_t n = sizeof(key) - 1, i = 0;
 
-	for (i = 0; i + n < len; i++) {
-		size_t j;
-		int v = 0;
+	while (i < len) {
+		size_t e = i, j;
 
-		if (memcmp(s + i, key, n) != 0 ||
-		    (i > 0 &&
-		     (s[i - 1] == '_' || (s[i - 1] >= 'A' && s[i - 1] <= 'Z'))))
-			continue;
-		j = i + n;
-		if (s[j] != ' ' && s[j] != '\t')
-			continue;
-		while (j < len && (s[j] == ' ' || s[j] == '\t'))
-			j++;
-		while (j < len && s[j] >= '0' && s[j] <= '9' && v < 1000)
-			v = v * 10 + (s[j++] - '0');
-		if (v > 0 && v < 100)
-			return v;
+		while (e < len && s[e] != '\n' && s[e] != '#')
+			e++;
+		for (j = i; j + n < e; j++) {
+			size_t k = j + n;
+			int v = 0;
+
+			if (memcmp(s + j, key, n) != 0 ||
+			    (j > 0 && (s[j - 1] == '_' ||
+				       (s[j - 1] >= 'A' && s[j - 1] <= 'Z'))) ||
+			    (s[k] != ' ' && s[k] != '\t'))
+				continue;
+			while (k < e && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			while (k < e && s[k] >= '0' && s[k] <= '9' && v < 1000)
+				v = v * 10 + (s[k++] - '0');
+			if (v > 0 && v < 100)
+				return v;
+		}
+		while (e < len && s[e] != '\n')
+			e++; /* the rest of a comment */
+		i = e + 1;
 	}
 	return 0;
 }

@@ -126,9 +126,10 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		if (!end)
 			end = status + slen;
 		st = stanza_field(p, (size_t)(end - p), "Status");
-		if (st && strlen(st) >= 9 &&
-		    strcmp(st + strlen(st) - 9, "installed") == 0 &&
-		    !strstr(st, "not-installed")) {
+		/* "want flag status": the status word must be "installed",
+		 * not half-installed, not-installed, config-files, ... */
+		if (st && strlen(st) >= 10 &&
+		    strcmp(st + strlen(st) - 10, " installed") == 0) {
 			free(st);
 			*version =
 			    stanza_field(p, (size_t)(end - p), "Version");

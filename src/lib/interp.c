@@ -497,6 +497,13 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 				base_exe, strerror(errno));
 		goto out;
 	}
+	if (strncmp(tg_path_basename(real), "python", 6) != 0) {
+		rc = tg_err_set(err, TG_ENOENT,
+				"'%s' is not a Python interpreter ('%s' is "
+				"not named python*)",
+				in->executable, real);
+		goto out;
+	}
 	if (!version_from_name(tg_path_basename(real), &in->major, &in->minor))
 		have_version = 1;
 	base_dir = tg_path_dirname(real);

@@ -19,7 +19,6 @@ struct tg_interp_env {
 	const char *cwd;
 	const char *home;
 	const char *pyenv_version;
-	const char *pyenv_root;
 	const char *pythonhome;
 };
 

@@ -102,6 +102,11 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 			ended = 1;
 			break;
 		}
+		nl = name_len(s, i, e);
+		if (s[i] != ' ' && s[i] != '\t' && nl == (size_t)-1) {
+			ended = 1; /* not a header: the body starts here */
+			break;
+		}
 		if (truncated && e == len)
 			break; /* the line goes on past what was read */
 		if (tg_has_nul(s + i, e - i)) {
@@ -118,7 +123,6 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 					file, lineno_at(s, i));
 			goto out;
 		}
-		nl = name_len(s, i, e);
 		if (s[i] == ' ' || s[i] == '\t') {
 			/* a continuation with no header before it: a defect
 			 * Python records and skips */

@@ -862,8 +862,14 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 				 : problem(&pr->problems, 0, "%s", e.msg);
 			continue;
 		}
-		if (dir)
+		if (dir) {
+			size_t j;
+
 			rc = is_package(&pr->problems, dir, &yes);
+			for (j = 0; j < pr->ncopies; j++)
+				if (strcmp(pr->copies[j].dir, dir) == 0)
+					yes = 0; /* already found */
+		}
 		if (!rc && yes) {
 			site = tg_path_dirname(sp->skipped[k].file);
 			rc = site ? scan_entry(NULL, site, &has_torch, &meta)

@@ -109,8 +109,8 @@ json_copy(struct tg_buf *b, const struct tg_torch *t, const char *in)
 		     tg_buf_adds(b, "}");
 		first = 0;
 	}
-	rc = rc || tg_buf_addf(b, "%s]", first ? "" : "\n    ") ||
-	     jkv(b, in2, "cuda", vpy(t, TG_VPY_CUDA)) ||
+	rc = rc || (!first && tg_buf_addf(b, "\n%s", in2)) ||
+	     tg_buf_adds(b, "]") || jkv(b, in2, "cuda", vpy(t, TG_VPY_CUDA)) ||
 	     jkv(b, in2, "hip", vpy(t, TG_VPY_HIP)) ||
 	     jkv(b, in2, "rocm", vpy(t, TG_VPY_ROCM)) ||
 	     jkv(b, in2, "xpu", vpy(t, TG_VPY_XPU)) ||
@@ -160,8 +160,8 @@ json_copy(struct tg_buf *b, const struct tg_torch *t, const char *in)
 				 k ? "," : "", in3,
 				 t->problems.v[k].code ? "error" : "warning") ||
 		     jstr(b, t->problems.v[k].msg) || tg_buf_adds(b, "}");
-	rc =
-	    rc || tg_buf_addf(b, "%s]\n%s}", t->problems.n ? "\n    " : "", in);
+	rc = rc || (t->problems.n && tg_buf_addf(b, "\n%s", in2)) ||
+	     tg_buf_addf(b, "]\n%s}", in);
 	return rc;
 }
 
@@ -442,24 +442,24 @@ write_shell(const struct tg_probe_view *pv, struct tg_buf *b)
 	return rc || tg_buf_adds(b, "'\n");
 }
 
-/* A make value: '$' doubled; shell-quoted when it holds blanks. */
+/* A make word: flag + the path in shell single quotes, '$' doubled for
+ * make and '#' escaped, so that no path can run or cut a recipe. */
 static int
 mk_word(struct tg_buf *b, const char *flag, const char *path)
 {
-	int quote = strpbrk(path, " \t'\"\\#") != NULL, rc;
+	int rc = tg_buf_adds(b, flag) || tg_buf_addc(b, '\'');
 
-	rc = tg_buf_adds(b, flag) || (quote && tg_buf_addc(b, '\''));
 	for (; !rc && *path; path++) {
 		if (*path == '$')
 			rc = tg_buf_adds(b, "$$");
-		else if (*path == '\'' && quote)
+		else if (*path == '\'')
 			rc = tg_buf_adds(b, "'\\''");
 		else if (*path == '#')
 			rc = tg_buf_adds(b, "\\#");
 		else
 			rc = tg_buf_addc(b, *path);
 	}
-	return rc || (quote && tg_buf_addc(b, '\''));
+	return rc || tg_buf_addc(b, '\'');
 }
 
 static int
@@ -469,8 +469,9 @@ write_make(const struct tg_probe_view *pv, struct tg_buf *b)
 	size_t k;
 	int rc;
 
+	/* a version that parsed as PEP 440 holds no make or shell syntax */
 	rc = tg_buf_adds(b, "TORCH_VERSION = ") ||
-	     mk_word(b, "", t->version ? t->version : "") ||
+	     tg_buf_adds(b, t->version ? t->version : "") ||
 	     tg_buf_adds(b, "\nTORCH_CPPFLAGS =");
 	if (!rc && t->include_dir)
 		rc = mk_word(b, " -I", t->include_dir) ||
@@ -493,17 +494,18 @@ write_make(const struct tg_probe_view *pv, struct tg_buf *b)
 	return rc || tg_buf_adds(b, "\n");
 }
 
+/* A pc value: every byte outside a small safe set backslash-escaped,
+ * which pkg-config reads back as that byte. */
 static int
 pc_value(struct tg_buf *b, const char *s)
 {
 	int rc = 0;
 
 	for (; !rc && *s; s++) {
-		if (*s == '$')
-			rc = tg_buf_adds(b, "$$");
-		else if (*s == ' ' || *s == '\t' || *s == '\\' || *s == '#')
-			rc = tg_buf_addc(b, '\\') || tg_buf_addc(b, *s);
-		else
+		if (!strchr("/._+,:=@%-", *s) && !(*s >= 'a' && *s <= 'z') &&
+		    !(*s >= 'A' && *s <= 'Z') && !(*s >= '0' && *s <= '9'))
+			rc = tg_buf_addc(b, '\\');
+		if (!rc)
 			rc = tg_buf_addc(b, *s);
 	}
 	return rc;
@@ -553,6 +555,13 @@ tg_probe_write(const struct tg_probe_view *pv, enum tg_probe_format fmt,
 
 	if (fmt != TG_FMT_TEXT && fmt != TG_FMT_JSON && !chosen(pv))
 		return tg_err_set(err, TG_ENOENT, "no torch found");
+	if ((fmt == TG_FMT_MAKE || fmt == TG_FMT_PC) &&
+	    strpbrk(chosen(pv)->dir, "\n\r"))
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot write '%s' in a %s file: the path "
+				  "holds a line break",
+				  chosen(pv)->dir,
+				  fmt == TG_FMT_MAKE ? "make" : "pc");
 	switch (fmt) {
 	case TG_FMT_JSON:
 		rc = write_json(pv, b);

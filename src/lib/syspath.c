@@ -102,6 +102,12 @@ static int
 record_skip(struct tg_syspath *sp, const char *file, size_t line,
 	    const char *text, size_t len, struct tg_err *err)
 {
+	size_t k;
+
+	for (k = 0; k < sp->nskipped; k++)
+		if (sp->skipped[k].line == line &&
+		    strcmp(sp->skipped[k].file, file) == 0)
+			return 0; /* the same site dir, read again */
 	if (sp->nskipped == sp->capskipped) {
 		size_t nc = sp->capskipped ? sp->capskipped * 2 : 8;
 		void *p = realloc(sp->skipped, nc * sizeof(*sp->skipped));

@@ -34,6 +34,9 @@ main(void)
 	CHECK(tg_cmake_cxx_standard(config, len) == 17, "CXX_STANDARD");
 	CHECK(tg_cmake_cxx_standard("CMAKE_CXX_STANDARD 20\n", 22) == 0,
 	      "CMAKE_CXX_STANDARD is another variable");
+	CHECK(tg_cmake_cxx_standard("# CXX_STANDARD 11 once\n  CXX_STANDARD 17",
+				    40) == 17,
+	      "comments are skipped");
 	CHECK(tg_cmake_cxx11_abi("-D_GLIBCXX_USE_CXX11_ABI=0") == 0, "abi 0");
 	CHECK(tg_cmake_cxx11_abi("-O2 -D_GLIBCXX_USE_CXX11_ABI=1 -g") == 1,
 	      "abi 1 among flags");
