@@ -81,7 +81,7 @@ parse_errors(void)
 		int truncated, code;
 		const char *msg;
 	} cases[] = {
-	    {"Name: t\nVer\0sion: 1\n", 20, 0, TG_EINVAL,
+	    {"Name: t\nVersion: 1\0\n", 20, 0, TG_EINVAL,
 	     "cannot parse 'M': line 2: binary data (a NUL byte)"},
 	    {"Name: t\nVersion: 1\xff\n", 19, 0, TG_EINVAL,
 	     "cannot parse 'M': line 2: invalid UTF-8"},
@@ -102,7 +102,17 @@ parse_errors(void)
 		CHECK_STR(err.msg, cases[k].msg, "error message");
 		CHECK(m.n == 0 && m.fields == NULL, "case %zu: released", k);
 	}
-	/* NUL in the body is the body's business */
+	/* a NUL in a would-be header name makes it the body, as Python's
+	 * headerRE does; a NUL in the body is the body's business */
+	{
+		struct tg_meta m = TG_META_INIT;
+
+		CHECK(tg_meta_parse(&m, "Name: t\nVer\0sion: 1\n", 20, 0, "M",
+				    NULL) == 0 &&
+			  m.n == 1,
+		      "NUL in a name ends the block");
+		tg_meta_release(&m);
+	}
 	{
 		struct tg_meta m = TG_META_INIT;
 
