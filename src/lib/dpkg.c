@@ -2,74 +2,78 @@
  * SPDX-License-Identifier: MIT
  *
  * Reads <admindir>/info/<pkg>.list (or <pkg>:<arch>.list for
- * Multi-Arch: same packages, whichever exists) and <admindir>/status,
- * both bounded. The status file is scanned for the stanza whose Package
- * field is pkg and whose Status ends in "installed".
+ * Multi-Arch: same packages, whichever exists) and <admindir>/status.
+ * Both are searched in 64 KiB windows with pread() and memmem(), so time
+ * is one pass and memory stays flat however many packages the system
+ * has (a status file of many MiB is common). The status file is searched
+ * for the stanza whose Package field is pkg and whose Status word is
+ * "installed"; a stanza is read up to 64 KiB.
  */
 #include "lib/dpkg.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/file.h"
 
-#define LIST_MAX ((size_t)64 * 1024 * 1024)
-#define STATUS_MAX ((size_t)256 * 1024 * 1024)
+#define WINDOW 65536
+#define STANZA_MAX 65536
 
-/* 1 when the text holds the line want exactly. */
-static int
-has_line(const char *text, size_t len, const char *want)
+/* The offset of the first line of fd at or after from that starts with
+ * line (which ends in '\n'), or -1. A match at offset 0 counts. */
+static off_t
+find_line(int fd, off_t from, const char *line)
 {
-	size_t n = strlen(want);
-	const char *p = text, *e = text + len;
+	static char buf[WINDOW + 1024];
+	size_t n = strlen(line);
+	off_t base = from;
 
-	while (p < e) {
-		const char *nl = memchr(p, '\n', (size_t)(e - p));
-		size_t l = nl ? (size_t)(nl - p) : (size_t)(e - p);
+	if (n == 0 || n > 1000)
+		return -1;
+	for (;;) {
+		ssize_t r = pread(fd, buf + 1, WINDOW + n, base);
+		const char *p, *e;
 
-		if (l == n && memcmp(p, want, n) == 0)
-			return 1;
-		p += l + 1;
+		if (r <= 0)
+			return -1;
+		/* the byte before the window: a newline, or the file start */
+		buf[0] = '\n';
+		if (base > 0 && pread(fd, buf, 1, base - 1) != 1)
+			return -1;
+		e = buf + 1 + r;
+		for (p = buf;
+		     p < e && (p = memmem(p, (size_t)(e - p), "\n", 1)); p++) {
+			if ((size_t)(e - p - 1) < n)
+				break;
+			if (memcmp(p + 1, line, n) == 0)
+				return base + (p - buf);
+		}
+		if ((size_t)r <= n)
+			return -1;
+		base += r - (ssize_t)n;
 	}
-	return 0;
 }
 
-/* Read the .list of pkg: "<pkg>.list", else the first "<pkg>:*.list". */
 static int
-read_list(const char *admindir, const char *pkg, char **text, size_t *len,
-	  struct tg_err *err)
+open_ro(const char *path, int *absent, struct tg_err *err)
 {
-	char path[4096];
-	int absent = 0, rc;
-	DIR *d;
-	struct dirent *de;
-	size_t n = strlen(pkg);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
-	snprintf(path, sizeof(path), "%s/info/%s.list", admindir, pkg);
-	rc = tg_file_read(path, LIST_MAX, text, len, &absent, err);
-	if (rc || !absent)
-		return rc;
-	snprintf(path, sizeof(path), "%s/info", admindir);
-	d = opendir(path);
-	if (!d)
-		return 0;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
-
-		if (l > n + 6 && strncmp(de->d_name, pkg, n) == 0 &&
-		    de->d_name[n] == ':' &&
-		    strcmp(de->d_name + l - 5, ".list") == 0) {
-			snprintf(path, sizeof(path), "%s/info/%s", admindir,
-				 de->d_name);
-			rc = tg_file_read(path, LIST_MAX, text, len, &absent,
-					  err);
-			break;
-		}
+	if (absent)
+		*absent = 0;
+	if (fd < 0 && absent && (errno == ENOENT || errno == ENOTDIR)) {
+		*absent = 1;
+		return -1;
 	}
-	closedir(d);
-	return rc;
+	if (fd < 0)
+		tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+			   strerror(errno));
+	return fd;
 }
 
 /* Value of field name in the stanza s[0..len), a new string, or NULL. */
@@ -79,10 +83,9 @@ stanza_field(const char *s, size_t len, const char *name)
 	size_t n = strlen(name), i = 0;
 
 	while (i < len) {
-		size_t e = i;
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
 
-		while (e < len && s[e] != '\n')
-			e++;
 		if (e - i > n && memcmp(s + i, name, n) == 0 &&
 		    s[i + n] == ':') {
 			size_t v = i + n + 1;
@@ -98,47 +101,101 @@ stanza_field(const char *s, size_t len, const char *name)
 	return NULL;
 }
 
+/* Open the .list of pkg: "<pkg>.list", else the first "<pkg>:*.list". */
+static int
+open_list(const char *admindir, const char *pkg, struct tg_err *err)
+{
+	char path[4096];
+	int absent = 0, fd;
+	DIR *d;
+	struct dirent *de;
+	size_t n = strlen(pkg);
+
+	snprintf(path, sizeof(path), "%s/info/%s.list", admindir, pkg);
+	fd = open_ro(path, &absent, err);
+	if (fd >= 0 || !absent)
+		return fd;
+	snprintf(path, sizeof(path), "%s/info", admindir);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > n + 6 && strncmp(de->d_name, pkg, n) == 0 &&
+		    de->d_name[n] == ':' &&
+		    strcmp(de->d_name + l - 5, ".list") == 0) {
+			snprintf(path, sizeof(path), "%s/info/%s", admindir,
+				 de->d_name);
+			fd = open_ro(path, NULL, err);
+			break;
+		}
+	}
+	closedir(d);
+	return fd;
+}
+
 int
 tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		   char **version, struct tg_err *err)
 {
-	char *list = NULL, *status = NULL, path[4096], want[512];
-	size_t llen = 0, slen = 0;
-	int rc, absent = 0;
-	const char *p;
+	char path[4096], want[4200], *stanza = NULL;
+	int lfd = -1, sfd = -1, absent = 0;
+	struct tg_err e2 = TG_ERR_INIT;
+	off_t at;
 
 	*version = NULL;
-	rc = read_list(admindir, pkg, &list, &llen, err);
-	if (rc || !list || !has_line(list, llen, file))
+	lfd = open_list(admindir, pkg, &e2);
+	if (lfd < 0) {
+		if (e2.code && err)
+			*err = e2;
+		return e2.code;
+	}
+	snprintf(want, sizeof(want), "%s\n", file);
+	if (find_line(lfd, 0, want) < 0)
 		goto out;
 	snprintf(path, sizeof(path), "%s/status", admindir);
-	rc = tg_file_read(path, STATUS_MAX, &status, &slen, &absent, err);
-	if (rc || !status)
-		goto out;
+	sfd = open_ro(path, &absent, &e2);
+	if (sfd < 0) {
+		if (e2.code && err)
+			*err = e2;
+		close(lfd);
+		return e2.code;
+	}
+	stanza = malloc(STANZA_MAX + 1);
+	if (!stanza) {
+		close(lfd);
+		close(sfd);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	snprintf(want, sizeof(want), "Package: %s\n", pkg);
-	for (p = status; (p = strstr(p, want)); p++) {
-		const char *end;
-		char *st;
+	for (at = 0; (at = find_line(sfd, at, want)) >= 0; at++) {
+		ssize_t r = pread(sfd, stanza, STANZA_MAX, at);
+		char *end, *st;
 
-		if (p != status && p[-1] != '\n')
-			continue;
-		end = strstr(p, "\n\n");
-		if (!end)
-			end = status + slen;
-		st = stanza_field(p, (size_t)(end - p), "Status");
+		if (r <= 0)
+			break;
+		stanza[r] = '\0';
+		end = strstr(stanza, "\n\n");
+		if (end)
+			*end = '\0';
 		/* "want flag status": the status word must be "installed",
 		 * not half-installed, not-installed, config-files, ... */
+		st = stanza_field(stanza, strlen(stanza), "Status");
 		if (st && strlen(st) >= 10 &&
 		    strcmp(st + strlen(st) - 10, " installed") == 0) {
 			free(st);
 			*version =
-			    stanza_field(p, (size_t)(end - p), "Version");
+			    stanza_field(stanza, strlen(stanza), "Version");
 			break;
 		}
 		free(st);
 	}
 out:
-	free(list);
-	free(status);
-	return rc;
+	free(stanza);
+	if (lfd >= 0)
+		close(lfd);
+	if (sfd >= 0)
+		close(sfd);
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -133,6 +134,52 @@ tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
 	return read_bounded(path, max, out, len, truncated, absent, 1, err);
+}
+
+int
+tg_file_map(const char *path, const char **data, size_t *len, int *absent,
+	    struct tg_err *err)
+{
+	int fd, rc = 0;
+	struct stat st;
+	void *p;
+
+	*data = NULL;
+	*len = 0;
+	if (absent)
+		*absent = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
+			*absent = 1;
+			return 0;
+		}
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO,
+				"cannot read '%s': not a regular file", path);
+	} else if (st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (p == MAP_FAILED) {
+			rc = tg_err_set(err, TG_EIO, "cannot map '%s': %s",
+					path, strerror(errno));
+		} else {
+			*data = p;
+			*len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+void
+tg_file_unmap(const char *data, size_t len)
+{
+	if (data)
+		munmap((void *)data, len);
 }
 
 int

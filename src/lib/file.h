@@ -27,6 +27,13 @@ int tg_file_read(const char *path, size_t max, char **out, size_t *len,
 int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		      int *truncated, int *absent, struct tg_err *err);
 
+/* Map the regular file path read-only: *data (NULL for an empty file)
+ * and *len; release with tg_file_unmap. Memory use does not grow with
+ * the file: for large files scanned once (dpkg's status). */
+int tg_file_map(const char *path, const char **data, size_t *len, int *absent,
+		struct tg_err *err);
+void tg_file_unmap(const char *data, size_t len);
+
 /* 1 when s[0..len) is well-formed UTF-8 (no surrogates, no overlongs);
  * otherwise 0 and *bad is the offset of the first bad byte. */
 int tg_utf8_valid(const char *s, size_t len, size_t *bad);

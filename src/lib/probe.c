@@ -135,6 +135,7 @@ torch_release(struct tg_torch *t)
 		tg_version_release(&t->src[k].v);
 	}
 	tg_versionpy_release(&t->vp);
+	free(t->abi_version);
 	free(t->cxx11_abi_evidence);
 	free(t->cxx_standard_evidence);
 	free(t->include_dir);
@@ -361,7 +362,7 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 	struct tg_err e = TG_ERR_INIT;
 	char *file = join(t->include_dir, rel), *text = NULL, *str;
 	size_t len;
-	long maj, min, pat;
+	long maj, min, pat, tag;
 	int absent = 0, rc = 0, n;
 	char ver[96];
 
@@ -404,6 +405,21 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 			     "MAJOR.MINOR.PATCH %s",
 			     file, str, ver);
 	free(str);
+	/* TORCH_ABI_VERSION (2.9 on): MAJOR<<56 | MINOR<<48 | PATCH<<40 |
+	 * ABI_TAG, as the header computes it */
+	if (!rc && !t->abi_version &&
+	    tg_cdefine_int(text, len, "TORCH_VERSION_ABI_TAG", &tag) == 0 &&
+	    (free(tg_cdefine_get(text, len, "TORCH_ABI_VERSION", &n)), n) &&
+	    maj < 256 && min < 256 && pat < 256 && tag < (1L << 40)) {
+		char hex[32];
+
+		snprintf(hex, sizeof(hex), "0x%016llx",
+			 ((unsigned long long)maj << 56) |
+			     ((unsigned long long)min << 48) |
+			     ((unsigned long long)pat << 40) |
+			     (unsigned long long)tag);
+		t->abi_version = strdup(hex);
+	}
 	if (!rc)
 		rc = set_source(t, k, file, strdup(ver), 0);
 out:
@@ -698,16 +714,16 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 	real = p ? realpath(p, NULL) : NULL;
 	if (real && strncmp(real, "/usr/", 5) == 0) {
 		struct tg_err e = TG_ERR_INIT;
-		char *ver = NULL;
+		const char *admin = opts && opts->dpkg_admindir
+					? opts->dpkg_admindir
+					: TG_DPKG_ADMINDIR;
+		char *ver = NULL, status[4200];
 
-		if (tg_dpkg_version_of(opts && opts->dpkg_admindir
-					   ? opts->dpkg_admindir
-					   : TG_DPKG_ADMINDIR,
-				       "python3-torch", real, &ver, &e))
+		snprintf(status, sizeof(status), "%s/status", admin);
+		if (tg_dpkg_version_of(admin, "python3-torch", real, &ver, &e))
 			rc = problem(&t->problems, 0, "%s", e.msg);
 		else if (ver)
-			rc = set_source(t, TG_SRC_DPKG, "dpkg python3-torch",
-					ver, 1);
+			rc = set_source(t, TG_SRC_DPKG, status, ver, 1);
 	}
 	free(real);
 	free(p);

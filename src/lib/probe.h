@@ -74,7 +74,8 @@ struct tg_torch {
 	const char *version; /* src[version_from].raw, or NULL */
 	enum tg_agreement agreement;
 	struct tg_versionpy vp;
-	int cxx11_abi; /* 1, 0, or -1 unknown */
+	char *abi_version; /* TORCH_ABI_VERSION as 0x%016llx, or NULL */
+	int cxx11_abi;	   /* 1, 0, or -1 unknown */
 	char *cxx11_abi_evidence;
 	int cxx_standard; /* 14, 17, ...; 0 unknown */
 	char *cxx_standard_evidence;

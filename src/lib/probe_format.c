@@ -13,11 +13,19 @@
 #include <string.h>
 
 const char *const tg_probe_field_names[] = {
-    "version",	 "version_source", "location",	   "agreement",	  "cuda",
-    "hip",	 "rocm",	   "xpu",	   "git_version", "debug",
-    "cxx11_abi", "cxx_standard",   "include_dirs", "library_dir", "libraries",
-    "cmake_dir", "metadata_dir",   "installer",	   "editable",	  "shadowed",
-    "python",	 "python_version", "prefix",	   "sys_path",	  NULL,
+    "version",	      "version_source",
+    "location",	      "agreement",
+    "cuda",	      "hip",
+    "rocm",	      "xpu",
+    "git_version",    "debug",
+    "abi_version",    "cxx11_abi",
+    "cxx_standard",   "include_dirs",
+    "library_dir",    "libraries",
+    "cmake_dir",      "metadata_dir",
+    "installer",      "editable",
+    "shadowed",	      "python",
+    "python_version", "prefix",
+    "sys_path",	      NULL,
 };
 
 int
@@ -116,6 +124,7 @@ json_copy(struct tg_buf *b, const struct tg_torch *t, const char *in)
 	     jkv(b, in2, "xpu", vpy(t, TG_VPY_XPU)) ||
 	     jkv(b, in2, "git_version", vpy(t, TG_VPY_GIT_VERSION)) ||
 	     jbool(b, in2, "debug", dbg ? strcmp(dbg, "True") == 0 : -1) ||
+	     jkv(b, in2, "abi_version", t->abi_version) ||
 	     jbool(b, in2, "cxx11_abi", t->cxx11_abi) ||
 	     jkv(b, in2, "cxx11_abi_evidence", t->cxx11_abi_evidence) ||
 	     jkey(b, in2, "cxx_standard") ||
@@ -265,6 +274,9 @@ text_copy(struct tg_buf *b, const struct tg_torch *t)
 	    tg_buf_addf(b, "  %-14s %s\n", "debug",
 			dbg ? (strcmp(dbg, "True") == 0 ? "yes" : "no")
 			    : "unknown");
+	if (!rc && t->abi_version)
+		rc = tg_buf_addf(b, "  %-14s %s (TORCH_ABI_VERSION)\n",
+				 "abi version", t->abi_version);
 	if (!rc && t->cxx11_abi >= 0)
 		rc = tg_buf_addf(b, "  %-14s %d (%s)\n", "cxx11 abi",
 				 t->cxx11_abi, t->cxx11_abi_evidence);
@@ -421,6 +433,7 @@ write_shell(const struct tg_probe_view *pv, struct tg_buf *b)
 	     sh_var(b, "TORCH_GIT_VERSION", vpy(t, TG_VPY_GIT_VERSION)) ||
 	     sh_var(b, "TORCH_DEBUG",
 		    dbg ? (strcmp(dbg, "True") == 0 ? "1" : "0") : "") ||
+	     sh_var(b, "TORCH_ABI_VERSION", t->abi_version) ||
 	     sh_var(b, "TORCH_CXX11_ABI",
 		    t->cxx11_abi < 0 ? ""
 		    : t->cxx11_abi   ? "1"
@@ -647,6 +660,8 @@ tg_probe_field(const struct tg_probe_view *pv, const char *name,
 		const char *d = vpy(t, TG_VPY_DEBUG);
 
 		rc = LINE(d ? (strcmp(d, "True") == 0 ? "1" : "0") : NULL);
+	} else if (strcmp(name, "abi_version") == 0) {
+		rc = LINE(t->abi_version);
 	} else if (strcmp(name, "cxx11_abi") == 0) {
 		rc = LINE(t->cxx11_abi < 0 ? NULL : t->cxx11_abi ? "1" : "0");
 	} else if (strcmp(name, "cxx_standard") == 0) {

@@ -111,6 +111,13 @@ if [ "$headers" != none ]; then
   \"$headers\""
 	if [ $honly = 1 ]; then
 		mkdir -p "$t/include/torch/headeronly"
+		macros="$macros
+#define TORCH_VERSION_ABI_TAG 0
+#define TORCH_ABI_VERSION ( \\
+  ((0ULL + TORCH_VERSION_MAJOR) << 56) | \\
+  ((0ULL + TORCH_VERSION_MINOR) << 48) | \\
+  ((0ULL + TORCH_VERSION_PATCH) << 40) | \\
+  ((0ULL + TORCH_VERSION_ABI_TAG) << 0))"
 		printf '%s\n' "$macros" >"$t/include/torch/headeronly/version.h"
 		printf '#include <torch/headeronly/version.h>\n' >"$api/version.h"
 	else
