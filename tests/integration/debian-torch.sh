@@ -460,8 +460,8 @@ for v in TORCH_VERSION TORCH_CPPFLAGS TORCH_CXXFLAGS TORCH_LDFLAGS TORCH_LIBS; d
 	printf '%s:\n\t@printf "%%s\\n" $(%s)\n' "$v" "$v" >>"$tmp/Makefile"
 done
 printf 'compile:\n\t$(CXX) $(TORCH_CPPFLAGS) $(TORCH_CXXFLAGS) -fsyntax-only v.cpp\n' >>"$tmp/Makefile"
-mkv() { make -s -C "$tmp" -f "$tmp/Makefile" "$1" 2>&1 | tr '\n' ' '; }
-make -s -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
+mkv() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" "$1" 2>&1 | tr '\n' ' '; }
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
 mk_cpp=$(mkv TORCH_CPPFLAGS)
 check "make TORCH_VERSION" "$(mkv TORCH_VERSION)" "$vpy_ver "
 check_has "make TORCH_CPPFLAGS" " $mk_cpp" " -I${want_inc[0]} "
@@ -504,7 +504,7 @@ int main() { return 0; }
 CPP
 # shellcheck disable=SC2086
 g++ $pc_cflags -fsyntax-only "$tmp/v.cpp" 2>"$tmp/cc.err" && ok || fail "g++ \$(pkg-config --cflags torch) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
-make -s -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
 
 # ---- verify, with specs computed from the found version ------------------
 v_next=$v_maj.$((v_min + 1))
