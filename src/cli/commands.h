@@ -4,6 +4,8 @@
 #ifndef TG_CLI_COMMANDS_H
 #define TG_CLI_COMMANDS_H
 
+int cmd_check(int argc, char **argv);
+int cmd_emit(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_version(int argc, char **argv);

@@ -8,6 +8,8 @@
 #include "cli/commands.h"
 
 static const struct cli_command commands[] = {
+    {"check", cmd_check, "lifecycle status of torch APIs in this torch"},
+    {"emit", cmd_emit, "write the guard header and Python constants"},
     {"probe", cmd_probe, "which torch is installed, from files alone"},
     {"verify", cmd_verify, "exit 0 when the installed torch satisfies SPEC"},
     {"version", cmd_version, "PEP 440 / PEP 508 utilities"},

@@ -12,11 +12,14 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#define PAD 64
 
 static int
 read_bounded(const char *path, size_t max, char **out, size_t *len,
@@ -62,7 +65,7 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 	cap = (st.st_size > 0 && (uintmax_t)st.st_size < max)
 		  ? (size_t)st.st_size + 1
 		  : (max < 65536 ? max + 1 : 65536);
-	data = malloc(cap + 1);
+	data = malloc(cap + 1 + PAD);
 	if (!data) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
 				path);
@@ -78,7 +81,7 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 			if (n > max)
 				break;
 			ncap = cap > max / 2 ? max + 1 : cap * 2;
-			p = realloc(data, ncap + 1);
+			p = realloc(data, ncap + 1 + PAD);
 			if (!p) {
 				rc = tg_err_set(err, TG_ENOMEM,
 						"out of memory reading '%s'",
@@ -111,7 +114,9 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 		n = max;
 		*truncated = 1;
 	}
-	data[n] = '\0';
+	/* the NUL, and zeroed padding that vector code (PCRE2's JIT) may
+	 * read past the end without touching undefined bytes */
+	memset(data + n, 0, PAD + 1);
 	*out = data;
 	*len = n;
 	data = NULL;
@@ -180,6 +185,70 @@ tg_file_unmap(const char *data, size_t len)
 {
 	if (data)
 		munmap((void *)data, len);
+}
+
+int
+tg_file_write_atomic(const char *path, const char *data, size_t len,
+		     int *changed, struct tg_err *err)
+{
+	char *old = NULL, *tmp = NULL;
+	size_t olen = 0, off = 0;
+	int trunc = 0, absent = 0, fd = -1, rc = 0;
+	mode_t mask;
+
+	*changed = 0;
+	if (tg_file_read_head(path, len + 1, &old, &olen, &trunc, &absent,
+			      NULL) == 0 &&
+	    !absent && olen == len && memcmp(old, data, len) == 0) {
+		free(old);
+		return 0;
+	}
+	free(old);
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	sprintf(tmp, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		free(tmp);
+		return rc;
+	}
+	mask = umask(0);
+	umask(mask);
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s",
+					path, strerror(w < 0 ? errno : EIO));
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	if (fchmod(fd, 0666 & ~mask) != 0 || close(fd) != 0) {
+		fd = -1;
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp, path) != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	*changed = 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	return rc;
 }
 
 int

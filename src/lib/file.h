@@ -34,6 +34,13 @@ int tg_file_map(const char *path, const char **data, size_t *len, int *absent,
 		struct tg_err *err);
 void tg_file_unmap(const char *data, size_t len);
 
+/* Write data to path atomically: a temporary file in the same directory,
+ * then rename(). When path already holds exactly data it is left alone
+ * (mtime kept) and *changed is 0. No partial file is ever left at path
+ * or beside it. */
+int tg_file_write_atomic(const char *path, const char *data, size_t len,
+			 int *changed, struct tg_err *err);
+
 /* 1 when s[0..len) is well-formed UTF-8 (no surrogates, no overlongs);
  * otherwise 0 and *bad is the offset of the first bad byte. */
 int tg_utf8_valid(const char *s, size_t len, size_t *bad);

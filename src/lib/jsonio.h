@@ -19,4 +19,9 @@ int tg_json_marker_env(struct tg_marker_env *env, const char *text, size_t len,
 int tg_json_direct_url(const char *text, size_t len, const char *file,
 		       char **url, char **kind, struct tg_err *err);
 
+struct tg_table;
+/* The API table document (see table.h); used by tg_table_parse. */
+int tg_json_table(struct tg_table *t, const char *text, size_t len,
+		  const char *name, struct tg_err *err);
+
 #endif

@@ -1,0 +1,82 @@
+#!/bin/bash
+# table-schema.sh - the API tables against their JSON Schema, two ways
+# SPDX-License-Identifier: MIT
+#
+# usage: table-schema.sh TORCHGATE SRCDIR
+# data/apis.json and tests/data/apis-mini.json must pass both the JSON
+# Schema (data/apis.schema.json, checked with Debian's python3-jsonschema)
+# and torchgate's own strict loader; each mutation below must fail both.
+set -u
+TG=$1 SRCDIR=$2
+PY=/usr/bin/python3
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+"$PY" -c 'import jsonschema' 2>/dev/null ||
+	{ echo "FAIL: $PY cannot import jsonschema (apt-get install python3-jsonschema)"; exit 1; }
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+schema=$SRCDIR/data/apis.schema.json
+
+validate() { # FILE -> 0 valid, 1 invalid
+	"$PY" - "$schema" "$1" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.Draft7Validator.check_schema(schema)
+try:
+    doc = json.load(open(sys.argv[2]))
+    jsonschema.validate(doc, schema)
+except (ValueError, jsonschema.ValidationError) as e:
+    print("  jsonschema:", str(e).splitlines()[0])
+    sys.exit(1)
+PY
+}
+loads() { "$TG" check --table "$1" --torch-version 2.11.0 >/dev/null 2>"$tmp/err"; }
+
+for t in "$SRCDIR/data/apis.json" "$SRCDIR/tests/data/apis-mini.json"; do
+	validate "$t" && echo "ok    schema: $t" || fail "schema rejects $t"
+	loads "$t" && echo "ok    loader: $t" || fail "loader rejects $t: $(cat "$tmp/err")"
+done
+n=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["entries"]))' "$SRCDIR/data/apis.json")
+[ "$n" -ge 80 ] && echo "ok    data/apis.json has $n entries" || fail "data/apis.json has $n entries, fewer than 80"
+
+# the default table is data/apis.json, embedded
+"$TG" check --torch-version 2.11.0 --format=json >"$tmp/a.json" &&
+	"$TG" check --table "$SRCDIR/data/apis.json" --torch-version 2.11.0 --format=json >"$tmp/b.json" &&
+	cmp -s "$tmp/a.json" "$tmp/b.json" && echo "ok    the built-in table is data/apis.json" ||
+	fail "the built-in table differs from data/apis.json"
+
+# mutations of the mini table: both validators must reject each
+mini=$SRCDIR/tests/data/apis-mini.json
+i=0
+while IFS= read -r expr; do
+	i=$((i + 1))
+	"$PY" - "$mini" "$tmp/m$i.json" "$expr" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = doc["entries"]
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+	validate "$tmp/m$i.json" >/dev/null && fail "schema accepts mutation: $expr"
+	loads "$tmp/m$i.json" && fail "loader accepts mutation: $expr" ||
+		echo "ok    both reject: $expr -> $(head -c 160 "$tmp/err")"
+done <<'MUT'
+e[0]["language"] = "rust"
+e[0]["kind"] = "gadget"
+e[0]["private"] = 0
+del e[1]["notes"]
+e[1]["surprise"] = True
+e[2]["introduced"]["version"] = "2.4.0a0"
+e[2]["introduced"]["bound"] = "roughly"
+e[2]["deprecated"]["status"] = "sure"
+e[2]["warning"]["category"] = "Warning"
+e[2]["evidence"]["files"] = ["/etc/passwd"]
+e[2]["usage"] = [""]
+e[3]["id"] = "torch.(bad)"
+e[3]["replacement"]["since"] = 2.4
+doc["schema_version"] = 2
+doc["entries"] = []
+doc["extra"] = 1
+MUT
+echo "table-schema: $fails failed"
+[ "$fails" -eq 0 ]

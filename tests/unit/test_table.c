@@ -1,0 +1,168 @@
+/* test_table.c - unit tests for lib/table: loading, errors, status
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/table.h"
+
+/* One entry, with %s spliced in at the end of its members. */
+static const char entry_fmt[] =
+    "{\"schema_version\": 1, \"entries\": [\n"
+    "{\"id\": \"%s\", \"language\": \"python\", \"kind\": \"function\",\n"
+    " \"private\": false,\n"
+    " \"introduced\": {\"version\": \"%s\", \"bound\": \"exact\", "
+    "\"status\": \"verified\", \"note\": \"\"},\n"
+    " \"deprecated\": {\"version\": \"2.4\", \"bound\": \"exact\", "
+    "\"status\": \"inferred\", \"note\": \"\", \"withdrawn\": null},\n"
+    " \"removed\": {\"version\": null, \"bound\": \"exact\", \"status\": "
+    "\"verified\", \"note\": \"\"},\n"
+    " \"replacement\": {\"id\": null, \"text\": null, \"since\": null, "
+    "\"status\": \"verified\"},\n"
+    " \"warning\": {\"category\": \"FutureWarning\", \"message\": \"m\", "
+    "\"since\": \"2.4\", \"status\": \"verified\"},\n"
+    " \"evidence\": {\"files\": [\"torch/x.py\"], \"presence\": \"%s\", "
+    "\"deprecation\": null, \"removal\": null},\n"
+    " \"usage\": [\"x\"], \"references\": [], \"notes\": \"\"%s}%s\n"
+    "]}\n";
+
+static char *
+doc(const char *id, const char *intro, const char *presence, const char *extra,
+    const char *more)
+{
+	size_t n = sizeof(entry_fmt) + strlen(id) + strlen(intro) +
+		   strlen(presence) + strlen(extra) + strlen(more);
+	char *s = malloc(n);
+
+	snprintf(s, n, entry_fmt, id, intro, presence, extra, more);
+	return s;
+}
+
+static void
+errors(void)
+{
+	static const struct {
+		const char *id, *intro, *presence, *extra, *more, *want;
+	} cases[] = {
+	    {"torch.x", "1.6", "^def x\\\\b", "", "", NULL},
+	    {"torch.x", "1.6", "(unclosed", "", "",
+	     "cannot parse 'T': line 9, column 52: entry 'torch.x': bad "
+	     "pattern for \"presence\" at offset 9: missing closing "
+	     "parenthesis"},
+	    {"torch.x", "1.6a0", "x", "", "",
+	     "cannot parse 'T': line 4, column 28: entry 'torch.x': "
+	     "\"1.6a0\" is not a release version X.Y[.Z]"},
+	    {"torch x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 2, column 8: entry 'torch x': "
+	     "\"torch x\" is not a valid id"},
+	    {"torch.x", "1.6", "x", ", \"extra\": 1", "",
+	     "cannot parse 'T': line 10, column 58: entry 'torch.x': unknown "
+	     "field \"extra\""},
+	    {"torch.x", "1.6", "x", ", \"notes\": \"again\"", "",
+	     "cannot parse 'T': line 10, column 45: entry 'torch.x': field "
+	     "\"notes\" appears twice"},
+	    {"torch.x", "2.5", "x", "", "",
+	     "cannot parse 'T': line 5, column 28: entry 'torch.x': "
+	     "deprecated 2.4 before introduced 2.5"},
+	    {"torch.x", "1.6", "x", "", ",\n{\"id\": \"torch.y\"}",
+	     "cannot parse 'T': line 11, column 1: entry 'torch.y': lacks the "
+	     "field \"language\""},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		char *d = doc(cases[k].id, cases[k].intro, cases[k].presence,
+			      cases[k].extra, cases[k].more);
+		int rc = tg_table_parse(&t, d, strlen(d), "T", &err);
+
+		if (!cases[k].want) {
+			CHECK(rc == 0, "case %zu: %s", k, err.msg);
+			CHECK(t.n == 1 && strcmp(t.apis[0].id, "torch.x") == 0,
+			      "case %zu: one entry", k);
+		} else {
+			CHECK(rc == TG_EINVAL, "case %zu: rc %d", k, rc);
+			CHECK_STR(err.msg, cases[k].want, "message");
+			CHECK(t.n == 0 && t.apis == NULL, "released");
+		}
+		tg_table_release(&t);
+		free(d);
+	}
+}
+
+static void
+syntax(void)
+{
+	struct tg_table t = TG_TABLE_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	const char *bad = "{\"schema_version\": 1,\n  \"entries\": [}\n";
+
+	CHECK(tg_table_parse(&t, bad, strlen(bad), "T", &err) == TG_EINVAL,
+	      "invalid JSON");
+	CHECK_STR(err.msg,
+		  "cannot parse 'T': line 2, column 15: not valid JSON",
+		  "syntax error position");
+	bad = "{\"schema_version\": 2, \"entries\": []}";
+	CHECK(tg_table_parse(&t, bad, strlen(bad), "T", &err) == TG_EINVAL,
+	      "schema_version 2");
+	CHECK_STR(err.msg,
+		  "cannot parse 'T': line 1, column 20: schema_version must "
+		  "be 1",
+		  "schema version");
+}
+
+static void
+status(void)
+{
+	static const char *const versions[] = {"1.5",	       "1.6", "2.3.1",
+					       "2.4.0a0+git1", "2.4", "2.11"};
+	static const enum tg_api_status want[] = {
+	    TG_API_NOT_YET,    TG_API_AVAILABLE,  TG_API_AVAILABLE,
+	    TG_API_DEPRECATED, TG_API_DEPRECATED, TG_API_DEPRECATED};
+	struct tg_table t = TG_TABLE_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *d = doc("torch.cuda.amp.custom_fwd", "1.6", "x", "", "");
+	size_t k;
+	char *m;
+
+	CHECK(tg_table_parse(&t, d, strlen(d), "T", &err) == 0, "%s", err.msg);
+	for (k = 0; t.n && k < sizeof(versions) / sizeof(versions[0]); k++) {
+		struct tg_version v = TG_VERSION_INIT;
+
+		tg_version_parse(&v, versions[k], strlen(versions[k]), NULL);
+		CHECK(tg_api_status(&t.apis[0], &v) == want[k],
+		      "status in %s: %s", versions[k],
+		      tg_api_status_name(tg_api_status(&t.apis[0], &v)));
+		tg_version_release(&v);
+	}
+	CHECK(tg_table_find(&t, "torch.cuda.amp.custom_fwd") == &t.apis[0],
+	      "find");
+	CHECK(tg_table_find(&t, "torch.nope") == NULL, "find none");
+	tg_table_release(&t);
+	free(d);
+	m = tg_api_macro_name("torch.cuda.amp.grad_scaler._refresh");
+	CHECK_STR(m, "TORCH_CUDA_AMP_GRAD_SCALER_P_REFRESH", "macro name");
+	free(m);
+	m = tg_api_macro_name("torch.distributed._tensor");
+	CHECK_STR(m, "TORCH_DISTRIBUTED_P_TENSOR", "private component");
+	free(m);
+	m = tg_api_macro_name("torch.nn.functional.scaled_dot__x_");
+	CHECK_STR(m, "TORCH_NN_FUNCTIONAL_SCALED_DOT_X",
+		  "no double underscore");
+	free(m);
+	m = tg_api_macro_name("at::Tensor::type");
+	CHECK_STR(m, "AT_TENSOR_TYPE", "C++ macro name");
+	free(m);
+}
+
+int
+main(void)
+{
+	errors();
+	syntax();
+	status();
+	return check_result("test_table");
+}
