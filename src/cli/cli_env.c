@@ -173,8 +173,17 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		return cli_exit_for(bad->code);
 	}
 	if (!quiet) {
+		enum tg_source_kind other;
+
 		for (k = 0; k < t->problems.n; k++)
 			cli_error(cmd, "warning: %s", t->problems.v[k].msg);
+		if (!env->conflict_is_error && tg_torch_conflict(t, &other))
+			cli_error(cmd,
+				  "warning: torch at '%s' is a broken install "
+				  "or upgrade: %s says %s but %s says %s",
+				  t->dir, tg_source_name(t->version_from),
+				  t->version, tg_source_name(other),
+				  t->src[other].raw);
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
 				  env->probe.problems.v[k].msg);

@@ -50,6 +50,7 @@ struct cli_env {
 	struct tg_syspath path;
 	struct tg_probe probe;
 	struct tg_probe_view view;
+	int conflict_is_error; /* probe: a conflict is its own finding */
 };
 
 void cli_env_init(struct cli_env *env);
@@ -66,7 +67,8 @@ int cli_env_probe(const char *cmd, struct cli_env *env);
 
 /* The torch that would be imported, checked for use: prints the reason
  * and returns the exit status when there is none or its files are bad
- * (3, 4 or 5); prints warnings unless quiet; returns CLI_OK otherwise. */
+ * (3, 4 or 5); prints warnings unless quiet (a version conflict among
+ * them, unless conflict_is_error); returns CLI_OK otherwise. */
 int cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		  const struct tg_torch **out);
 

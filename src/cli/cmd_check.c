@@ -264,7 +264,8 @@ cmd_check(int argc, char **argv)
 			status = CLI_FAILED;
 	}
 	if (json) {
-		tg_buf_adds(&out, "{\n  \"torch\": {\"version\": ");
+		tg_buf_adds(&out, "{\n  \"schema_version\": 1,\n  \"torch\": "
+				  "{\"version\": ");
 		jstr(&out, t ? t->version : torch_version);
 		tg_buf_addf(&out, ", \"from\": \"%s\"},\n  \"apis\": [",
 			    t ? "install" : "--torch-version");

@@ -31,9 +31,10 @@ static const char usage_text[] =
     "Write a C/C++ header (<P>_TORCH_VERSION_*, <P>_TORCH_AT_LEAST, CUDA,\n"
     "HIP, C++11 ABI, C++ standard, and <P>_HAS_/_DEPRECATED_/_REMOVED_\n"
     "<STEM> for each API) and a Python module with the same facts,\n"
-    "torch_at_least() and check_runtime(). STEM is the API id upper-cased\n"
-    "with each run of other characters one '_'. Files are written\n"
-    "atomically and left alone when unchanged.\n"
+    "torch_at_least() and check_runtime(). STEM is the API id upper-cased,\n"
+    "'.' and '::' as '_', a leading '_' of a part as 'P_'\n"
+    "(torch.cuda.amp.custom_fwd: TORCH_CUDA_AMP_CUSTOM_FWD). Files are\n"
+    "written atomically and left alone when unchanged.\n"
     "\n"
     "  --header FILE      write the header to FILE\n"
     "  --module FILE      write the Python module to FILE\n"
@@ -49,7 +50,8 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 written or unchanged, 2 usage (an API not in the\n"
     "table, a prefix that is no C identifier), 3 no torch found, 4 a bad\n"
-    "table or API file, 5 an output could not be written.\n";
+    "table or a version the header cannot hold, 5 a file could not be\n"
+    "read or written.\n";
 
 /* Append the ids of an --api-file to ids. */
 static int
@@ -66,26 +68,36 @@ read_api_file(const char *path, char **ids, size_t *n, char **text)
 	}
 	s = *text;
 	while (i < len) {
-		size_t e = i, b, t;
+		size_t e = i, b;
 
 		while (e < len && s[e] != '\n')
 			e++;
 		s[e] = '\0';
 		b = i;
-		while (b < e && (s[b] == ' ' || s[b] == '\t'))
-			b++;
-		t = b;
-		while (t < e && s[t] != '#' && s[t] != ' ' && s[t] != '\t' &&
-		       s[t] != '\r')
-			t++;
-		if (t > b) {
+		/* whitespace-separated ids up to a '#' */
+		while (b < e && s[b] != '#') {
+			size_t t;
+
+			while (b < e && strchr(" \t\r", s[b]))
+				b++;
+			t = b;
+			while (t < e && !strchr(" \t\r#", s[t]))
+				t++;
+			if (t == b)
+				break;
 			if (*n == MAX_APIS) {
 				cli_error(CMD, "'%s': more than %d APIs", path,
 					  MAX_APIS);
 				return CLI_BAD_INPUT;
 			}
-			s[t] = '\0';
 			ids[(*n)++] = s + b;
+			b = t;
+			if (b < e && s[b] != '#')
+				s[b++] = '\0';
+			else if (b < e) {
+				s[b] = '\0';
+				break;
+			}
 		}
 		i = e + 1;
 	}
@@ -137,7 +149,7 @@ cmd_emit(int argc, char **argv)
 	const char *header = NULL, *module = NULL, *table_path = NULL;
 	const char *torch_version = NULL, *api_file = NULL;
 	char **ids = NULL, *api_text = NULL;
-	size_t nids = 0;
+	size_t nids = 0, k;
 	int c, r, quiet = 0, status = CLI_OK;
 
 	memset(&e, 0, sizeof(e));
@@ -231,6 +243,12 @@ cmd_emit(int argc, char **argv)
 		status = cli_exit_for(r);
 		goto out;
 	}
+	for (k = 0; k < nids; k++)
+		if (!tg_table_find(&table, ids[k])) {
+			status = cli_usage_error(
+			    CMD, "'%s' is not in the table", ids[k]);
+			goto out;
+		}
 	if (torch_version) {
 		e.torch = &given;
 		e.version_text = torch_version;
@@ -262,10 +280,10 @@ cmd_emit(int argc, char **argv)
 			     : cli_usage_error(CMD, "%s", err.msg);
 		goto out;
 	}
-	if ((header && tg_emit_header(&e, &hdr)) ||
-	    (module && tg_emit_module(&e, &mod))) {
-		cli_error(CMD, "out of memory");
-		status = CLI_IO;
+	if ((header && (r = tg_emit_header(&e, &hdr, &err))) ||
+	    (module && (r = tg_emit_module(&e, &mod, &err)))) {
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(r);
 		goto out;
 	}
 	if (header && (status = write_out(header, &hdr, quiet)))

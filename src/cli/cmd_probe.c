@@ -60,6 +60,7 @@ cmd_probe(int argc, char **argv)
 	int c, quiet = 0, status, r, fmt_given = 0;
 
 	cli_env_init(&env);
+	env.conflict_is_error = 1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {

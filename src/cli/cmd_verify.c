@@ -206,7 +206,6 @@ cmd_verify(int argc, char **argv)
 	const struct tg_torch *t;
 	const struct tg_version *v;
 	enum tg_policy policy = TG_POLICY_STRICT;
-	enum tg_source_kind other;
 	int c, quiet = 0, status, r;
 	size_t k;
 
@@ -250,12 +249,6 @@ cmd_verify(int argc, char **argv)
 	status = cli_env_torch(CMD, &env, quiet, &t);
 	if (status)
 		goto out;
-	if (!quiet && tg_torch_conflict(t, &other))
-		cli_error(CMD,
-			  "warning: torch at '%s' is a broken install or "
-			  "upgrade: %s says %s but %s says %s",
-			  t->dir, tg_source_name(t->version_from), t->version,
-			  tg_source_name(other), t->src[other].raw);
 	v = &t->src[t->version_from].v;
 	tg_version_for_policy(v, policy, &cmp);
 	if (tg_specset_contains(&set, v->str, strlen(v->str), &cmp,

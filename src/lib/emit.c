@@ -9,6 +9,7 @@
  */
 #include "lib/emit.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,18 +78,20 @@ tg_emit_add_apis(struct tg_emit *e, const struct tg_table *table,
 	return 0;
 }
 
-/* release component k of v (0 when absent or larger than 255) */
+/* release component k of v: 0 when absent, UINT_MAX when above 10^6 */
 static unsigned
 part(const struct tg_version *v, size_t k)
 {
 	unsigned x = 0;
 	size_t i;
 
-	if (k >= v->nrelease || v->release[k].n > 3)
+	if (k >= v->nrelease)
 		return 0;
+	if (v->release[k].n > 6)
+		return UINT_MAX;
 	for (i = 0; i < v->release[k].n; i++)
 		x = x * 10 + (unsigned)(v->release[k].p[i] - '0');
-	return x > 255 ? 255 : x;
+	return x;
 }
 
 /* "13.0" -> 13, 0; 0 when s is NULL or does not start with digits */
@@ -149,13 +152,19 @@ py_string(struct tg_buf *b, const char *s)
 }
 
 int
-tg_emit_header(const struct tg_emit *e, struct tg_buf *b)
+tg_emit_header(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 {
 	const char *P = e->prefix;
 	unsigned maj = part(e->torch, 0), min = part(e->torch, 1),
 		 pat = part(e->torch, 2), cmaj, cmin, hmaj, hmin;
 	size_t k;
 	int rc;
+
+	if (maj > 255 || min > 255 || pat > 255)
+		return tg_err_set(err, TG_ELIMIT,
+				  "torch %s does not fit the header's version "
+				  "numbers (each at most 255)",
+				  e->version_text);
 
 	major_minor(e->cuda, &cmaj, &cmin);
 	major_minor(e->hip, &hmaj, &hmin);
@@ -234,11 +243,12 @@ tg_emit_header(const struct tg_emit *e, struct tg_buf *b)
 				 a->status == TG_API_DEPRECATED, P, a->stem,
 				 a->status == TG_API_REMOVED);
 	}
-	return rc || tg_buf_addf(b, "\n#endif /* %s_TORCH_GATE_H */\n", P);
+	rc = rc || tg_buf_addf(b, "\n#endif /* %s_TORCH_GATE_H */\n", P);
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }
 
 int
-tg_emit_module(const struct tg_emit *e, struct tg_buf *b)
+tg_emit_module(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 {
 	size_t k;
 	int rc;
@@ -320,5 +330,5 @@ tg_emit_module(const struct tg_emit *e, struct tg_buf *b)
 		"        raise ImportError(\"built for torch %s, running %s\"\n"
 		"                          % (TORCH_VERSION, running))\n"
 		"    return running\n");
-	return rc;
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }

@@ -44,7 +44,11 @@ int tg_emit_add_apis(struct tg_emit *e, const struct tg_table *table,
 		     const char *const *ids, size_t n, struct tg_err *err);
 void tg_emit_release(struct tg_emit *e);
 
-int tg_emit_header(const struct tg_emit *e, struct tg_buf *out);
-int tg_emit_module(const struct tg_emit *e, struct tg_buf *out);
+/* TG_ELIMIT when a release number is above 255 (the header's hex packs
+ * 8 bits each); TG_ENOMEM. */
+int tg_emit_header(const struct tg_emit *e, struct tg_buf *out,
+		   struct tg_err *err);
+int tg_emit_module(const struct tg_emit *e, struct tg_buf *out,
+		   struct tg_err *err);
 
 #endif

@@ -89,7 +89,7 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 {
 	int want_present =
 	    status == TG_API_AVAILABLE || status == TG_API_DEPRECATED;
-	size_t seen = 0, seen2;
+	size_t seen = 0, seen2, k;
 	int hit, rc;
 
 	out->verdict = TG_EVIDENCE_CONFIRMED;
@@ -100,6 +100,21 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 		snprintf(out->detail, sizeof(out->detail),
 			 "the table names no file to look in");
 		return 0;
+	}
+	for (k = 0; k < a->nfiles; k++) {
+		const char *why = NULL;
+
+		if (strncmp(a->files[k], "torch/include/", 14) == 0 &&
+		    !t->include_dir)
+			why = "this torch has no headers";
+		else if (strncmp(a->files[k], "torch/share/cmake/", 18) == 0 &&
+			 !t->cmake_dir)
+			why = "this torch has no CMake files";
+		if (why) {
+			out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+			snprintf(out->detail, sizeof(out->detail), "%s", why);
+			return 0;
+		}
 	}
 	rc = search(a, t, a->presence, &hit, &seen, out, err);
 	if (rc)

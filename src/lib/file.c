@@ -196,23 +196,38 @@ tg_file_write_atomic(const char *path, const char *data, size_t len,
 	int trunc = 0, absent = 0, fd = -1, rc = 0;
 	mode_t mask;
 
+	struct stat st;
+	char *real = NULL;
+	mode_t mode = 0;
+
 	*changed = 0;
+	/* a symlink is written through (its target replaced), a file keeps
+	 * its permissions */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = realpath(path, NULL)))
+		path = real;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
 	if (tg_file_read_head(path, len + 1, &old, &olen, &trunc, &absent,
 			      NULL) == 0 &&
 	    !absent && olen == len && memcmp(old, data, len) == 0) {
 		free(old);
+		free(real);
 		return 0;
 	}
 	free(old);
 	tmp = malloc(strlen(path) + 16);
-	if (!tmp)
+	if (!tmp) {
+		free(real);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	sprintf(tmp, "%s.tmp.XXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
 				strerror(errno));
 		free(tmp);
+		free(real);
 		return rc;
 	}
 	mask = umask(0);
@@ -229,7 +244,7 @@ tg_file_write_atomic(const char *path, const char *data, size_t len,
 		}
 		off += (size_t)w;
 	}
-	if (fchmod(fd, 0666 & ~mask) != 0 || close(fd) != 0) {
+	if (fchmod(fd, mode ? mode : 0666 & ~mask) != 0 || close(fd) != 0) {
 		fd = -1;
 		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
 				strerror(errno));
@@ -248,6 +263,7 @@ out:
 	if (rc)
 		unlink(tmp);
 	free(tmp);
+	free(real);
 	return rc;
 }
 

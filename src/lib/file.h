@@ -37,7 +37,8 @@ void tg_file_unmap(const char *data, size_t len);
 /* Write data to path atomically: a temporary file in the same directory,
  * then rename(). When path already holds exactly data it is left alone
  * (mtime kept) and *changed is 0. No partial file is ever left at path
- * or beside it. */
+ * or beside it. A symlink is written through; an existing file keeps its
+ * permissions, a new one gets 0666 less the umask. */
 int tg_file_write_atomic(const char *path, const char *data, size_t len,
 			 int *changed, struct tg_err *err);
 

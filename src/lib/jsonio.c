@@ -521,6 +521,20 @@ get_regex(struct tload *L, const cJSON *obj, const char *key, char **out)
 	return rc;
 }
 
+/* 1 when path has a ".." segment */
+static int
+has_dotdot(const char *path)
+{
+	const char *p = path;
+
+	while ((p = strstr(p, ".."))) {
+		if ((p == path || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return 1;
+		p += 2;
+	}
+	return 0;
+}
+
 static int
 load_entry(struct tload *L, const cJSON *e, struct tg_api *a)
 {
@@ -632,8 +646,8 @@ load_entry(struct tload *L, const cJSON *e, struct tg_api *a)
 			rc = get_strings(L, o, "files", &a->files, &a->nfiles);
 		for (k = 0; !rc && k < a->nfiles; k++)
 			if (strncmp(a->files[k], "torch/", 6) != 0 ||
-			    strstr(a->files[k], "..") ||
-			    strpbrk(a->files[k], " \t\n")) {
+			    has_dotdot(a->files[k]) ||
+			    strpbrk(a->files[k], " \t\n\r\f\v")) {
 				enter(L, "files");
 				rc = tfail(L,
 					   "\"%s\" is not a path under torch/",

@@ -161,7 +161,11 @@ at_least(const struct tg_version *torch, const char *v)
 enum tg_api_status
 tg_api_status(const struct tg_api *a, const struct tg_version *torch)
 {
-	if (a->introduced.version && !at_least(torch, a->introduced.version))
+	/* "before X": it predates X by an unknown amount, so no torch is
+	 * known to lack it; "at-or-before X" counts as X: a gate cannot
+	 * rely on it earlier */
+	if (a->introduced.version && a->introduced.bound != TG_BOUND_BEFORE &&
+	    !at_least(torch, a->introduced.version))
 		return TG_API_NOT_YET;
 	if (at_least(torch, a->removed.version))
 		return TG_API_REMOVED;

@@ -76,7 +76,9 @@ const struct tg_api *tg_table_find(const struct tg_table *t, const char *id);
 const char *tg_fact_name(enum tg_fact f);
 
 /* The lifecycle status of an API in a torch version (compared by
- * release: 2.4.0a0 counts as 2.4). */
+ * release: 2.4.0a0 counts as 2.4): not-yet before introduced (unless
+ * introduced "before" a version), removed from removed on, deprecated
+ * from deprecated on unless withdrawn, else available. */
 enum tg_api_status {
 	TG_API_AVAILABLE,
 	TG_API_DEPRECATED,

@@ -46,7 +46,8 @@ die() { echo "FAIL: $*"; echo "pip-fixture: FAILED (prerequisite missing)"; exit
 
 # ---- prerequisites: never skip ----------------------------------------
 [ -x "$TG" ] || die "torchgate binary '$TG' is not executable"
-SP=$SRCDIR/../shared/fixtures/site-packages/h200-venv-py312
+FIXTURES=${3:-$SRCDIR/../shared/fixtures}
+SP=$FIXTURES/site-packages/h200-venv-py312
 [ -d "$SP" ] || die "the pip fixture '$SP' is absent (CI puts shared/fixtures beside the source tree)"
 SP=$(cd "$SP" && pwd) || die "cannot enter '$SP'"
 PY=$(command -v python3) || die "python3 not found (needed to read torchgate's JSON)"

@@ -1,0 +1,433 @@
+/* cmd_discover.c - torchgate discover: the deprecations torch declares
+ * SPDX-License-Identifier: MIT
+ *
+ * Harvests what the installed torch says about itself (tg_discover) and
+ * compares it with the table both ways: declarations the table has no
+ * entry for, and Python entries the table calls deprecated in this
+ * version whose files exist but declare nothing. A declaration matches
+ * an entry when the symbol is the entry's id or, the declaration sitting
+ * in one of the entry's evidence files, when their last names agree
+ * (torch.cuda.amp.autocast_mode.custom_fwd is torch.cuda.amp.custom_fwd)
+ * or one names the other's parent (a warning in torch.distributed.
+ * launch.main declares torch.distributed.launch; one in a function, the
+ * entry for its parameter). Exit 1 when either list is non-empty, so a
+ * table review can gate on it.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_env.h"
+#include "cli/commands.h"
+#include "lib/buf.h"
+#include "lib/discover.h"
+#include "lib/evidence.h"
+#include "lib/file.h"
+#include "lib/table.h"
+
+#define CMD "discover"
+
+static const char usage_text[] =
+    "usage: torchgate discover [--table FILE] [--format=text|json] "
+    "[--quiet]\n"
+    "                          [--python PATH | --prefix DIR |\n"
+    "                           --site-packages DIR...]\n"
+    "\n"
+    "Harvest the deprecations the installed torch declares about itself:\n"
+    "@deprecated(...) decorators, warnings.warn(...) with FutureWarning,\n"
+    "DeprecationWarning or a message about deprecation in its Python\n"
+    "files; C10_DEPRECATED_MESSAGE, [[deprecated]] and\n"
+    "TORCH_WARN_DEPRECATION in its headers. For each: the name it applies\n"
+    "to, file:line, the message and the replacement the message names.\n"
+    "Then compare with the table: declarations it has no entry for, and\n"
+    "entries it calls deprecated in this torch that torch does not declare.\n"
+    "Files only: torch is never imported.\n"
+    "\n"
+    "  --table FILE       use FILE instead of the built-in table\n"
+    "  --format=F         text (default) or json\n"
+    "  --quiet            no warnings on stderr\n" CLI_ENV_HELP
+    "\n"
+    "Exit status: 0 torch and the table agree, 1 they differ, 2 usage, 3 no\n"
+    "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.\n";
+
+/* The diff: which entry each declaration matched, which entries were
+ * matched, and the installed evidence paths of every entry. */
+struct diff {
+	const struct tg_api **api; /* per declaration, or NULL */
+	char *hit;		   /* per table entry */
+	char ***paths;		   /* per table entry, nfiles each */
+	const struct tg_api **missing;
+	size_t nmissing, nunknown;
+};
+
+static const char *
+last_name(const char *id)
+{
+	const char *p, *best = id;
+
+	for (p = id; *p; p++)
+		if (*p == '.' || (*p == ':' && p[1] == ':'))
+			best = p + (*p == '.' ? 1 : 2);
+	return best;
+}
+
+/* Whether name a is b's parent: b is a, then '.' or "::", then more. */
+static int
+parent_of(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return strncmp(a, b, n) == 0 &&
+	       (b[n] == '.' || (b[n] == ':' && b[n + 1] == ':'));
+}
+
+/* How well declaration d matches entry a: 3 the same name, 2 the same
+ * last name in an evidence file, 1 a parent in an evidence file, 0 no
+ * match. */
+static int
+match_score(const struct tg_decl *d, const struct tg_api *a, char **paths)
+{
+	size_t k;
+	int in_file = 0;
+
+	if (strcmp(a->id, d->symbol) == 0)
+		return 3;
+	for (k = 0; k < a->nfiles && !in_file; k++)
+		in_file = strcmp(paths[k], d->file) == 0;
+	if (!in_file)
+		return 0;
+	if (strcmp(last_name(a->id), last_name(d->symbol)) == 0)
+		return 2;
+	return parent_of(a->id, d->symbol) || parent_of(d->symbol, a->id);
+}
+
+static void
+diff_release(struct diff *df, const struct tg_table *table)
+{
+	size_t j, k;
+
+	for (j = 0; df->paths && j < table->n; j++) {
+		for (k = 0; df->paths[j] && k < table->apis[j].nfiles; k++)
+			free(df->paths[j][k]);
+		free(df->paths[j]);
+	}
+	free(df->paths);
+	free(df->api);
+	free(df->hit);
+	free(df->missing);
+}
+
+static int
+diff_run(struct diff *df, const struct tg_decls *d,
+	 const struct tg_table *table, const struct tg_torch *t,
+	 const struct tg_version *v)
+{
+	size_t j, k;
+
+	memset(df, 0, sizeof(*df));
+	df->api = calloc(d->n + 1, sizeof(*df->api));
+	df->hit = calloc(table->n + 1, 1);
+	df->paths = calloc(table->n + 1, sizeof(*df->paths));
+	df->missing = calloc(table->n + 1, sizeof(*df->missing));
+	if (!df->api || !df->hit || !df->paths || !df->missing)
+		return TG_ENOMEM;
+	for (j = 0; j < table->n; j++) {
+		const struct tg_api *a = &table->apis[j];
+
+		df->paths[j] = calloc(a->nfiles + 1, sizeof(char *));
+		if (!df->paths[j])
+			return TG_ENOMEM;
+		for (k = 0; k < a->nfiles; k++)
+			if (!(df->paths[j][k] = tg_evidence_path(t, a->files[k])))
+				return TG_ENOMEM;
+	}
+	for (k = 0; k < d->n; k++) {
+		int best = 0;
+
+		for (j = 0; j < table->n; j++) {
+			int sc = match_score(&d->v[k], &table->apis[j],
+					     df->paths[j]);
+
+			if (!sc)
+				continue;
+			if (sc > best) {
+				df->api[k] = &table->apis[j];
+				best = sc;
+			}
+			df->hit[j] = 1;
+		}
+		df->nunknown += !df->api[k];
+	}
+	for (j = 0; j < table->n; j++) {
+		const struct tg_api *a = &table->apis[j];
+		int exists = 0;
+
+		if (a->cxx || df->hit[j] ||
+		    tg_api_status(a, v) != TG_API_DEPRECATED)
+			continue;
+		for (k = 0; k < a->nfiles && !exists; k++)
+			exists = tg_path_is_file(df->paths[j][k]);
+		if (exists)
+			df->missing[df->nmissing++] = a;
+	}
+	return 0;
+}
+
+/* The path shown: relative to the directory that holds torch/. */
+static const char *
+shown(const char *file, const char *base, size_t nbase)
+{
+	if (!nbase || strncmp(file, base, nbase) != 0)
+		return file;
+	if (base[nbase - 1] == '/')
+		return file + nbase;
+	return file[nbase] == '/' ? file + nbase + 1 : file;
+}
+
+static void
+jstr(struct tg_buf *b, const char *s)
+{
+	if (s)
+		tg_buf_add_json_str(b, s, strlen(s));
+	else
+		tg_buf_adds(b, "null");
+}
+
+static void
+json_decl(struct tg_buf *b, const struct tg_decl *d, const char *file,
+	  const struct tg_api *a, int full, int first)
+{
+	tg_buf_adds(b, first ? "\n    {\"symbol\": " : ",\n    {\"symbol\": ");
+	jstr(b, d->symbol);
+	tg_buf_adds(b, ", \"file\": ");
+	jstr(b, file);
+	tg_buf_addf(b, ", \"line\": %zu, \"kind\": ", d->line);
+	jstr(b, d->kind);
+	if (full) {
+		tg_buf_adds(b, ", \"message\": ");
+		jstr(b, d->message);
+		tg_buf_adds(b, ", \"replacement\": ");
+		jstr(b, d->replacement);
+		tg_buf_adds(b, ", \"table_id\": ");
+		jstr(b, a ? a->id : NULL);
+	}
+	tg_buf_adds(b, "}");
+}
+
+static void
+json_missing(struct tg_buf *b, const struct tg_api *a, const char *base,
+	     size_t nbase, const struct tg_torch *t, int first)
+{
+	size_t k;
+	int any = 0;
+
+	tg_buf_adds(b, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
+	jstr(b, a->id);
+	tg_buf_adds(b, ", \"deprecated\": ");
+	jstr(b, a->deprecated.version);
+	tg_buf_adds(b, ", \"files\": [");
+	for (k = 0; k < a->nfiles; k++) {
+		char *p = tg_evidence_path(t, a->files[k]);
+
+		if (p && tg_path_is_file(p)) {
+			tg_buf_adds(b, any ? ", " : "");
+			jstr(b, shown(p, base, nbase));
+			any = 1;
+		}
+		free(p);
+	}
+	tg_buf_adds(b, "]}");
+}
+
+static void
+print_json(const struct tg_decls *d, const struct diff *df,
+	   const struct tg_torch *t, const char *base, size_t nbase,
+	   struct tg_buf *out)
+{
+	size_t k, n;
+
+	tg_buf_adds(out, "{\n  \"torch\": {\"version\": ");
+	jstr(out, t->version);
+	tg_buf_adds(out, ", \"location\": ");
+	jstr(out, t->dir);
+	tg_buf_adds(out, ", \"include_dir\": ");
+	jstr(out, t->include_dir);
+	tg_buf_adds(out, "},\n  \"declarations\": [");
+	for (k = 0; k < d->n; k++)
+		json_decl(out, &d->v[k], shown(d->v[k].file, base, nbase),
+			  df->api[k], 1, k == 0);
+	tg_buf_adds(out, d->n ? "\n  ],\n  \"not_in_table\": ["
+			      : "],\n  \"not_in_table\": [");
+	for (k = 0, n = 0; k < d->n; k++)
+		if (!df->api[k])
+			json_decl(out, &d->v[k],
+				  shown(d->v[k].file, base, nbase), NULL, 0,
+				  n++ == 0);
+	tg_buf_adds(out, n ? "\n  ],\n  \"not_declared\": ["
+			   : "],\n  \"not_declared\": [");
+	for (k = 0; k < df->nmissing; k++)
+		json_missing(out, df->missing[k], base, nbase, t, k == 0);
+	tg_buf_adds(out, df->nmissing ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+static void
+print_text(const struct tg_decls *d, const struct diff *df,
+	   const struct tg_torch *t, const char *base, size_t nbase)
+{
+	size_t k, j;
+
+	printf("torch %s (%s)\n", t->version ? t->version : "unknown",
+	       t->dir);
+	printf("declarations: %zu\n", d->n);
+	for (k = 0; k < d->n; k++) {
+		const struct tg_decl *x = &d->v[k];
+
+		printf("  %s:%zu: %s [%s]\n", shown(x->file, base, nbase),
+		       x->line, x->symbol, x->kind);
+		if (x->message)
+			printf("      message: %s\n", x->message);
+		if (x->replacement)
+			printf("      replacement: %s\n", x->replacement);
+		if (df->api[k])
+			printf("      table: %s\n", df->api[k]->id);
+	}
+	printf("not in the table: %zu\n", df->nunknown);
+	for (k = 0; k < d->n; k++)
+		if (!df->api[k])
+			printf("  %s:%zu: %s [%s]\n",
+			       shown(d->v[k].file, base, nbase), d->v[k].line,
+			       d->v[k].symbol, d->v[k].kind);
+	printf("the table says deprecated, torch does not declare it here: "
+	       "%zu\n",
+	       df->nmissing);
+	for (k = 0; k < df->nmissing; k++) {
+		const struct tg_api *a = df->missing[k];
+		const char *sep = " (";
+
+		printf("  %s: deprecated since %s", a->id,
+		       a->deprecated.version);
+		for (j = 0; j < a->nfiles; j++) {
+			char *p = tg_evidence_path(t, a->files[j]);
+
+			if (p && tg_path_is_file(p)) {
+				printf("%s%s", sep, shown(p, base, nbase));
+				sep = ", ";
+			}
+			free(p);
+		}
+		puts(*sep == ',' ? ")" : "");
+	}
+}
+
+int
+cmd_discover(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"table", required_argument, NULL, 't'},
+	    {"format", required_argument, NULL, 'f'},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"help", no_argument, NULL, 'h'},
+	    CLI_ENV_LONGOPTS,
+	    {NULL, 0, NULL, 0},
+	};
+	struct cli_env env;
+	struct tg_table table = TG_TABLE_INIT;
+	struct tg_decls decls = TG_DECLS_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_buf out = TG_BUF_INIT;
+	struct diff df;
+	const struct tg_torch *t = NULL;
+	const char *table_path = NULL;
+	char *base = NULL;
+	size_t k;
+	int c, r, quiet = 0, json = 0, status = CLI_OK;
+
+	memset(&df, 0, sizeof(df));
+	cli_env_init(&env);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
+		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
+			if (r < 0)
+				return CLI_USAGE;
+			continue;
+		}
+		switch (c) {
+		case 't':
+			table_path = optarg;
+			break;
+		case 'f':
+			if (strcmp(optarg, "json") != 0 &&
+			    strcmp(optarg, "text") != 0)
+				return cli_usage_error(
+				    CMD, "--format must be text or json, not "
+					 "'%s'",
+				    optarg);
+			json = strcmp(optarg, "json") == 0;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return CLI_OK;
+		default:
+			return cli_bad_option(CMD, c, argv);
+		}
+	}
+	if (optind < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[optind]);
+	r = table_path ? tg_table_load(&table, table_path, &err)
+		       : tg_table_default(&table, &err);
+	if (r) {
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(r);
+		goto out;
+	}
+	status = cli_env_probe(CMD, &env);
+	if (!status)
+		status = cli_env_torch(CMD, &env, quiet, &t);
+	if (status)
+		goto out;
+	r = tg_discover(&decls, t->dir, t->include_dir, &err);
+	if (r) {
+		/* A directory that cannot be read, too many files, memory:
+		 * the install could not be read whole. */
+		cli_error(CMD, "%s", err.msg);
+		status = CLI_IO;
+		goto out;
+	}
+	for (k = 0; !quiet && k < decls.nnotes; k++)
+		cli_error(CMD, "warning: %s", decls.notes[k]);
+	base = tg_path_dirname(t->dir);
+	if (!base || diff_run(&df, &decls, &table, t,
+			      &t->src[t->version_from].v)) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	if (json) {
+		print_json(&decls, &df, t, base, strlen(base), &out);
+		if (!out.data) {
+			cli_error(CMD, "out of memory");
+			status = CLI_IO;
+			goto out;
+		}
+		fputs(out.data, stdout);
+	} else {
+		print_text(&decls, &df, t, base, strlen(base));
+	}
+	if (df.nunknown || df.nmissing)
+		status = CLI_FAILED;
+out:
+	diff_release(&df, &table);
+	free(base);
+	tg_buf_release(&out);
+	tg_decls_release(&decls);
+	tg_table_release(&table);
+	cli_env_release(&env);
+	return status;
+}
