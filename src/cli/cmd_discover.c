@@ -47,8 +47,7 @@ static const char usage_text[] =
     "\n"
     "  --table FILE       use FILE instead of the built-in table\n"
     "  --format=F         text (default) or json\n"
-    "  --quiet            no warnings on stderr\n" CLI_ENV_HELP
-    "\n"
+    "  --quiet            no warnings on stderr\n" CLI_ENV_HELP "\n"
     "Exit status: 0 torch and the table agree, 1 they differ, 2 usage, 3 no\n"
     "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.\n";
 
@@ -140,7 +139,8 @@ diff_run(struct diff *df, const struct tg_decls *d,
 		if (!df->paths[j])
 			return TG_ENOMEM;
 		for (k = 0; k < a->nfiles; k++)
-			if (!(df->paths[j][k] = tg_evidence_path(t, a->files[k])))
+			if (!(df->paths[j][k] =
+				  tg_evidence_path(t, a->files[k])))
 				return TG_ENOMEM;
 	}
 	for (k = 0; k < d->n; k++) {
@@ -248,7 +248,8 @@ print_json(const struct tg_decls *d, const struct diff *df,
 {
 	size_t k, n;
 
-	tg_buf_adds(out, "{\n  \"torch\": {\"version\": ");
+	tg_buf_adds(out,
+		    "{\n  \"schema_version\": 1,\n  \"torch\": {\"version\": ");
 	jstr(out, t->version);
 	tg_buf_adds(out, ", \"location\": ");
 	jstr(out, t->dir);
@@ -278,14 +279,13 @@ print_text(const struct tg_decls *d, const struct diff *df,
 {
 	size_t k, j;
 
-	printf("torch %s (%s)\n", t->version ? t->version : "unknown",
-	       t->dir);
+	printf("torch %s (%s)\n", t->version ? t->version : "unknown", t->dir);
 	printf("declarations: %zu\n", d->n);
 	for (k = 0; k < d->n; k++) {
 		const struct tg_decl *x = &d->v[k];
 
-		printf("  %s:%zu: %s [%s]\n", shown(x->file, base, nbase),
-		       x->line, x->symbol, x->kind);
+		printf("  %s:%zu: %s %s\n", shown(x->file, base, nbase),
+		       x->line, x->kind, x->symbol);
 		if (x->message)
 			printf("      message: %s\n", x->message);
 		if (x->replacement)
@@ -296,9 +296,9 @@ print_text(const struct tg_decls *d, const struct diff *df,
 	printf("not in the table: %zu\n", df->nunknown);
 	for (k = 0; k < d->n; k++)
 		if (!df->api[k])
-			printf("  %s:%zu: %s [%s]\n",
+			printf("  %s:%zu: %s %s\n",
 			       shown(d->v[k].file, base, nbase), d->v[k].line,
-			       d->v[k].symbol, d->v[k].kind);
+			       d->v[k].kind, d->v[k].symbol);
 	printf("the table says deprecated, torch does not declare it here: "
 	       "%zu\n",
 	       df->nmissing);
@@ -362,8 +362,9 @@ cmd_discover(int argc, char **argv)
 			if (strcmp(optarg, "json") != 0 &&
 			    strcmp(optarg, "text") != 0)
 				return cli_usage_error(
-				    CMD, "--format must be text or json, not "
-					 "'%s'",
+				    CMD,
+				    "--format must be text or json, not "
+				    "'%s'",
 				    optarg);
 			json = strcmp(optarg, "json") == 0;
 			break;
@@ -403,8 +404,8 @@ cmd_discover(int argc, char **argv)
 	for (k = 0; !quiet && k < decls.nnotes; k++)
 		cli_error(CMD, "warning: %s", decls.notes[k]);
 	base = tg_path_dirname(t->dir);
-	if (!base || diff_run(&df, &decls, &table, t,
-			      &t->src[t->version_from].v)) {
+	if (!base ||
+	    diff_run(&df, &decls, &table, t, &t->src[t->version_from].v)) {
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;

@@ -5,6 +5,7 @@
 #define TG_CLI_COMMANDS_H
 
 int cmd_check(int argc, char **argv);
+int cmd_discover(int argc, char **argv);
 int cmd_emit(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_verify(int argc, char **argv);

@@ -9,6 +9,8 @@
 
 static const struct cli_command commands[] = {
     {"check", cmd_check, "lifecycle status of torch APIs in this torch"},
+    {"discover", cmd_discover,
+     "the deprecations this torch declares, against the table"},
     {"emit", cmd_emit, "write the guard header and Python constants"},
     {"probe", cmd_probe, "which torch is installed, from files alone"},
     {"verify", cmd_verify, "exit 0 when the installed torch satisfies SPEC"},

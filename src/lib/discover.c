@@ -14,19 +14,31 @@
  * right for the code torch ships and degrade to a shorter name, never a
  * wrong file or line, on code they do not understand.
  *
+ * Messages: the string literals of the argument, joined as Python or
+ * C++ joins them; a Python message given by a name (NAME, NAME.format())
+ * is looked up in the same file's assignments; the replacement is what
+ * "use X instead" and its kin name, backquoted, quoted or code-like.
+ *
  * Limits: walk depth TG_DISCOVER_DEPTH_MAX, TG_DISCOVER_FILES_MAX
  * directory entries, directories identified by device and inode so a
  * symlink back to a directory on the way down is a loop (a note) and a
- * directory reached twice is walked once; a call's arguments are looked
- * for within SPAN_MAX bytes of its '('; messages keep MESSAGE_MAX bytes;
- * scopes nest SCOPE_MAX deep. Worst case is linear in the bytes read,
- * plus the regex limits of scan.c per site.
+ * directory reached twice is walked once. A file that cannot hold a
+ * site (no "deprecated" or "warnings" in Python, no "deprecat" or
+ * "DEPRECAT" in C++) is not masked at all, and most cannot. A
+ * call's arguments are looked for within SPAN_MAX bytes of its '(';
+ * messages keep MESSAGE_MAX bytes; scopes nest SCOPE_MAX deep; the sites
+ * of one file may re-read WORK_PER_BYTE bytes per byte of it and make
+ * DECLS_PER_FILE_MAX declarations, then the file stops with a note. The
+ * worst case is thus linear in the bytes read, plus scan.c's regex limits
+ * per match; Debian's 1.13 (15 MB of Python, 45 MB of headers) takes
+ * about 0.2 s.
  */
 #include "lib/discover.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +57,12 @@
 #define LOOKAHEAD_LINES 64 /* decorator to its def */
 #define RENDER_DEPTH 8	   /* nested parentheses in a message */
 #define CONSTANTS_MAX 64   /* messages looked up by name, per file */
+/* Bytes the sites of one file may re-read (arguments, statement heads):
+ * WORK_PER_BYTE per byte of the file, at least WORK_MIN. A file of
+ * nothing but unclosed "warnings.warn(" stops there, with a note. */
+#define WORK_PER_BYTE 32
+#define WORK_MIN ((size_t)4 << 20)
+#define DECLS_PER_FILE_MAX 10000 /* Debian's torch 1.13: 12 at most */
 
 /* Sites in masked Python: a decorator whose last name is "deprecated"
  * (typing_extensions.deprecated, warnings.deprecated, a module's own
@@ -56,29 +74,25 @@ static const char py_pattern[] =
     "deprecated[ \\t]*\\()"
     "|(\\bwarnings[ \\t]*\\.[ \\t]*warn[ \\t]*\\()";
 
-/* Files that match neither are not masked at all: most of them. */
-static const char py_filter[] = "deprecated|\\bwarnings\\b";
-static const char cxx_filter[] = "(?i)deprecat";
-
 /* Sites in masked C++. */
-static const char cxx_pattern[] =
-    "(\\bC10_DEPRECATED_MESSAGE\\s*\\()"
-    "|(\\bTORCH_WARN_DEPRECATION\\s*\\()"
-    "|(\\[\\[)[^\\[\\]]*?\\bdeprecated\\b";
+static const char cxx_pattern[] = "(\\bC10_DEPRECATED_MESSAGE\\s*\\()"
+				  "|(\\bTORCH_WARN_DEPRECATION\\s*\\()"
+				  "|(\\[\\[)[^\\[\\]]*?\\bdeprecated\\b";
 
-/* "use X instead" and its kin; X backquoted, quoted, or code-like. */
+/* "use X instead" and its kin; X backquoted, quoted (one word), or
+ * code-like. */
 static const char repl_pattern[] =
     "(?i)\\b(?:use|replaced\\s+(?:by|with)|in\\s+favou?r\\s+of"
     "|renamed\\s+to|superseded\\s+by|migrate\\s+to|switch\\s+to)"
     "\\s+(?:(?:the|a|an)\\s+)?"
-    "(?:`([^`]+)`|'([^'\\s][^']*)'|\"([^\"]+)\""
+    "(?:`([^`]+)`|'([^'\"\\s]+)'|\"([^'\"\\s]+)\""
     "|([A-Za-z_~][\\w.:~]*"
     "(?:<[^<>]*(?:<[^<>]*>[^<>]*)*>)?"
     "(?:\\([^()]*(?:\\([^()]*\\)[^()]*)*\\)|\\.\\w+)*)(\\{?))"
     "(\\s+instead\\b)?";
 
 struct ctx {
-	struct tg_scan_re *py, *cxx, *repl, *py_filter, *cxx_filter;
+	struct tg_scan_re *py, *cxx, *repl;
 };
 
 /* A file's text, its masked copy and where its lines start. */
@@ -86,7 +100,7 @@ struct src {
 	const char *s;
 	char *m;
 	size_t len;
-	size_t *loff; /* nlines + 1 entries; loff[nlines] == len + 1 */
+	size_t *loff;	       /* nlines + 1 entries; loff[nlines] == len + 1 */
 	unsigned char *lstart; /* Python: the line starts a statement */
 	size_t nlines;
 };
@@ -150,8 +164,7 @@ nomem:
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
-static int
-note(struct tg_decls *d, struct tg_err *err, const char *fmt, ...)
+static int note(struct tg_decls *d, struct tg_err *err, const char *fmt, ...)
     TG_PRINTF(3, 4);
 
 static int
@@ -228,7 +241,7 @@ static char *
 finish_text(const char *p, size_t len)
 {
 	char *out = malloc(len + 1);
-	size_t i, n = 0, bad;
+	size_t i, n = 0, bad, at = 0;
 	int gap = 0;
 
 	if (!out)
@@ -246,8 +259,10 @@ finish_text(const char *p, size_t len)
 		out[n++] = (char)c;
 	}
 	out[n] = '\0';
-	while (!tg_utf8_valid(out, n, &bad))
-		out[bad] = '?';
+	while (at < n && !tg_utf8_valid(out + at, n - at, &bad)) {
+		out[at + bad] = '?';
+		at += bad + 1;
+	}
 	return out;
 }
 
@@ -327,14 +342,14 @@ blank(char *m, size_t a, size_t e)
 			m[a] = ' ';
 }
 
-/* The ')' that closes the '(' (or '[', '{') at open in masked text,
- * within SPAN_MAX; splits the arguments at top-level commas. Returns 0
- * when there is no such ')'. */
 struct arg {
-	size_t a, e;	 /* the argument, trimmed */
-	size_t ka, ke;	 /* its keyword, when ke > ka */
+	size_t a, e;   /* the argument, trimmed */
+	size_t ka, ke; /* its keyword, when ke > ka */
 };
 
+/* The ')' that closes the '(' (or '[', '{') at open in masked text,
+ * within SPAN_MAX, in *close; the arguments, split at top-level commas,
+ * in args (the first ARGS_MAX). Returns 0 when there is no such ')'. */
 static int
 split_args(const char *m, size_t len, size_t open, struct arg *args,
 	   size_t *nargs, size_t *close)
@@ -513,8 +528,7 @@ py_line_head(const struct src *x, size_t l, size_t *indent, size_t *first)
 /* Whether masked text at p is "def NAME", "async def NAME" or
  * "class NAME". */
 static int
-py_def_at(const struct src *x, size_t p, size_t *name, size_t *nlen,
-	  int *cls)
+py_def_at(const struct src *x, size_t p, size_t *name, size_t *nlen, int *cls)
 {
 	const char *m = x->m;
 	size_t i = p;
@@ -584,7 +598,9 @@ py_decorated(const struct src *x, size_t close, size_t *name, size_t *nlen,
 {
 	size_t l = line_of(x, close) + 1, seen = 0, ind, p;
 
-	for (; l < x->nlines && seen < LOOKAHEAD_LINES; l++) {
+	for (; l < x->nlines && seen < LOOKAHEAD_LINES &&
+	       l - line_of(x, close) < 64 * LOOKAHEAD_LINES;
+	     l++) {
 		if (!x->lstart[l] || !py_line_head(x, l, &ind, &p))
 			continue;
 		seen++;
@@ -618,7 +634,8 @@ py_symbol(const struct src *x, const char *module, const struct pytrack *t,
 
 		cut = b.len;
 		last_ctor = prev_cls && is_ctor(x->m + sc->name, sc->nlen);
-		tg_buf_addc(&b, '.');
+		if (b.len)
+			tg_buf_addc(&b, '.');
 		tg_buf_add(&b, x->m + sc->name, sc->nlen);
 		prev_cls = sc->cls;
 		stopped = !sc->cls;
@@ -626,15 +643,16 @@ py_symbol(const struct src *x, const char *module, const struct pytrack *t,
 	if (!stopped && nlen) {
 		cut = b.len;
 		last_ctor = prev_cls && !name_cls && is_ctor(x->m + name, nlen);
-		tg_buf_addc(&b, '.');
+		if (b.len)
+			tg_buf_addc(&b, '.');
 		tg_buf_add(&b, x->m + name, nlen);
 	}
 	if (last_ctor)
 		b.len = cut;
-	if (!b.data) {
-		tg_buf_release(&b);
+	if (!b.len)
+		tg_buf_adds(&b, "(unknown)");
+	if (!b.data)
 		return NULL;
-	}
 	b.data[b.len] = '\0';
 	return tg_buf_detach(&b);
 }
@@ -678,8 +696,8 @@ py_decode(const char *s, const struct pystr *ps, struct tg_buf *out)
  * any other operator ('%', '.format', 'if'). *lit says whether a
  * literal was seen. */
 static void
-py_render(const struct src *x, size_t a, size_t e, struct tg_buf *out,
-	  int *lit, int depth)
+py_render(const struct src *x, size_t a, size_t e, struct tg_buf *out, int *lit,
+	  int depth)
 {
 	const char *m = x->m;
 	size_t i = a;
@@ -728,7 +746,8 @@ py_render(const struct src *x, size_t a, size_t e, struct tg_buf *out,
 				else if ((c == ')' || c == ']' || c == '}') &&
 					 d)
 					d--;
-				else if (d == 0 && !ident_char((unsigned char)c) &&
+				else if (d == 0 &&
+					 !ident_char((unsigned char)c) &&
 					 c != '.')
 					break;
 			}
@@ -745,9 +764,8 @@ py_render(const struct src *x, size_t a, size_t e, struct tg_buf *out,
 
 /* The message of argument g; NULL when it holds no literal and need_lit
  * is set. */
-static int
-render_arg(const struct src *x, const struct arg *g, int cxx, int need_lit,
-	   char **out);
+static int render_arg(const struct src *x, const struct arg *g, int cxx,
+		      int need_lit, char **out);
 
 /* The right-hand side of "NAME = ..." when logical line l is one. */
 static int
@@ -757,15 +775,14 @@ py_assignment(const struct src *x, size_t l, size_t a, size_t n,
 	const char *m = x->m;
 	size_t ind, p, i;
 
-	if (!x->lstart[l] || !py_line_head(x, l, &ind, &p) ||
-	    x->len - p <= n || strncmp(m + p, m + a, n) != 0)
+	if (!x->lstart[l] || !py_line_head(x, l, &ind, &p) || x->len - p <= n ||
+	    strncmp(m + p, m + a, n) != 0)
 		return 0;
 	for (i = p + n; i < x->len && (m[i] == ' ' || m[i] == '\t'); i++)
 		;
 	if (i + 1 >= x->len || m[i] != '=' || m[i + 1] == '=')
 		return 0;
-	for (i++; i < x->len && space((unsigned char)m[i]) && m[i] != '\n';
-	     i++)
+	for (i++; i < x->len && space((unsigned char)m[i]) && m[i] != '\n'; i++)
 		;
 	rhs->a = i;
 	for (l++; l < x->nlines && !x->lstart[l]; l++)
@@ -779,15 +796,17 @@ py_assignment(const struct src *x, size_t l, size_t a, size_t n,
 
 /* A message given by name (NAME, NAME.format(...), NAME % ...): the
  * nearest assignment NAME = ... that starts a line before the call, else
- * the first module-level one after it, rendered in its place. At most
- * CONSTANTS_MAX look-ups per file, each a pass over the line starts. */
+ * the first module-level one after it, rendered in its place (its first
+ * SPAN_MAX bytes). At most CONSTANTS_MAX look-ups per file, each a pass
+ * over the line starts; *cost counts the lines and bytes looked at. */
 static int
 py_constant(const struct src *x, const struct arg *g, size_t line,
-	    size_t *looked, char **out)
+	    size_t *looked, size_t *cost, char **out)
 {
 	const char *m = x->m;
 	struct arg rhs;
 	size_t l, i, n;
+	int found = 0;
 
 	*out = NULL;
 	for (i = g->a; i < g->e && ident_char((unsigned char)m[i]); i++)
@@ -801,13 +820,20 @@ py_constant(const struct src *x, const struct arg *g, size_t line,
 		return 0;
 	if (++*looked > CONSTANTS_MAX)
 		return 0;
-	for (l = line; l-- > 0;)
-		if (py_assignment(x, l, g->a, n, &rhs))
-			return render_arg(x, &rhs, 0, 1, out);
-	for (l = line + 1; l < x->nlines; l++)
-		if (py_assignment(x, l, g->a, n, &rhs) == 2)
-			return render_arg(x, &rhs, 0, 1, out);
-	return 0;
+	for (l = line; !found && l > 0;) {
+		l--;
+		found = py_assignment(x, l, g->a, n, &rhs) != 0;
+	}
+	*cost += line - l;
+	for (l = line + 1; !found && l < x->nlines; l++)
+		found = py_assignment(x, l, g->a, n, &rhs) == 2;
+	*cost += l - line;
+	if (!found)
+		return 0;
+	if (rhs.e - rhs.a > SPAN_MAX)
+		rhs.e = rhs.a + SPAN_MAX;
+	*cost += rhs.e - rhs.a;
+	return render_arg(x, &rhs, 0, 1, out);
 }
 
 /* Mark keyword arguments: "NAME =" (not "=="). */
@@ -828,7 +854,8 @@ py_keywords(const struct src *x, struct arg *args, size_t n)
 		if (i < args[k].e && x->m[i] == '=' &&
 		    (i + 1 >= args[k].e || x->m[i + 1] != '=')) {
 			args[k].ka = args[k].a;
-			for (i++; i < args[k].e && space((unsigned char)x->m[i]);
+			for (i++;
+			     i < args[k].e && space((unsigned char)x->m[i]);
 			     i++)
 				;
 			args[k].a = i;
@@ -885,15 +912,39 @@ struct run {
 	struct tg_err *err;
 	struct pytrack pt;
 	struct cxxtrack *ct;
-	size_t constants; /* py_constant look-ups so far */
+	size_t constants;      /* py_constant look-ups so far */
+	size_t work, work_max; /* bytes re-read by the sites, and the most */
+	size_t ndecls;	       /* declarations of this file */
+	size_t stopped;	       /* 1 + the line where a limit was reached */
+	const char *why;       /* which limit */
 };
+
+/* Count cost against the file's budget: 1 (stop) past it. */
+static int
+spend(struct run *r, size_t cost, size_t line)
+{
+	r->work += cost;
+	if (r->work <= r->work_max)
+		return 0;
+	r->stopped = line + 1;
+	r->why = "more to read than 32 bytes per byte of the file";
+	return 1;
+}
+
+/* What split_args looked at for the call opening at open. */
+static size_t
+call_cost(const struct src *x, size_t open, int found, size_t close)
+{
+	if (found)
+		return close - open + 1;
+	return x->len - open > SPAN_MAX ? SPAN_MAX : x->len - open;
+}
 
 static int replacement(const struct ctx *cx, const char *msg, char **out,
 		       struct tg_err *err);
 
 static int
-emit(struct run *r, char *symbol, size_t line, char *message,
-     const char *kind)
+emit(struct run *r, char *symbol, size_t line, char *message, const char *kind)
 {
 	char *repl = NULL;
 	int rc;
@@ -901,6 +952,13 @@ emit(struct run *r, char *symbol, size_t line, char *message,
 	if (!symbol) {
 		free(message);
 		return tg_err_set(r->err, TG_ENOMEM, "out of memory");
+	}
+	if (++r->ndecls > DECLS_PER_FILE_MAX) {
+		free(symbol);
+		free(message);
+		r->stopped = line + 1;
+		r->why = "more than 10000 declarations";
+		return 1;
 	}
 	if (message) {
 		rc = replacement(r->cx, message, &repl, r->err);
@@ -920,24 +978,26 @@ py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 	struct run *r = vr;
 	struct src *x = r->x;
 	struct arg args[ARGS_MAX];
-	size_t n, close, k, line, name = 0, nlen = 0;
-	int decorator = ov[2] != TG_SCAN_UNSET, cls = 0, ok = 0, rc;
+	size_t n = 0, close = 0, k, line, name = 0, nlen = 0;
+	int decorator = ov[2] != TG_SCAN_UNSET, cls = 0, ok = 0, rc, found;
 	char *message = NULL;
 
 	(void)m;
 	(void)ng;
+	line = line_of(x, decorator ? ov[2] : ov[4]);
 	if (decorator) {
-		for (k = ov[2]; k > 0 && (x->m[k - 1] == ' ' ||
-					  x->m[k - 1] == '\t');
-		     k--)
+		for (k = ov[2];
+		     k > 0 && (x->m[k - 1] == ' ' || x->m[k - 1] == '\t'); k--)
 			;
 		if (k > 0 && x->m[k - 1] != '\n')
 			return 0; /* a matrix product, not a decorator */
 	}
-	if (!split_args(x->m, x->len, ov[1] - 1, args, &n, &close))
+	found = split_args(x->m, x->len, ov[1] - 1, args, &n, &close);
+	if (spend(r, call_cost(x, ov[1] - 1, found, close), line))
+		return 1;
+	if (!found)
 		return 0;
 	py_keywords(x, args, n);
-	line = line_of(x, decorator ? ov[2] : ov[4]);
 	py_track(&r->pt, x, line);
 	if (decorator) {
 		for (k = 0; k < n && !message; k++)
@@ -952,8 +1012,7 @@ py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 		for (k = 0; k < n && !message; k++) {
 			if (args[k].ke > args[k].ka)
 				continue;
-			if ((rc = render_arg(x, &args[k], 0, 1, &message)) !=
-			    0)
+			if ((rc = render_arg(x, &args[k], 0, 1, &message)) != 0)
 				return tg_err_set(r->err, rc, "out of memory");
 			if (message && version_like(message)) {
 				free(message);
@@ -964,7 +1023,7 @@ py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 		ok = 1;
 	} else {
 		const struct arg *msg = NULL, *cat = NULL;
-		size_t pos = 0;
+		size_t pos = 0, cost = 0;
 
 		/* warn(message, category=None, stacklevel=1, ...) */
 		for (k = 0; k < n; k++) {
@@ -979,9 +1038,13 @@ py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 			else if (pos == 2)
 				cat = &args[k];
 		}
-		if (msg && (rc = py_constant(x, msg, line, &r->constants,
+		if (msg && (rc = py_constant(x, msg, line, &r->constants, &cost,
 					     &message)) != 0)
 			return tg_err_set(r->err, rc, "out of memory");
+		if (spend(r, cost, line)) {
+			free(message);
+			return 1;
+		}
 		if (msg && !message &&
 		    (rc = render_arg(x, msg, 0, 0, &message)) != 0)
 			return tg_err_set(r->err, rc, "out of memory");
@@ -1008,7 +1071,8 @@ cxx_prefix(const char *s, size_t a, size_t e, int *raw)
 	size_t k;
 
 	for (k = 0; k < sizeof(pre) / sizeof(pre[0]); k++)
-		if (strlen(pre[k]) == e - a && strncmp(s + a, pre[k], e - a) == 0) {
+		if (strlen(pre[k]) == e - a &&
+		    strncmp(s + a, pre[k], e - a) == 0) {
 			*raw = pre[k][e - a - 1] == 'R';
 			return 1;
 		}
@@ -1121,8 +1185,7 @@ cxx_mask(struct src *x)
 							   raw && s[i] == '"');
 
 				if (k > i + 1)
-					blank(m, i + 1,
-					      k - (s[k - 1] == s[i]));
+					blank(m, i + 1, k - (s[k - 1] == s[i]));
 				i = k > i ? k : i + 1;
 			}
 		} else {
@@ -1162,7 +1225,8 @@ cxx_render(const struct src *x, size_t a, size_t e, struct tg_buf *out,
 			else if (c == '"' && d == 0) {
 				size_t p = i;
 
-				while (p > st && ident_char((unsigned char)m[p - 1]))
+				while (p > st &&
+				       ident_char((unsigned char)m[p - 1]))
 					p--;
 				if (p < i && !cxx_prefix(m, p, i, &raw))
 					p = i;
@@ -1196,7 +1260,8 @@ cxx_render(const struct src *x, size_t a, size_t e, struct tg_buf *out,
 				b++;
 			d2 = b - (q + 1);
 			if (b < k && k - b >= d2 + 2)
-				tg_buf_add(out, s + b + 1, k - (b + 1) - d2 - 1);
+				tg_buf_add(out, s + b + 1,
+					   k - (b + 1) - d2 - 1);
 		} else {
 			size_t j;
 
@@ -1350,10 +1415,13 @@ static int
 not_a_name(const char *m, const struct tok *t)
 {
 	static const char *const kw[] = {
-	    "decltype", "alignas", "__attribute__", "__declspec", "noexcept",
-	    "sizeof",	"alignof", "throw",	    "requires",	  "static_assert",
-	    "if",	"for",	   "while",	    "switch",	  "return",
-	    "void",	"catch",   "explicit",	    "__pragma",	  "_Pragma"};
+	    "decltype",	     "alignas",	 "__attribute__",
+	    "__declspec",    "noexcept", "sizeof",
+	    "alignof",	     "throw",	 "requires",
+	    "static_assert", "if",	 "for",
+	    "while",	     "switch",	 "return",
+	    "void",	     "catch",	 "explicit",
+	    "__pragma",	     "_Pragma"};
 	size_t k, lowercase = 0, letters = 0;
 
 	for (k = 0; k < sizeof(kw) / sizeof(kw[0]); k++)
@@ -1408,7 +1476,8 @@ head_name(const char *m, size_t a, size_t e, int decl, int *kind, size_t *na,
 	if (n == TOKENS_MAX)
 		return;
 	for (;;) {
-		if (k + 1 < n && t[k].type == T_ID && punct(m, &t[k + 1], ':') &&
+		if (k + 1 < n && t[k].type == T_ID &&
+		    punct(m, &t[k + 1], ':') &&
 		    (tok_is(m, &t[k], "public") ||
 		     tok_is(m, &t[k], "private") ||
 		     tok_is(m, &t[k], "protected"))) {
@@ -1433,7 +1502,8 @@ head_name(const char *m, size_t a, size_t e, int decl, int *kind, size_t *na,
 	}
 	if (k >= n)
 		return;
-	if (k + 2 == n && tok_is(m, &t[k], "extern") && t[k + 1].type == T_STR) {
+	if (k + 2 == n && tok_is(m, &t[k], "extern") &&
+	    t[k + 1].type == T_STR) {
 		*kind = SC_EXTERN;
 		return;
 	}
@@ -1442,9 +1512,8 @@ head_name(const char *m, size_t a, size_t e, int decl, int *kind, size_t *na,
 		k++;
 	if (tok_is(m, &t[k], "namespace")) {
 		*kind = SC_NS;
-		for (j = k + 1; j < n && (t[j].type == T_ID ||
-					  t[j].type == T_COLON2);
-		     j++)
+		for (j = k + 1;
+		     j < n && (t[j].type == T_ID || t[j].type == T_COLON2); j++)
 			;
 		if (j > k + 1) {
 			*na = t[k + 1].a;
@@ -1623,8 +1692,7 @@ add_name(struct tg_buf *b, const char *m, size_t a, size_t e)
 /* Namespaces and classes, then the enclosing function when there is
  * one (then name is left out: a local), then name. */
 static char *
-cxx_symbol(const struct src *x, const struct cxxtrack *t, size_t na,
-	   size_t ne)
+cxx_symbol(const struct src *x, const struct cxxtrack *t, size_t na, size_t ne)
 {
 	struct tg_buf b = TG_BUF_INIT;
 	size_t k;
@@ -1664,10 +1732,11 @@ cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 	struct src *x = r->x;
 	const char *m = x->m;
 	struct arg args[ARGS_MAX];
-	size_t n = 0, close, k, start, after, stop, na = 0, ne = 0, d = 0;
+	size_t n = 0, close = 0, k, start, after, stop, na = 0, ne = 0, d = 0;
+	size_t line;
 	char *message = NULL;
 	const char *kind;
-	int sk, rc, c10 = 0, warn = 0;
+	int sk, rc, c10 = 0, warn = 0, found;
 
 	(void)mm;
 	(void)ng;
@@ -1684,11 +1753,15 @@ cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 		start = ov[6];
 	}
 	cxx_track(r->ct, x, start);
+	line = line_of(x, start);
 	if (!c10 && !warn) {
 		for (k = ov[1]; k < x->len && space((unsigned char)m[k]); k++)
 			;
 		if (k < x->len && m[k] == '(') {
-			if (!split_args(m, x->len, k, args, &n, &close))
+			found = split_args(m, x->len, k, args, &n, &close);
+			if (spend(r, call_cost(x, k, found, close), line))
+				return 1;
+			if (!found)
 				return 0;
 			k = close + 1;
 		}
@@ -1699,7 +1772,10 @@ cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 			return 0;
 		after = k + 2;
 	} else {
-		if (!split_args(m, x->len, ov[1] - 1, args, &n, &close))
+		found = split_args(m, x->len, ov[1] - 1, args, &n, &close);
+		if (spend(r, call_cost(x, ov[1] - 1, found, close), line))
+			return 1;
+		if (!found)
 			return 0;
 		after = close + 1;
 	}
@@ -1719,8 +1795,7 @@ cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 			}
 		}
 		tg_buf_release(&b);
-		return emit(r, cxx_symbol(x, r->ct, 0, 0), line_of(x, start),
-			    message, kind);
+		return emit(r, cxx_symbol(x, r->ct, 0, 0), line, message, kind);
 	}
 	if (n > 0 && (rc = render_arg(x, &args[0], 1, 1, &message)) != 0)
 		return tg_err_set(r->err, rc, "out of memory");
@@ -1742,9 +1817,12 @@ cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 			 !strchr("=!<>+-*/%&|^", m[stop - 1]))
 			break; /* an initializer, not operator== */
 	}
+	if (spend(r, stop - r->ct->stmt, line)) {
+		free(message);
+		return 1;
+	}
 	head_name(m, r->ct->stmt, stop, 1, &sk, &na, &ne);
-	return emit(r, cxx_symbol(x, r->ct, na, ne), line_of(x, start),
-		    message, kind);
+	return emit(r, cxx_symbol(x, r->ct, na, ne), line, message, kind);
 }
 
 /* ---- replacements --------------------------------------------------- */
@@ -1756,8 +1834,8 @@ struct repl_run {
 static int
 repl_site(void *vr, const char *s, const size_t *ov, size_t ng)
 {
-	static const char *const stop[] = {"it",   "this",  "that", "them",
-					   "these", "those", "one",  "something"};
+	static const char *const stop[] = {
+	    "it", "this", "that", "them", "these", "those", "one", "something"};
 	struct repl_run *r = vr;
 	size_t a = TG_SCAN_UNSET, e = 0, k;
 	int quoted = 0;
@@ -1798,7 +1876,8 @@ repl_site(void *vr, const char *s, const size_t *ov, size_t ng)
 	if (a == e)
 		return 0;
 	/* An f-string field alone names nothing we can read. */
-	if (s[a] == '{' && s[e - 1] == '}' && !memchr(s + a + 1, '{', e - a - 1))
+	if (s[a] == '{' && s[e - 1] == '}' &&
+	    !memchr(s + a + 1, '{', e - a - 1))
 		return 0;
 	r->found = tg_strndup(s + a, e - a);
 	return r->found ? 1 : TG_ENOMEM;
@@ -1810,8 +1889,7 @@ replacement(const struct ctx *cx, const char *msg, char **out,
 {
 	struct repl_run r = {NULL};
 	struct tg_err e = TG_ERR_INIT;
-	int rc = tg_scan_re_each(cx->repl, msg, strlen(msg), repl_site, &r,
-				 &e);
+	int rc = tg_scan_re_each(cx->repl, msg, strlen(msg), repl_site, &r, &e);
 
 	*out = NULL;
 	if (rc == TG_ENOMEM)
@@ -1833,8 +1911,6 @@ ctx_release(struct ctx *cx)
 	tg_scan_re_free(cx->py);
 	tg_scan_re_free(cx->cxx);
 	tg_scan_re_free(cx->repl);
-	tg_scan_re_free(cx->py_filter);
-	tg_scan_re_free(cx->cxx_filter);
 }
 
 static int
@@ -1845,21 +1921,22 @@ ctx_init(struct ctx *cx, struct tg_err *err)
 	memset(cx, 0, sizeof(*cx));
 	if ((rc = tg_scan_compile(&cx->py, py_pattern, err)) != 0 ||
 	    (rc = tg_scan_compile(&cx->cxx, cxx_pattern, err)) != 0 ||
-	    (rc = tg_scan_compile(&cx->repl, repl_pattern, err)) != 0 ||
-	    (rc = tg_scan_compile(&cx->py_filter, py_filter, err)) != 0 ||
-	    (rc = tg_scan_compile(&cx->cxx_filter, cxx_filter, err)) != 0)
+	    (rc = tg_scan_compile(&cx->repl, repl_pattern, err)) != 0)
 		ctx_release(cx);
 	return rc;
 }
 
+/* Whether a text can hold a site at all: every site names "deprecated"
+ * or "warnings" (Python), "deprecat" or "DEPRECAT" (C++). Most files do
+ * not, and are then neither masked nor matched. */
 static int
-stop_at_first(void *found, const char *s, const size_t *ov, size_t ng)
+may_declare(const char *text, size_t len, int cxx)
 {
-	(void)s;
-	(void)ov;
-	(void)ng;
-	*(int *)found = 1;
-	return 1;
+	if (cxx)
+		return memmem(text, len, "deprecat", 8) ||
+		       memmem(text, len, "DEPRECAT", 8);
+	return memmem(text, len, "deprecated", 10) ||
+	       memmem(text, len, "warnings", 8);
 }
 
 /* Harvest one text; a regex past its limits is a note, not an error. */
@@ -1872,11 +1949,9 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 	struct cxxtrack *ct = NULL;
 	struct run *r = NULL;
 	struct tg_err e = TG_ERR_INIT;
-	int rc, found = 0;
+	int rc = 0;
 
-	rc = tg_scan_re_each(cxx ? cx->cxx_filter : cx->py_filter, text, len,
-			     stop_at_first, &found, &e);
-	if (rc || !found)
+	if (!may_declare(text, len, cxx))
 		goto out;
 	r = calloc(1, sizeof(*r));
 	ct = calloc(1, sizeof(*ct));
@@ -1895,8 +1970,14 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 	r->out = out;
 	r->err = &e;
 	r->ct = ct;
+	r->work_max = len > (SIZE_MAX - WORK_MIN) / WORK_PER_BYTE
+			  ? SIZE_MAX
+			  : WORK_PER_BYTE * len + WORK_MIN;
 	rc = tg_scan_re_each(cxx ? cx->cxx : cx->py, x.m, x.len,
 			     cxx ? cxx_site : py_site, r, &e);
+	if (!rc && r->stopped)
+		rc = note(out, err, "'%s': stopped at line %zu: %s", file,
+			  r->stopped, r->why);
 out:
 	if (rc == TG_ELIMIT)
 		rc = note(out, err, "'%s': %s", file, e.msg);
@@ -1909,9 +1990,8 @@ out:
 }
 
 int
-tg_discover_text(struct tg_decls *out, const char *text, size_t len,
-		 int cxx, const char *module, const char *file,
-		 struct tg_err *err)
+tg_discover_text(struct tg_decls *out, const char *text, size_t len, int cxx,
+		 const char *module, const char *file, struct tg_err *err)
 {
 	struct ctx cx;
 	int rc = ctx_init(&cx, err);
@@ -2079,12 +2159,11 @@ cmp_name(const void *a, const void *b)
 static int walk_dir(struct walk *w, const char *path, const char *rel);
 
 static int
-walk_entry(struct walk *w, const char *path, const char *rel,
-	   const char *name)
+walk_entry(struct walk *w, const char *path, const char *rel, const char *name)
 {
 	char *child = tg_path_join(path, name);
-	char *crel = *rel ? tg_path_join(rel, name) : tg_strndup(name,
-								 strlen(name));
+	char *crel =
+	    *rel ? tg_path_join(rel, name) : tg_strndup(name, strlen(name));
 	struct stat st;
 	struct dirid id;
 	size_t k;
@@ -2151,8 +2230,9 @@ walk_dir(struct walk *w, const char *path, const char *rel)
 
 	if (!dir) {
 		if (w->depth == 0)
-			return tg_err_set(w->err, TG_EIO, "cannot read '%s': %s",
-					  path, strerror(errno));
+			return tg_err_set(w->err, TG_EIO,
+					  "cannot read '%s': %s", path,
+					  strerror(errno));
 		return note(w->out, w->err, "skipped '%s': %s", path,
 			    strerror(errno));
 	}

@@ -3,9 +3,14 @@
  *
  * A compiled pattern lives only for one call; a few dozen patterns per
  * run make caching not worth its code. Callers that search thousands of
- * texts with one pattern (discover) compile it once: tg_scan_compile. Limits: PCRE2's match limit 10^7
- * and depth limit 10^5 per match, so a pathological pattern fails with a
- * message instead of running for minutes; files up to TG_SCAN_FILE_MAX.
+ * texts with one pattern (discover) compile it once: tg_scan_compile,
+ * without JIT. The JIT's vector loads read past the subject's end, which
+ * valgrind reports as uses of uninitialised memory in every run that
+ * matches; such callers filter their texts with memmem() first.
+ *
+ * Limits: PCRE2's match limit 10^7 and depth limit 10^5 per match, so a
+ * pathological pattern fails with a message instead of running for
+ * minutes; files up to TG_SCAN_FILE_MAX.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "lib/scan.h"
@@ -125,6 +130,25 @@ struct tg_scan_re {
 	size_t ngroups; /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
 };
 
+static pcre2_code *
+compile_plain(const char *pattern, size_t *offset, char *msg, size_t msgsz)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+			  PCRE2_MULTILINE, &code, &off, NULL);
+
+	if (!re) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(code, buf, sizeof(buf));
+		snprintf(msg, msgsz, "%s", (const char *)buf);
+		*offset = (size_t)off;
+	}
+	return re;
+}
+
 int
 tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 		struct tg_err *err)
@@ -138,7 +162,7 @@ tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	re->code = compile(pattern, &off, msg, sizeof(msg));
+	re->code = compile_plain(pattern, &off, msg, sizeof(msg));
 	if (!re->code) {
 		free(re);
 		return tg_err_set(err, TG_EINVAL,

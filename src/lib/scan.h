@@ -29,7 +29,7 @@ int tg_scan_file(const char *pattern, const char *path, int *matched,
 /* A compiled pattern, for searching many texts. */
 struct tg_scan_re;
 
-/* Compile pattern (multiline, JIT where there is one) into *out. */
+/* Compile pattern (multiline, no JIT: see scan.c) into *out. */
 int tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 		    struct tg_err *err);
 /* NULL-safe. */

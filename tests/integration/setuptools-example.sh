@@ -24,7 +24,7 @@
 set -u
 export LC_ALL=C
 
-[ $# -eq 2 ] || { echo "usage: setuptools-example.sh TORCHGATE SRCDIR" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: setuptools-example.sh TORCHGATE SRCDIR [FIXTURES]" >&2; exit 2; }
 TG=$1 SRC=$2
 case $TG in /*) ;; *) TG=$(cd "$(dirname "$TG")" && pwd)/$(basename "$TG") ;; esac
 PY=/usr/bin/python3

@@ -33,7 +33,7 @@
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 
-[ $# -eq 2 ] || { echo "usage: syspath-vs-python.sh TORCHGATE SRCDIR" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: syspath-vs-python.sh TORCHGATE SRCDIR [FIXTURES]" >&2; exit 2; }
 tg=$1
 case $tg in /*) ;; *) tg=$(cd "$(dirname "$tg")" && pwd)/$(basename "$tg") ;; esac
 if [ ! -x "$tg" ]; then
