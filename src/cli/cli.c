@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "lib/table.h"
+
 static void
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
@@ -53,6 +55,28 @@ cli_bad_option(const char *cmd, int c, char **argv)
 	if (optopt > 0 && optopt < 0x100 && strncmp(arg, "--", 2) != 0)
 		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int
+cli_load_table(const char *cmd, const char *path, struct tg_table *t)
+{
+	struct tg_err err = TG_ERR_INIT;
+	int rc =
+	    path ? tg_table_load(t, path, &err) : tg_table_default(t, &err);
+
+	if (rc)
+		cli_error(cmd, "%s", err.msg);
+	return rc ? cli_exit_for(rc) : CLI_OK;
+}
+
+int
+cli_text_or_json(const char *cmd, const char *arg, int *json)
+{
+	if (strcmp(arg, "json") != 0 && strcmp(arg, "text") != 0)
+		return cli_usage_error(
+		    cmd, "--format must be text or json, not '%s'", arg);
+	*json = strcmp(arg, "json") == 0;
+	return CLI_OK;
 }
 
 int

@@ -58,6 +58,15 @@ int cli_read_error(const char *cmd, int rc, size_t lineno);
 int cli_batch(const char *cmd,
 	      void (*answer)(char *line, size_t len, void *ctx), void *ctx);
 
+struct tg_table;
+/* Load the table at path, or the built-in one when path is NULL; prints
+ * the loader's message and returns its exit status on failure. */
+int cli_load_table(const char *cmd, const char *path, struct tg_table *t);
+
+/* --format=text|json for the commands that have only those two: sets
+ * *json, or prints the usage error and returns CLI_USAGE. */
+int cli_text_or_json(const char *cmd, const char *arg, int *json);
+
 /* Flush and close stdout; a write error becomes CLI_IO. */
 int cli_close_stdout(const char *cmd, int status);
 

@@ -184,14 +184,8 @@ cmd_check(int argc, char **argv)
 			torch_version = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "text") != 0)
-				return cli_usage_error(
-				    CMD,
-				    "--format must be text or json, not "
-				    "'%s'",
-				    optarg);
-			json = strcmp(optarg, "json") == 0;
+			if (cli_text_or_json(CMD, optarg, &json))
+				return CLI_USAGE;
 			break;
 		case 'q':
 			quiet = 1;
@@ -210,13 +204,9 @@ cmd_check(int argc, char **argv)
 	if (torch_version && tg_version_parse(&given, torch_version,
 					      strlen(torch_version), &err))
 		return cli_usage_error(CMD, "--torch-version: %s", err.msg);
-	r = table_path ? tg_table_load(&table, table_path, &err)
-		       : tg_table_default(&table, &err);
-	if (r) {
-		cli_error(CMD, "%s", err.msg);
-		status = cli_exit_for(r);
+	status = cli_load_table(CMD, table_path, &table);
+	if (status)
 		goto out;
-	}
 	named = argc > optind;
 	n = named ? (size_t)(argc - optind) : table.n;
 	rows = calloc(n ? n : 1, sizeof(*rows));

@@ -359,14 +359,8 @@ cmd_discover(int argc, char **argv)
 			table_path = optarg;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") != 0 &&
-			    strcmp(optarg, "text") != 0)
-				return cli_usage_error(
-				    CMD,
-				    "--format must be text or json, not "
-				    "'%s'",
-				    optarg);
-			json = strcmp(optarg, "json") == 0;
+			if (cli_text_or_json(CMD, optarg, &json))
+				return CLI_USAGE;
 			break;
 		case 'q':
 			quiet = 1;
@@ -381,13 +375,9 @@ cmd_discover(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 				       argv[optind]);
-	r = table_path ? tg_table_load(&table, table_path, &err)
-		       : tg_table_default(&table, &err);
-	if (r) {
-		cli_error(CMD, "%s", err.msg);
-		status = cli_exit_for(r);
+	status = cli_load_table(CMD, table_path, &table);
+	if (status)
 		goto out;
-	}
 	status = cli_env_probe(CMD, &env);
 	if (!status)
 		status = cli_env_torch(CMD, &env, quiet, &t);

@@ -236,13 +236,9 @@ cmd_emit(int argc, char **argv)
 	if (api_file &&
 	    (status = read_api_file(api_file, ids, &nids, &api_text)))
 		goto out;
-	r = table_path ? tg_table_load(&table, table_path, &err)
-		       : tg_table_default(&table, &err);
-	if (r) {
-		cli_error(CMD, "%s", err.msg);
-		status = cli_exit_for(r);
+	status = cli_load_table(CMD, table_path, &table);
+	if (status)
 		goto out;
-	}
 	for (k = 0; k < nids; k++)
 		if (!tg_table_find(&table, ids[k])) {
 			status = cli_usage_error(

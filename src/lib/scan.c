@@ -26,8 +26,10 @@
 #define MATCH_LIMIT 10000000
 #define DEPTH_LIMIT 100000
 
+/* Compile pattern (multiline); jit: also JIT-compile it, which reads up
+ * to a vector's width past the subject's end (callers pad their text). */
 static pcre2_code *
-compile(const char *pattern, size_t *offset, char *msg, size_t msgsz)
+compile(const char *pattern, size_t *offset, char *msg, size_t msgsz, int jit)
 {
 	int code;
 	PCRE2_SIZE off;
@@ -45,7 +47,8 @@ compile(const char *pattern, size_t *offset, char *msg, size_t msgsz)
 			*offset = (size_t)off;
 		return NULL;
 	}
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* optional speed-up */
+	if (jit)
+		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* a speed-up only */
 	return re;
 }
 
@@ -53,7 +56,7 @@ int
 tg_scan_pattern_check(const char *pattern, size_t *offset, char *msg,
 		      size_t msgsz)
 {
-	pcre2_code *re = compile(pattern, offset, msg, msgsz);
+	pcre2_code *re = compile(pattern, offset, msg, msgsz, 0);
 
 	if (!re)
 		return -1;
@@ -67,7 +70,7 @@ tg_scan_text(const char *pattern, const char *s, size_t len, int *matched,
 {
 	char msg[256];
 	size_t off;
-	pcre2_code *re = compile(pattern, &off, msg, sizeof(msg));
+	pcre2_code *re = compile(pattern, &off, msg, sizeof(msg), 1);
 	pcre2_match_data *md = NULL;
 	pcre2_match_context *mc = NULL;
 	int rc = 0, r;
@@ -130,25 +133,6 @@ struct tg_scan_re {
 	size_t ngroups; /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
 };
 
-static pcre2_code *
-compile_plain(const char *pattern, size_t *offset, char *msg, size_t msgsz)
-{
-	int code;
-	PCRE2_SIZE off;
-	pcre2_code *re =
-	    pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-			  PCRE2_MULTILINE, &code, &off, NULL);
-
-	if (!re) {
-		PCRE2_UCHAR buf[256];
-
-		pcre2_get_error_message(code, buf, sizeof(buf));
-		snprintf(msg, msgsz, "%s", (const char *)buf);
-		*offset = (size_t)off;
-	}
-	return re;
-}
-
 int
 tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 		struct tg_err *err)
@@ -162,7 +146,7 @@ tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	re->code = compile_plain(pattern, &off, msg, sizeof(msg));
+	re->code = compile(pattern, &off, msg, sizeof(msg), 0);
 	if (!re->code) {
 		free(re);
 		return tg_err_set(err, TG_EINVAL,
