@@ -143,7 +143,7 @@ cli_close_stdout(const char *cmd, int status)
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		cli_error(cmd, "cannot write to standard output: %s",
 			  strerror(errno));
-		return status ? status : CLI_IO;
+		return CLI_IO; /* a lost answer outweighs any other status */
 	}
 	return status;
 }

@@ -241,6 +241,17 @@ json_missing(struct tg_buf *b, const struct tg_api *a, const char *base,
 	tg_buf_adds(b, "]}");
 }
 
+/* Write out what the buffer holds once it passes 1 MiB, so that a report
+ * of any size streams through a bounded buffer. */
+static void
+spill(struct tg_buf *out)
+{
+	if (out->len > ((size_t)1 << 20)) {
+		fputs(out->data, stdout);
+		tg_buf_clear(out);
+	}
+}
+
 static void
 print_json(const struct tg_decls *d, const struct diff *df,
 	   const struct tg_torch *t, const char *base, size_t nbase,
@@ -256,16 +267,20 @@ print_json(const struct tg_decls *d, const struct diff *df,
 	tg_buf_adds(out, ", \"include_dir\": ");
 	jstr(out, t->include_dir);
 	tg_buf_adds(out, "},\n  \"declarations\": [");
-	for (k = 0; k < d->n; k++)
+	for (k = 0; k < d->n; k++) {
 		json_decl(out, &d->v[k], shown(d->v[k].file, base, nbase),
 			  df->api[k], 1, k == 0);
+		spill(out);
+	}
 	tg_buf_adds(out, d->n ? "\n  ],\n  \"not_in_table\": ["
 			      : "],\n  \"not_in_table\": [");
-	for (k = 0, n = 0; k < d->n; k++)
+	for (k = 0, n = 0; k < d->n; k++) {
 		if (!df->api[k])
 			json_decl(out, &d->v[k],
 				  shown(d->v[k].file, base, nbase), NULL, 0,
 				  n++ == 0);
+		spill(out);
+	}
 	tg_buf_adds(out, n ? "\n  ],\n  \"not_declared\": ["
 			   : "],\n  \"not_declared\": [");
 	for (k = 0; k < df->nmissing; k++)
