@@ -66,13 +66,16 @@ tg_emit_add_apis(struct tg_emit *e, const struct tg_table *table,
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		for (j = 0; j < e->napis; j++)
 			if (strcmp(e->apis[j].stem, e->apis[e->napis].stem) ==
-			    0)
-				return tg_err_set(
-				    err, TG_EINVAL,
-				    "'%s' and '%s' give the same macro name "
-				    "%s",
-				    e->apis[j].api->id, a->id,
-				    e->apis[e->napis].stem);
+			    0) {
+				tg_err_set(err, TG_EINVAL,
+					   "'%s' and '%s' give the same macro "
+					   "name %s",
+					   e->apis[j].api->id, a->id,
+					   e->apis[e->napis].stem);
+				free(e->apis[e->napis].stem);
+				e->apis[e->napis].stem = NULL;
+				return TG_EINVAL;
+			}
 		e->napis++;
 	}
 	return 0;

@@ -244,13 +244,20 @@ tg_file_write_atomic(const char *path, const char *data, size_t len,
 		}
 		off += (size_t)w;
 	}
-	if (fchmod(fd, mode ? mode : 0666 & ~mask) != 0 || close(fd) != 0) {
-		fd = -1;
+	/* a file system without modes (vfat) refuses fchmod: the file is
+	 * written all the same */
+	if (fchmod(fd, mode ? mode : 0666 & ~mask) != 0 && errno != EPERM) {
 		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
 				strerror(errno));
 		goto out;
 	}
+	rc = close(fd);
 	fd = -1;
+	if (rc != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
 	if (rename(tmp, path) != 0) {
 		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
 				strerror(errno));

@@ -714,52 +714,76 @@ vcmp(const char *a, const char *b)
 	return c;
 }
 
+static int
+by_id_ptr(const void *a, const void *b)
+{
+	return strcmp((*(const struct tg_api *const *)a)->id,
+		      (*(const struct tg_api *const *)b)->id);
+}
+
 /* What one entry alone cannot tell: unique ids, known replacement ids,
- * introduced <= deprecated <= removed. */
+ * introduced <= deprecated <= removed, a withdrawal after its
+ * deprecation. Ids are looked up in a sorted copy: n log n. */
 static int
 cross_check(struct tload *L, const struct tg_table *t)
 {
-	size_t i, j;
+	const struct tg_api **sorted = malloc(t->n * sizeof(*sorted));
+	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < t->n; i++) {
-		const struct tg_api *a = &t->apis[i];
-		int found = a->repl_id == NULL;
+	if (!sorted)
+		return tg_err_set(L->err, TG_ENOMEM, "out of memory");
+	for (i = 0; i < t->n; i++)
+		sorted[i] = &t->apis[i];
+	qsort(sorted, t->n, sizeof(*sorted), by_id_ptr);
+	for (i = 1; i < t->n && !rc; i++)
+		if (strcmp(sorted[i - 1]->id, sorted[i]->id) == 0) {
+			size_t later = (size_t)(sorted[i] > sorted[i - 1]
+						    ? sorted[i] - t->apis
+						    : sorted[i - 1] - t->apis);
 
-		for (j = 0; j < t->n; j++) {
-			if (j < i && strcmp(t->apis[j].id, a->id) == 0) {
-				at_entry(L, t, i, "id", NULL);
-				return tfail(L, "duplicate id \"%s\"", a->id);
-			}
-			if (a->repl_id &&
-			    strcmp(t->apis[j].id, a->repl_id) == 0)
-				found = 1;
+			at_entry(L, t, later, "id", NULL);
+			rc = tfail(L, "duplicate id \"%s\"", sorted[i]->id);
 		}
-		if (!found) {
+	for (i = 0; i < t->n && !rc; i++) {
+		const struct tg_api *a = &t->apis[i], key = {.id = a->repl_id},
+				    *kp = &key;
+
+		if (a->repl_id &&
+		    !bsearch(&kp, sorted, t->n, sizeof(*sorted), by_id_ptr)) {
 			at_entry(L, t, i, "replacement", "id");
-			return tfail(L,
-				     "replacement \"%s\" is not in the table",
-				     a->repl_id);
-		}
-		if (a->introduced.version && a->deprecated.version &&
-		    vcmp(a->deprecated.version, a->introduced.version) < 0) {
+			rc = tfail(L, "replacement \"%s\" is not in the table",
+				   a->repl_id);
+		} else if (a->introduced.version && a->deprecated.version &&
+			   vcmp(a->deprecated.version, a->introduced.version) <
+			       0) {
 			at_entry(L, t, i, "deprecated", "version");
-			return tfail(L, "deprecated %s before introduced %s",
-				     a->deprecated.version,
-				     a->introduced.version);
-		}
-		if (a->removed.version &&
-		    ((a->introduced.version &&
-		      vcmp(a->removed.version, a->introduced.version) < 0) ||
-		     (a->deprecated.version &&
-		      vcmp(a->removed.version, a->deprecated.version) < 0))) {
+			rc =
+			    tfail(L, "deprecated %s before introduced %s",
+				  a->deprecated.version, a->introduced.version);
+		} else if (a->deprecated.withdrawn &&
+			   (!a->deprecated.version ||
+			    vcmp(a->deprecated.withdrawn,
+				 a->deprecated.version) < 0)) {
+			at_entry(L, t, i, "deprecated", "withdrawn");
+			rc = tfail(L, "withdrawn %s before deprecated",
+				   a->deprecated.withdrawn);
+		} else if (a->removed.version &&
+			   ((a->introduced.version &&
+			     vcmp(a->removed.version, a->introduced.version) <
+				 0) ||
+			    (a->deprecated.version &&
+			     vcmp(a->removed.version, a->deprecated.version) <
+				 0))) {
 			at_entry(L, t, i, "removed", "version");
-			return tfail(L,
-				     "removed %s before it was introduced or "
-				     "deprecated",
-				     a->removed.version);
+			rc = tfail(L,
+				   "removed %s before it was introduced or "
+				   "deprecated",
+				   a->removed.version);
 		}
 	}
-	return 0;
+	free(sorted);
+	return rc;
 }
 
 int

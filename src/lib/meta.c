@@ -3,8 +3,8 @@
  *
  * A header line is `name:value` where name is printable ASCII other than
  * ':' (email.feedparser's headerRE); `From ` at the very top is skipped.
- * Values keep their continuation lines (newline and leading blank
- * included), as compat32 does. Header lines must be UTF-8 without NUL
+ * Values keep their continuation lines (line ends and leading blanks
+ * included, as written), as compat32 does. Header lines must be UTF-8 without NUL
  * bytes (importlib.metadata decodes the file as UTF-8); the body is not
  * read past the first TG_META_HEAD_MAX bytes and not checked.
  */
@@ -82,12 +82,25 @@ lineno_at(const char *s, size_t pos)
 	return n;
 }
 
+/* Give the last field, if it has none yet, its value s[vs..ve): one copy
+ * per field, however many continuation lines it has. */
+static int
+finish(struct tg_meta *m, const char *s, size_t vs, size_t ve,
+       struct tg_err *err)
+{
+	struct tg_meta_field *f = m->n ? &m->fields[m->n - 1] : NULL;
+
+	if (!f || f->value)
+		return 0;
+	f->value = tg_strndup(s + vs, ve - vs);
+	return f->value ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
 int
 tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 	      const char *file, struct tg_err *err)
 {
-	size_t i = 0, bad, cap = 0;
-	struct tg_buf val = TG_BUF_INIT;
+	size_t i = 0, bad, cap = 0, vs = 0, ve = 0;
 	int rc = 0, ended = 0;
 
 	m->fields = NULL;
@@ -128,17 +141,7 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 			 * Python records and skips */
 			if (m->n == 0)
 				goto next;
-			f = &m->fields[m->n - 1];
-			tg_buf_clear(&val);
-			if (tg_buf_adds(&val, f->value) ||
-			    tg_buf_addc(&val, '\n') ||
-			    tg_buf_add(&val, s + i, e - i)) {
-				rc =
-				    tg_err_set(err, TG_ENOMEM, "out of memory");
-				goto out;
-			}
-			free(f->value);
-			f->value = tg_buf_detach(&val);
+			ve = e; /* the value runs on, line ends and all */
 		} else if (nl == (size_t)-1) {
 			ended = 1; /* not a header: the body starts here */
 			break;
@@ -167,30 +170,33 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 			}
 			while (v < e && (s[v] == ' ' || s[v] == '\t'))
 				v++;
+			if ((rc = finish(m, s, vs, ve, err)))
+				goto out;
 			f = &m->fields[m->n];
+			f->value = NULL;
 			f->name = tg_strndup(s + i, nl);
-			f->value = tg_strndup(s + v, e - v);
-			if (!f->name || !f->value) {
-				free(f->name);
-				free(f->value);
+			if (!f->name) {
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
 				goto out;
 			}
 			m->n++;
+			vs = v;
+			ve = e;
 		}
 	next:
 		i = after_newline(s, e, len);
 		if (truncated && i >= len)
 			break;
 	}
-	if (truncated && !ended)
+	if (!rc)
+		rc = finish(m, s, vs, ve, err);
+	if (!rc && truncated && !ended)
 		rc = tg_err_set(err, TG_ELIMIT,
 				"cannot parse '%s': header block longer than "
 				"%zu bytes",
 				file, len);
 out:
-	tg_buf_release(&val);
 	if (rc)
 		tg_meta_release(m);
 	return rc;

@@ -203,8 +203,20 @@ set_source(struct tg_torch *t, enum tg_source_kind k, const char *file,
 {
 	struct tg_vsource *s = &t->src[k];
 	const char *p = raw;
-	size_t n = strlen(raw);
+	size_t n, b = 0, e;
 
+	if (!raw)
+		return TG_ENOMEM;
+	/* the text as the file says it, without surrounding blanks (which
+	 * PEP 440 ignores and which would break line-based output) */
+	e = strlen(raw);
+	while (raw[b] && strchr(" \t\r\n\f\v", raw[b]))
+		b++;
+	while (e > b && strchr(" \t\r\n\f\v", raw[e - 1]))
+		e--;
+	memmove(raw, raw + b, e - b);
+	raw[e - b] = '\0';
+	n = e - b;
 	s->present = 1;
 	s->file = strdup(file);
 	s->raw = raw;
@@ -318,6 +330,7 @@ read_metadata(struct tg_torch *t)
 		rc = problem(&t->problems, 0, "%s", e.msg);
 	if (t->direct_url_kind && strcmp(t->direct_url_kind, "editable") == 0) {
 		t->editable = 1;
+		free(t->editable_via); /* direct_url.json says it best */
 		t->editable_via = file;
 		file = NULL;
 	}
@@ -458,8 +471,7 @@ header_cxx_standard(struct tg_torch *t)
 				if (std > best) {
 					best = std;
 					free(t->cxx_standard_evidence);
-					t->cxx_standard_evidence = file;
-					file = NULL;
+					t->cxx_standard_evidence = strdup(file);
 				}
 			}
 		}

@@ -108,6 +108,11 @@ record_skip(struct tg_syspath *sp, const char *file, size_t line,
 		if (sp->skipped[k].line == line &&
 		    strcmp(sp->skipped[k].file, file) == 0)
 			return 0; /* the same site dir, read again */
+	if (sp->nskipped == TG_SYSPATH_MAX)
+		return tg_err_set(err, TG_ELIMIT,
+				  "more than %d .pth import lines (the last "
+				  "in '%s')",
+				  TG_SYSPATH_MAX, file);
 	if (sp->nskipped == sp->capskipped) {
 		size_t nc = sp->capskipped ? sp->capskipped * 2 : 8;
 		void *p = realloc(sp->skipped, nc * sizeof(*sp->skipped));
@@ -138,9 +143,13 @@ add_pth(struct tg_syspath *sp, const char *sitedir, const char *file,
 	rc = tg_file_read(file, PTH_MAX, &text, &len, NULL, err);
 	if (rc)
 		return rc;
-	/* Python stops at a line it cannot decode; so does this. */
-	if (!tg_utf8_valid(text, len, &bad))
+	/* Python stops at a line it cannot decode; so does this: the text
+	 * ends where that line starts */
+	if (!tg_utf8_valid(text, len, &bad)) {
 		len = bad;
+		while (len > 0 && text[len - 1] != '\n')
+			len--;
+	}
 	/* 3.13 decodes .pth files as utf-8-sig; before, a BOM stays part
 	 * of the first line */
 	if (minor >= 13 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
