@@ -251,6 +251,7 @@ struct tload {
 	struct step path[8];
 	int depth;
 	const char *entry; /* id of the entry being read, for messages */
+	int patterns;	   /* compile every pattern to check it */
 };
 
 static int tfail(struct tload *L, const char *fmt, ...) TG_PRINTF(2, 3);
@@ -511,7 +512,7 @@ get_regex(struct tload *L, const cJSON *obj, const char *key, char **out)
 	size_t off;
 	int rc = get_str(L, obj, key, 1, out);
 
-	if (!rc && *out &&
+	if (!rc && *out && L->patterns &&
 	    tg_scan_pattern_check(*out, &off, msg, sizeof(msg))) {
 		enter(L, key);
 		rc = tfail(L, "bad pattern for \"%s\" at offset %zu: %s", key,
@@ -664,7 +665,7 @@ load_entry(struct tload *L, const cJSON *e, struct tg_api *a)
 	}
 	if (!rc)
 		rc = get_strings(L, e, "usage", &a->usage, &a->nusage);
-	for (k = 0; !rc && k < a->nusage; k++) {
+	for (k = 0; !rc && L->patterns && k < a->nusage; k++) {
 		char msg[256];
 		size_t off;
 
@@ -788,13 +789,13 @@ cross_check(struct tload *L, const struct tg_table *t)
 
 int
 tg_json_table(struct tg_table *t, const char *text, size_t len,
-	      const char *name, struct tg_err *err)
+	      const char *name, int patterns, struct tg_err *err)
 {
 	static const char *const top[] = {"schema_version", "description",
 					  "entries", NULL};
 	static const char *const top_req[] = {"schema_version", "entries",
 					      NULL};
-	struct tload L = {text, len, name, err, {{NULL, 0}}, 0, NULL};
+	struct tload L = {text, len, name, err, {{NULL, 0}}, 0, NULL, patterns};
 	const char *end = NULL;
 	cJSON *root, *it, *v;
 	int rc = 0;

@@ -20,8 +20,10 @@ int tg_json_direct_url(const char *text, size_t len, const char *file,
 		       char **url, char **kind, struct tg_err *err);
 
 struct tg_table;
-/* The API table document (see table.h); used by tg_table_parse. */
+/* The API table document (see table.h); used by tg_table_parse.
+ * patterns: compile every PCRE2 pattern to check it (0 only for the
+ * built-in table, whose patterns make check compiles). */
 int tg_json_table(struct tg_table *t, const char *text, size_t len,
-		  const char *name, struct tg_err *err);
+		  const char *name, int patterns, struct tg_err *err);
 
 #endif
