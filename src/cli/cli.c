@@ -8,7 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "lib/table.h"
+#include "lib/table/table.h"
 
 static void
 vmessage(const char *cmd, const char *fmt, va_list ap)

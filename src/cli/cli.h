@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "lib/buf.h"
-#include "lib/err.h"
+#include "lib/util/buf.h"
+#include "lib/util/err.h"
 
 /* Exit status, the same for every command (SPEC.md). */
 enum cli_exit {

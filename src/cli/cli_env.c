@@ -165,7 +165,7 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		return CLI_NO_TORCH;
 	}
 	t = &env->probe.copies[0];
-	bad = tg_torch_first_error(t);
+	bad = tg_probe_first_error(t);
 	if (bad) {
 		for (k = 0; k < t->problems.n; k++)
 			if (t->problems.v[k].code)
@@ -177,12 +177,12 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 
 		for (k = 0; k < t->problems.n; k++)
 			cli_error(cmd, "warning: %s", t->problems.v[k].msg);
-		if (!env->conflict_is_error && tg_torch_conflict(t, &other))
+		if (!env->conflict_is_error && tg_probe_conflict(t, &other))
 			cli_error(cmd,
 				  "warning: torch at '%s' is a broken install "
 				  "or upgrade: %s says %s but %s says %s",
-				  t->dir, tg_source_name(t->version_from),
-				  t->version, tg_source_name(other),
+				  t->dir, tg_probe_source_name(t->version_from),
+				  t->version, tg_probe_source_name(other),
 				  t->src[other].raw);
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",

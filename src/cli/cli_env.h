@@ -9,10 +9,10 @@
 
 #include <getopt.h>
 
-#include "lib/interp.h"
-#include "lib/probe.h"
-#include "lib/probe_format.h"
-#include "lib/syspath.h"
+#include "lib/pyenv/interp.h"
+#include "lib/torch/probe.h"
+#include "lib/out/probe_format.h"
+#include "lib/pyenv/syspath.h"
 
 enum {
 	CLI_OPT_PYTHON = 0x100,

@@ -14,10 +14,10 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
-#include "lib/buf.h"
-#include "lib/evidence.h"
-#include "lib/table.h"
-#include "lib/version.h"
+#include "lib/util/buf.h"
+#include "lib/table/evidence.h"
+#include "lib/table/table.h"
+#include "lib/pep/version.h"
 
 #define CMD "check"
 
@@ -102,7 +102,7 @@ json_event(struct tg_buf *b, const char *key, const struct tg_event *e)
 {
 	tg_buf_addf(b, ", \"%s\": {\"version\": ", key);
 	jstr(b, e->version);
-	tg_buf_addf(b, ", \"status\": \"%s\"}", tg_fact_name(e->status));
+	tg_buf_addf(b, ", \"status\": \"%s\"}", tg_api_fact_name(e->status));
 }
 
 static void

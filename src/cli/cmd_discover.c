@@ -21,11 +21,11 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
-#include "lib/buf.h"
-#include "lib/discover.h"
-#include "lib/evidence.h"
-#include "lib/file.h"
-#include "lib/table.h"
+#include "lib/util/buf.h"
+#include "lib/discover/discover.h"
+#include "lib/table/evidence.h"
+#include "lib/util/path.h"
+#include "lib/table/table.h"
 
 #define CMD "discover"
 
@@ -432,7 +432,7 @@ out:
 	diff_release(&df, &table);
 	free(base);
 	tg_buf_release(&out);
-	tg_decls_release(&decls);
+	tg_discover_release(&decls);
 	tg_table_release(&table);
 	cli_env_release(&env);
 	return status;

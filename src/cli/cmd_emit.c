@@ -13,11 +13,11 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
-#include "lib/buf.h"
-#include "lib/emit.h"
-#include "lib/file.h"
-#include "lib/table.h"
-#include "lib/version.h"
+#include "lib/util/buf.h"
+#include "lib/out/emit.h"
+#include "lib/util/file.h"
+#include "lib/table/table.h"
+#include "lib/pep/version.h"
 
 #define CMD "emit"
 #define MAX_APIS 4096
@@ -252,7 +252,8 @@ cmd_emit(int argc, char **argv)
 		/* torch 2.0 on needs C++17 (its release history); before,
 		 * the standard is left out rather than guessed */
 		e.cxx_standard =
-		    tg_num_cmp(given.release[0], (struct tg_num){"2", 1}) >= 0
+		    tg_version_num_cmp(given.release[0],
+				       (struct tg_num){"2", 1}) >= 0
 			? 17
 			: 0;
 	} else {

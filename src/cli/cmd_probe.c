@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
-#include "lib/probe_format.h"
+#include "lib/out/probe_format.h"
 
 #define CMD "probe"
 
@@ -111,7 +111,7 @@ cmd_probe(int argc, char **argv)
 	status = cli_env_probe(CMD, &env);
 	if (status)
 		goto out;
-	if (field && tg_probe_field(&env.view, field, &out, &err) == 0 &&
+	if (field && tg_probe_format_field(&env.view, field, &out, &err) == 0 &&
 	    (strcmp(field, "sys_path") == 0 || strcmp(field, "python") == 0 ||
 	     strcmp(field, "python_version") == 0 ||
 	     strcmp(field, "prefix") == 0)) {
@@ -124,21 +124,22 @@ cmd_probe(int argc, char **argv)
 		goto out;
 	}
 	if (field)
-		r = tg_probe_field(&env.view, field, &out, &err);
+		r = tg_probe_format_field(&env.view, field, &out, &err);
 	else
-		r = tg_probe_write(&env.view, fmt, &out, &err);
+		r = tg_probe_format_write(&env.view, fmt, &out, &err);
 	if (r) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(r);
 		goto out;
 	}
 	fputs(out.data ? out.data : "", stdout);
-	if (!status && t && tg_torch_conflict(t, &other)) {
+	if (!status && t && tg_probe_conflict(t, &other)) {
 		cli_error(CMD,
 			  "torch at '%s' is a broken install or upgrade: %s "
 			  "says %s but %s says %s",
-			  t->dir, tg_source_name(t->version_from), t->version,
-			  tg_source_name(other), t->src[other].raw);
+			  t->dir, tg_probe_source_name(t->version_from),
+			  t->version, tg_probe_source_name(other),
+			  t->src[other].raw);
 		status = CLI_FAILED;
 	}
 out:

@@ -14,11 +14,13 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
-#include "lib/buf.h"
-#include "lib/marker.h"
-#include "lib/requirement.h"
-#include "lib/specifier.h"
-#include "lib/version.h"
+#include "lib/util/buf.h"
+#include "lib/pep/marker.h"
+#include "lib/pep/name.h"
+#include "lib/pep/requirement.h"
+#include "lib/pep/spec.h"
+#include "lib/pep/version.h"
+#include "lib/table/policy.h"
 
 #define CMD "verify"
 
@@ -92,10 +94,10 @@ parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
 		tg_requirement_release(&req);
 		if (rc)
 			return CLI_USAGE;
-	} else if (tg_specset_parse(set, spec, strlen(spec), &err)) {
+	} else if (tg_spec_set_parse(set, spec, strlen(spec), &err)) {
 		return cli_usage_error(CMD, "%s", err.msg);
 	}
-	if (tg_specset_format(set, text))
+	if (tg_spec_set_format(set, text))
 		return CLI_IO;
 	return CLI_OK;
 }
@@ -179,7 +181,7 @@ explain(const struct tg_spec *sp, const char *shown, const struct tg_version *v,
 	     sp->op == TG_OP_COMPATIBLE || sp->op == TG_OP_EQ)) {
 		struct tg_version base;
 
-		tg_version_for_policy(v, TG_POLICY_BASE, &base);
+		tg_policy_apply(v, TG_POLICY_BASE, &base);
 		if (tg_spec_match(sp, v->str, strlen(v->str), &base)) {
 			tg_buf_addf(msg, "; %s is a pre-release of ", shown);
 			add_release(msg, v);
@@ -250,9 +252,9 @@ cmd_verify(int argc, char **argv)
 	if (status)
 		goto out;
 	v = &t->src[t->version_from].v;
-	tg_version_for_policy(v, policy, &cmp);
-	if (tg_specset_contains(&set, v->str, strlen(v->str), &cmp,
-				TG_PRE_ALLOW)) {
+	tg_policy_apply(v, policy, &cmp);
+	if (tg_spec_set_contains(&set, v->str, strlen(v->str), &cmp,
+				 TG_PRE_ALLOW)) {
 		if (!quiet)
 			printf("torch %s satisfies %s\n", t->version,
 			       text.len ? text.data : "(any version)");
@@ -276,7 +278,7 @@ cmd_verify(int argc, char **argv)
 	cli_error(CMD, "%s", msg.data ? msg.data : "not satisfied");
 	status = CLI_FAILED;
 out:
-	tg_specset_release(&set);
+	tg_spec_set_release(&set);
 	tg_buf_release(&text);
 	tg_buf_release(&msg);
 	cli_env_release(&env);

@@ -11,11 +11,11 @@
 
 #include "cli/cli.h"
 #include "cli/commands.h"
-#include "lib/jsonio.h"
-#include "lib/marker.h"
-#include "lib/requirement.h"
-#include "lib/specifier.h"
-#include "lib/version.h"
+#include "lib/pep/marker.h"
+#include "lib/pep/requirement.h"
+#include "lib/pep/spec.h"
+#include "lib/pep/version.h"
+#include "lib/table/policy.h"
 
 #define CMD "version"
 
@@ -210,9 +210,9 @@ matches(const struct tg_specset *set, const char *text, size_t len,
 
 	ok = tg_version_parse(&v, text, len, NULL) == 0;
 	if (!ok)
-		return tg_specset_contains(set, text, len, NULL, pre);
-	tg_version_for_policy(&v, policy, &view);
-	r = tg_specset_contains(set, text, len, &view, pre);
+		return tg_spec_set_contains(set, text, len, NULL, pre);
+	tg_policy_apply(&v, policy, &view);
+	r = tg_spec_set_contains(set, text, len, &view, pre);
 	tg_version_release(&v);
 	return r;
 }
@@ -234,21 +234,21 @@ answer_match(char *line, size_t len, void *ctx)
 	tab2 = memchr(tab1 + 1, '\t', len - (size_t)(tab1 + 1 - line));
 	if (tab2) {
 		*tab2 = '\0';
-		if (tg_prereleases_parse(tab2 + 1, &pre)) {
+		if (tg_spec_prereleases_parse(tab2 + 1, &pre)) {
 			puts("error");
 			return;
 		}
 	} else {
 		tab2 = line + len;
 	}
-	if (tg_specset_parse(&set, line, (size_t)(tab1 - line), NULL)) {
+	if (tg_spec_set_parse(&set, line, (size_t)(tab1 - line), NULL)) {
 		puts("error");
 		return;
 	}
 	puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy)
 		 ? "true"
 		 : "false");
-	tg_specset_release(&set);
+	tg_spec_set_release(&set);
 }
 
 static int
@@ -263,7 +263,7 @@ do_match(const struct opts *o, int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error(CMD,
 				       "match needs a specifier and a version");
-	if (tg_specset_parse(&set, argv[0], strlen(argv[0]), &err)) {
+	if (tg_spec_set_parse(&set, argv[0], strlen(argv[0]), &err)) {
 		cli_error(CMD, "%s", err.msg);
 		return CLI_BAD_INPUT;
 	}
@@ -272,7 +272,7 @@ do_match(const struct opts *o, int argc, char **argv)
 		printf("%s %s\n", argv[i], r ? "true" : "false");
 		all &= r;
 	}
-	tg_specset_release(&set);
+	tg_spec_set_release(&set);
 	return all ? CLI_OK : CLI_FAILED;
 }
 
@@ -315,7 +315,7 @@ eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
 
 	rc = tg_marker_parse(&mk, m, mlen, err);
 	if (!rc)
-		rc = tg_json_marker_env(&e, env, elen, err);
+		rc = tg_marker_env_parse_json(&e, env, elen, err);
 	if (!rc)
 		rc = tg_marker_evaluate(mk, &e, &r, err);
 	tg_marker_free(mk);
@@ -402,7 +402,7 @@ cmd_version(int argc, char **argv)
 			o.batch = 1;
 			break;
 		case 'p':
-			if (tg_prereleases_parse(optarg, &o.pre))
+			if (tg_spec_prereleases_parse(optarg, &o.pre))
 				return cli_usage_error(
 				    CMD,
 				    "--prereleases must be auto, "

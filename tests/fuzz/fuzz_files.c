@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/cdefine.h"
-#include "lib/cmakefile.h"
-#include "lib/meta.h"
-#include "lib/table.h"
-#include "lib/versionpy.h"
+#include "lib/torch/cdefine.h"
+#include "lib/torch/cmake.h"
+#include "lib/pyenv/meta.h"
+#include "lib/table/table.h"
+#include "lib/torch/versionpy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "lib/jsonio.h"
-#include "lib/marker.h"
-#include "lib/requirement.h"
-#include "lib/specifier.h"
-#include "lib/version.h"
+#include "lib/pep/marker.h"
+#include "lib/pep/requirement.h"
+#include "lib/pep/spec.h"
+#include "lib/pep/version.h"
+#include "lib/table/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -32,7 +32,7 @@ fuzz_version(const char *s, size_t n)
 				__builtin_trap();
 			tg_version_release(&b);
 		}
-		tg_version_for_policy(&a, TG_POLICY_RELEASE, &view);
+		tg_policy_apply(&a, TG_POLICY_RELEASE, &view);
 		(void)tg_version_cmp(&a, &view);
 		tg_version_release(&a);
 	}
@@ -58,23 +58,23 @@ fuzz_specifier(const char *s, size_t n)
 	struct tg_buf out = TG_BUF_INIT;
 	struct tg_version v;
 
-	if (tg_specset_parse(&set, s, sn, NULL) != 0)
+	if (tg_spec_set_parse(&set, s, sn, NULL) != 0)
 		return;
-	(void)tg_specset_format(&set, &out);
+	(void)tg_spec_set_format(&set, &out);
 	if (tab) {
 		const char *item = tab + 1;
 		size_t in = n - sn - 1;
 		int ok = tg_version_parse(&v, item, in, NULL) == 0;
 
-		(void)tg_specset_contains(&set, item, in, ok ? &v : NULL,
-					  TG_PRE_AUTO);
-		(void)tg_specset_contains(&set, item, in, ok ? &v : NULL,
-					  TG_PRE_DENY);
+		(void)tg_spec_set_contains(&set, item, in, ok ? &v : NULL,
+					   TG_PRE_AUTO);
+		(void)tg_spec_set_contains(&set, item, in, ok ? &v : NULL,
+					   TG_PRE_DENY);
 		if (ok)
 			tg_version_release(&v);
 	}
 	tg_buf_release(&out);
-	tg_specset_release(&set);
+	tg_spec_set_release(&set);
 }
 
 static void
@@ -103,7 +103,8 @@ fuzz_marker(const char *s, size_t n)
 	if (tg_marker_parse(&m, s, mn, NULL) != 0)
 		return;
 	(void)tg_marker_format(m, &out, NULL);
-	if (tab && tg_json_marker_env(&env, tab + 1, n - mn - 1, NULL) == 0)
+	if (tab &&
+	    tg_marker_env_parse_json(&env, tab + 1, n - mn - 1, NULL) == 0)
 		(void)tg_marker_evaluate(m, &env, &r, NULL);
 	tg_marker_env_release(&env);
 	tg_buf_release(&out);

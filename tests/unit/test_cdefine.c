@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/cdefine.h"
+#include "lib/torch/cdefine.h"
 
 static const char header[] =
     "#pragma once\n"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "lib/discover.h"
+#include "lib/discover/discover.h"
 
 /* The declaration of symbol (of kind, at line: when given). */
 static const struct tg_decl *
@@ -209,7 +209,7 @@ python_forms(void)
 	free(d2.v);
 	for (k = 1; k < d.n; k++)
 		CHECK(d.v[k - 1].line <= d.v[k].line, "text order");
-	tg_decls_release(&d);
+	tg_discover_release(&d);
 }
 
 static const char cxx_text[] =
@@ -283,7 +283,7 @@ cxx_forms(void)
 			       "f.h", &err) == 0,
 	      "c++: %s", err.msg);
 	expect(&d, w, sizeof(w) / sizeof(w[0]), "c++");
-	tg_decls_release(&d);
+	tg_discover_release(&d);
 }
 
 static void
@@ -357,7 +357,7 @@ limits(void)
 		  strcmp(d.notes[0], "'many.py': stopped at line 10001: more "
 				     "than 10000 declarations") == 0,
 	      "many: %s", d.nnotes ? d.notes[0] : "(no note)");
-	tg_decls_release(&d);
+	tg_discover_release(&d);
 	free(t);
 
 	n = 20000 * (sizeof(open_call) - 1);
@@ -371,7 +371,7 @@ limits(void)
 		  strstr(d.notes[0], "'open.py': stopped at line 1: more to "
 				     "read than 32 bytes per byte") != NULL,
 	      "open: %zu, %s", d.n, d.nnotes ? d.notes[0] : "(no note)");
-	tg_decls_release(&d);
+	tg_discover_release(&d);
 	free(t);
 }
 
@@ -521,7 +521,7 @@ walk(void)
 		       d.v[k].line == d2.v[k].line &&
 		       strcmp(d.v[k].symbol, d2.v[k].symbol) == 0;
 	CHECK(same, "deterministic");
-	tg_decls_release(&d2);
+	tg_discover_release(&d2);
 
 	/* Without an include directory the headers are not looked at, and
 	 * torch/include is walked for Python like any directory. */
@@ -530,7 +530,7 @@ walk(void)
 	CHECK(!find(&d2, "at::f", NULL), "no headers without include_dir");
 	CHECK(find(&d2, "torch.include.ATen.ops.f", NULL) != NULL,
 	      "include walked for .py without include_dir");
-	tg_decls_release(&d2);
+	tg_discover_release(&d2);
 
 	/* Errors: the starting directories must be readable. */
 	snprintf(path, sizeof(path), "%s/none", dir);
@@ -538,15 +538,15 @@ walk(void)
 	CHECK(strstr(err.msg, "cannot read '") &&
 		  strstr(err.msg, "No such file or directory"),
 	      "%s", err.msg);
-	tg_decls_release(&d2);
+	tg_discover_release(&d2);
 	CHECK(tg_discover(&d2, torch, path, &err) == TG_EIO, "missing include");
-	tg_decls_release(&d2);
+	tg_discover_release(&d2);
 	snprintf(path, sizeof(path), "%s/b.py", torch);
 	CHECK(tg_discover(&d2, path, NULL, &err) == TG_EIO, "a file");
 	CHECK(strstr(err.msg, "Not a directory") != NULL, "%s", err.msg);
-	tg_decls_release(&d2);
+	tg_discover_release(&d2);
 
-	tg_decls_release(&d);
+	tg_discover_release(&d);
 	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 

@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "lib/file.h"
+#include "lib/util/file.h"
+#include "lib/util/str.h"
+#include "lib/util/path.h"
 
 static void
 paths(void)
@@ -64,12 +66,17 @@ utf8(void)
 {
 	size_t bad = 99;
 
-	CHECK(tg_utf8_valid("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10, &bad),
+	CHECK(tg_str_utf8_valid("a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10,
+				&bad),
 	      "valid");
-	CHECK(!tg_utf8_valid("ab\xc0\xaf", 4, &bad) && bad == 2, "overlong");
-	CHECK(!tg_utf8_valid("\xed\xa0\x80", 3, &bad) && bad == 0, "surrogate");
-	CHECK(!tg_utf8_valid("x\xe2\x82", 3, &bad) && bad == 1, "truncated");
-	CHECK(!tg_utf8_valid("\xf4\x90\x80\x80", 4, &bad), "above U+10FFFF");
+	CHECK(!tg_str_utf8_valid("ab\xc0\xaf", 4, &bad) && bad == 2,
+	      "overlong");
+	CHECK(!tg_str_utf8_valid("\xed\xa0\x80", 3, &bad) && bad == 0,
+	      "surrogate");
+	CHECK(!tg_str_utf8_valid("x\xe2\x82", 3, &bad) && bad == 1,
+	      "truncated");
+	CHECK(!tg_str_utf8_valid("\xf4\x90\x80\x80", 4, &bad),
+	      "above U+10FFFF");
 }
 
 static void

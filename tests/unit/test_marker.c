@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/jsonio.h"
-#include "lib/marker.h"
+#include "lib/pep/marker.h"
 
 static const struct {
 	const char *marker, *env;
@@ -390,7 +389,7 @@ eval(const char *marker, const char *env, struct tg_err *err)
 
 	rc = tg_marker_parse(&m, marker, strlen(marker), err);
 	if (!rc)
-		rc = tg_json_marker_env(&e, env, strlen(env), err);
+		rc = tg_marker_env_parse_json(&e, env, strlen(env), err);
 	if (!rc)
 		rc = tg_marker_evaluate(m, &e, &r, err);
 	tg_marker_free(m);

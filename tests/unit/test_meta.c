@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/meta.h"
+#include "lib/pyenv/meta.h"
 
 static void
 parse_ok(void)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/requirement.h"
+#include "lib/pep/requirement.h"
 
 static const struct {
 	const char *in, *json;

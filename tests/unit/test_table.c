@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/table.h"
+#include "lib/table/table.h"
 
 /* One entry, with %s spliced in at the end of its members. */
 static const char entry_fmt[] =

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/version.h"
+#include "lib/pep/version.h"
+#include "lib/table/policy.h"
 
 static const struct {
 	const char *in;
@@ -260,7 +261,7 @@ test_policy(void)
 
 		parse_or_die(&v, cases[k].in);
 		parse_or_die(&as, cases[k].as);
-		tg_version_for_policy(&v, cases[k].policy, &view);
+		tg_policy_apply(&v, cases[k].policy, &view);
 		CHECK(tg_version_cmp(&view, &as) == 0, "%s under %s is %s",
 		      cases[k].in, tg_policy_name(cases[k].policy),
 		      cases[k].as);

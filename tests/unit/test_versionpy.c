@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/versionpy.h"
+#include "lib/torch/versionpy.h"
 
 static void
 forms(void)

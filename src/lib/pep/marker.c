@@ -1,0 +1,811 @@
+/* marker.c - PEP 508 environment markers: parse, print, evaluate
+ * SPDX-License-Identifier: MIT
+ *
+ * A marker is a list of nodes, as packaging's MarkerList: comparisons,
+ * parenthesised sub-markers and the words "and"/"or" between them.
+ * Evaluation groups the list at each "or" and answers any(all(group)).
+ * Nesting depth is bounded (TG_MARKER_MAX_DEPTH) so hostile input cannot
+ * exhaust the stack.
+ */
+#include "lib/pep/marker.h"
+#include "lib/pep/name.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pep/pyspace.h"
+#include "lib/pep/spec.h"
+#include "lib/pep/version.h"
+
+#define TG_MARKER_MAX_DEPTH 64
+
+enum node_kind { N_ITEM, N_GROUP, N_AND, N_OR };
+
+struct side {
+	int is_var;
+	char *text; /* variable name, or the decoded string value */
+};
+
+struct node {
+	enum node_kind kind;
+	struct side lhs, rhs;
+	char op[8];
+	struct tg_marker *group;
+};
+
+struct tg_marker {
+	struct node *nodes;
+	size_t n;
+};
+
+static const char *const version_vars[] = {
+    "implementation_version",
+    "platform_release",
+    "python_full_version",
+    "python_version",
+};
+
+void
+tg_marker_free(struct tg_marker *m)
+{
+	size_t k;
+
+	if (!m)
+		return;
+	for (k = 0; k < m->n; k++) {
+		free(m->nodes[k].lhs.text);
+		free(m->nodes[k].rhs.text);
+		tg_marker_free(m->nodes[k].group);
+	}
+	free(m->nodes);
+	free(m);
+}
+
+static int
+push(struct tg_marker *m, struct node *nd)
+{
+	struct node *p = realloc(m->nodes, (m->n + 1) * sizeof(*p));
+
+	if (!p)
+		return TG_ENOMEM;
+	m->nodes = p;
+	m->nodes[m->n++] = *nd;
+	memset(nd, 0, sizeof(*nd));
+	return 0;
+}
+
+static int
+syntax(struct tg_err *err, size_t pos, const char *msg)
+{
+	return tg_err_set_at(err, TG_EINVAL, pos, "%s", msg);
+}
+
+static int
+hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int
+put_utf8(struct tg_buf *b, unsigned long cp)
+{
+	char u[4];
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		return tg_buf_add(b, u, 1);
+	}
+	if (cp < 0x800) {
+		u[0] = (char)(0xc0 | (cp >> 6));
+		u[1] = (char)(0x80 | (cp & 0x3f));
+		return tg_buf_add(b, u, 2);
+	}
+	if (cp < 0x10000) {
+		u[0] = (char)(0xe0 | (cp >> 12));
+		u[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		u[2] = (char)(0x80 | (cp & 0x3f));
+		return tg_buf_add(b, u, 3);
+	}
+	u[0] = (char)(0xf0 | (cp >> 18));
+	u[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	u[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	u[3] = (char)(0x80 | (cp & 0x3f));
+	return tg_buf_add(b, u, 4);
+}
+
+/* Decode the Python string literal s[0..n) (quotes included) as
+ * ast.literal_eval does; NULL when Python would reject it or the value
+ * cannot be held (NUL, lone surrogate, \N{...} names). */
+static char *
+decode_literal(const char *s, size_t n)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	size_t i, k, digits;
+	unsigned long cp;
+	int rc = 0, h;
+
+	for (i = 1; !rc && i + 1 < n; i++) {
+		char c = s[i];
+
+		if (c == '\n' || c == '\r' || c == '\0')
+			goto fail;
+		if (c != '\\') {
+			rc = tg_buf_addc(&b, c);
+			continue;
+		}
+		if (++i + 1 >= n)
+			goto fail; /* backslash before the closing quote */
+		c = s[i];
+		switch (c) {
+		case '\n':
+			break; /* line continuation */
+		case '\\':
+		case '\'':
+		case '"':
+			rc = tg_buf_addc(&b, c);
+			break;
+		case 'a':
+			rc = tg_buf_addc(&b, '\a');
+			break;
+		case 'b':
+			rc = tg_buf_addc(&b, '\b');
+			break;
+		case 'f':
+			rc = tg_buf_addc(&b, '\f');
+			break;
+		case 'n':
+			rc = tg_buf_addc(&b, '\n');
+			break;
+		case 'r':
+			rc = tg_buf_addc(&b, '\r');
+			break;
+		case 't':
+			rc = tg_buf_addc(&b, '\t');
+			break;
+		case 'v':
+			rc = tg_buf_addc(&b, '\v');
+			break;
+		case 'x':
+		case 'u':
+		case 'U':
+			digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+			for (cp = 0, k = 0; k < digits; k++) {
+				if (i + 1 + k + 1 >= n ||
+				    (h = hexval(s[i + 1 + k])) < 0)
+					goto fail;
+				cp = cp * 16 + (unsigned long)h;
+			}
+			i += digits;
+			if (cp == 0 || cp > 0x10ffff ||
+			    (cp >= 0xd800 && cp <= 0xdfff))
+				goto fail;
+			rc = put_utf8(&b, cp);
+			break;
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+			for (cp = 0, k = 0; k < 3 && i + k + 1 < n &&
+					    s[i + k] >= '0' && s[i + k] <= '7';
+			     k++)
+				cp = cp * 8 + (unsigned long)(s[i + k] - '0');
+			i += k - 1;
+			if (cp == 0)
+				goto fail;
+			rc = put_utf8(&b, cp);
+			break;
+		case 'N':
+			goto fail;
+		default: /* unknown escapes stay as written */
+			rc = tg_buf_addc(&b, '\\');
+			rc = rc ? rc : tg_buf_addc(&b, c);
+		}
+	}
+	if (rc)
+		goto fail;
+	return tg_buf_detach(&b);
+fail:
+	tg_buf_release(&b);
+	return NULL;
+}
+
+static int
+parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
+{
+	size_t at, n, k;
+	char *name;
+
+	if (tg_pep508_take(lx, TG_TOK_VARIABLE, &at, &n)) {
+		name = malloc(n + 1);
+		if (!name)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		for (k = 0; k < n; k++)
+			name[k] = lx->s[at + k] == '.' ? '_' : lx->s[at + k];
+		name[n] = '\0';
+		if (strcmp(name, "python_implementation") == 0) {
+			free(name);
+			name = strdup("platform_python_implementation");
+			if (!name)
+				return tg_err_set(err, TG_ENOMEM,
+						  "out of memory");
+		}
+		sd->is_var = 1;
+		sd->text = name;
+		return 0;
+	}
+	if (tg_pep508_take(lx, TG_TOK_QUOTED, &at, &n)) {
+		sd->text = decode_literal(lx->s + at, n);
+		if (!sd->text)
+			return syntax(err, at + n, "invalid quoted string");
+		return 0;
+	}
+	return syntax(err, lx->pos,
+		      "expected a marker variable or quoted string");
+}
+
+static int
+parse_op(struct tg_pep508_lexer *lx, char op[8], struct tg_err *err)
+{
+	size_t at, n;
+
+	if (tg_pep508_take(lx, TG_TOK_IN, NULL, NULL)) {
+		strcpy(op, "in");
+		return 0;
+	}
+	if (tg_pep508_take(lx, TG_TOK_NOT, NULL, NULL)) {
+		if (!tg_pep508_take(lx, TG_TOK_WS, NULL, NULL))
+			return syntax(err, lx->pos,
+				      "expected whitespace after 'not'");
+		if (!tg_pep508_take(lx, TG_TOK_IN, NULL, NULL))
+			return syntax(err, lx->pos,
+				      "expected 'in' after 'not'");
+		strcpy(op, "not in");
+		return 0;
+	}
+	if (tg_pep508_take(lx, TG_TOK_OP, &at, &n)) {
+		memcpy(op, lx->s + at, n);
+		op[n] = '\0';
+		return 0;
+	}
+	return syntax(err, lx->pos,
+		      "expected marker operator, one of <=, <, !=, ==, >=, >, "
+		      "~=, ===, in, not in");
+}
+
+/* extra == "Foo_Bar" keeps "foo-bar", as packaging's _normalize_extras */
+static int
+normalize_extra(struct node *nd)
+{
+	struct side *v = NULL;
+	char *c;
+
+	if (nd->lhs.is_var && strcmp(nd->lhs.text, "extra") == 0 &&
+	    !nd->rhs.is_var)
+		v = &nd->rhs;
+	else if (nd->rhs.is_var && !nd->lhs.is_var &&
+		 (strcmp(nd->rhs.text, "extra") == 0 ||
+		  strcmp(nd->rhs.text, "extras") == 0 ||
+		  strcmp(nd->rhs.text, "dependency_groups") == 0))
+		v = &nd->lhs;
+	if (!v)
+		return 0;
+	c = tg_name_canonicalize(v->text);
+	if (!c)
+		return TG_ENOMEM;
+	free(v->text);
+	v->text = c;
+	return 0;
+}
+
+static int parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out,
+			int depth, struct tg_err *err);
+
+static int
+parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
+	   struct tg_err *err)
+{
+	size_t open;
+	int rc;
+
+	tg_pep508_ws(lx);
+	if (tg_pep508_take(lx, TG_TOK_LPAREN, &open, NULL)) {
+		if (depth >= TG_MARKER_MAX_DEPTH)
+			return tg_err_set_at(err, TG_EINVAL, open,
+					     "markers nest deeper than %d",
+					     TG_MARKER_MAX_DEPTH);
+		tg_pep508_ws(lx);
+		nd->kind = N_GROUP;
+		rc = parse_marker(lx, &nd->group, depth + 1, err);
+		if (rc)
+			return rc;
+		tg_pep508_ws(lx);
+		if (!tg_pep508_take(lx, TG_TOK_RPAREN, NULL, NULL))
+			return syntax(err, lx->pos,
+				      "expected matching RIGHT_PARENTHESIS for "
+				      "LEFT_PARENTHESIS, after marker "
+				      "expression");
+	} else {
+		nd->kind = N_ITEM;
+		tg_pep508_ws(lx);
+		rc = parse_side(lx, &nd->lhs, err);
+		if (!rc) {
+			tg_pep508_ws(lx);
+			rc = parse_op(lx, nd->op, err);
+		}
+		if (!rc) {
+			tg_pep508_ws(lx);
+			rc = parse_side(lx, &nd->rhs, err);
+		}
+		if (!rc && normalize_extra(nd))
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (rc)
+			return rc;
+		tg_pep508_ws(lx);
+	}
+	tg_pep508_ws(lx);
+	return 0;
+}
+
+static void
+node_release(struct node *nd)
+{
+	free(nd->lhs.text);
+	free(nd->rhs.text);
+	tg_marker_free(nd->group);
+	memset(nd, 0, sizeof(*nd));
+}
+
+static int
+parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
+	     struct tg_err *err)
+{
+	struct tg_marker *m = calloc(1, sizeof(*m));
+	struct node nd;
+	size_t at, n;
+	int rc;
+
+	*out = NULL;
+	if (!m)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	for (;;) {
+		memset(&nd, 0, sizeof(nd));
+		rc = parse_atom(lx, &nd, depth, err);
+		if (!rc && push(m, &nd))
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (rc)
+			break;
+		if (!tg_pep508_take(lx, TG_TOK_BOOLOP, &at, &n))
+			break;
+		nd.kind = lx->s[at] == 'o' ? N_OR : N_AND;
+		if (push(m, &nd)) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			break;
+		}
+	}
+	if (rc) {
+		node_release(&nd);
+		tg_marker_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+int
+tg_marker_parse_lex(struct tg_marker **out, struct tg_pep508_lexer *lx,
+		    struct tg_err *err)
+{
+	return parse_marker(lx, out, 0, err);
+}
+
+int
+tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
+		struct tg_err *err)
+{
+	struct tg_pep508_lexer lx = {s, len, 0};
+	int rc = parse_marker(&lx, out, 0, err);
+
+	if (!rc && !tg_pep508_take(&lx, TG_TOK_END, NULL, NULL)) {
+		tg_marker_free(*out);
+		*out = NULL;
+		rc = syntax(err, lx.pos, "expected end of marker expression");
+	}
+	return rc;
+}
+
+static int
+format_side(const struct side *sd, struct tg_buf *out, struct tg_err *err)
+{
+	char q;
+
+	if (sd->is_var)
+		return tg_buf_adds(out, sd->text);
+	if (!strchr(sd->text, '"'))
+		q = '"';
+	else if (!strchr(sd->text, '\''))
+		q = '\'';
+	else
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot print a marker value that holds "
+				  "both quote characters");
+	if (tg_buf_addc(out, q) || tg_buf_adds(out, sd->text) ||
+	    tg_buf_addc(out, q))
+		return TG_ENOMEM;
+	return 0;
+}
+
+static int format_list(const struct tg_marker *m, struct tg_buf *out, int first,
+		       struct tg_err *err);
+
+static int
+format_node(const struct node *nd, struct tg_buf *out, int first,
+	    struct tg_err *err)
+{
+	int rc;
+
+	switch (nd->kind) {
+	case N_AND:
+		return tg_buf_adds(out, "and");
+	case N_OR:
+		return tg_buf_adds(out, "or");
+	case N_GROUP:
+		return format_list(nd->group, out, first, err);
+	case N_ITEM:
+		rc = format_side(&nd->lhs, out, err);
+		if (!rc)
+			rc = tg_buf_addf(out, " %s ", nd->op);
+		if (!rc)
+			rc = format_side(&nd->rhs, out, err);
+		return rc;
+	}
+	return 0;
+}
+
+/* packaging's _format_marker */
+static int
+format_list(const struct tg_marker *m, struct tg_buf *out, int first,
+	    struct tg_err *err)
+{
+	size_t k;
+	int rc = 0;
+
+	if (m->n == 1)
+		return format_node(&m->nodes[0], out, first, err);
+	if (!first)
+		rc = tg_buf_addc(out, '(');
+	for (k = 0; !rc && k < m->n; k++) {
+		if (k)
+			rc = tg_buf_addc(out, ' ');
+		if (!rc)
+			rc = format_node(&m->nodes[k], out, 0, err);
+	}
+	if (!rc && !first)
+		rc = tg_buf_addc(out, ')');
+	return rc;
+}
+
+int
+tg_marker_format(const struct tg_marker *m, struct tg_buf *out,
+		 struct tg_err *err)
+{
+	int rc = format_list(m, out, 1, err);
+
+	if (rc == TG_ENOMEM || rc == TG_ELIMIT)
+		return tg_err_set(err, rc, "out of memory");
+	return rc;
+}
+
+/* ---- evaluation ---- */
+
+static const struct tg_marker_var *
+lookup(const struct tg_marker_env *env, const char *name)
+{
+	size_t k;
+
+	/* the last wins, as in a Python dict built from JSON */
+	for (k = env->n; k-- > 0;)
+		if (strcmp(env->vars[k].name, name) == 0)
+			return &env->vars[k];
+	return NULL;
+}
+
+static int
+is_version_var(const char *name)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(version_vars) / sizeof(version_vars[0]); k++)
+		if (strcmp(name, version_vars[k]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+is_set_var(const char *name)
+{
+	return strcmp(name, "extras") == 0 ||
+	       strcmp(name, "dependency_groups") == 0;
+}
+
+/* A value as the evaluator sees it: a string or a set of strings. */
+struct val {
+	const char *s;
+	const char *const *items;
+	size_t nitems;
+	int is_set;
+};
+
+static int
+env_value(const struct tg_marker_env *env, const char *key, struct val *out,
+	  char **owned, struct tg_err *err)
+{
+	const struct tg_marker_var *v = lookup(env, key);
+	size_t n;
+
+	memset(out, 0, sizeof(*out));
+	if (!v) {
+		if (strcmp(key, "extra") == 0) {
+			out->s = "";
+			return 0;
+		}
+		return tg_err_set(err, TG_EUNDEF,
+				  "the environment has no variable '%s'", key);
+	}
+	if (!v->value) {
+		out->is_set = 1;
+		out->items = (const char *const *)v->items;
+		out->nitems = v->nitems;
+		return 0;
+	}
+	out->s = v->value;
+	if (strcmp(key, "extra") == 0 && *v->value) {
+		*owned = tg_name_canonicalize(v->value);
+		if (!*owned)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		out->s = *owned;
+	} else if (strcmp(key, "python_full_version") == 0 &&
+		   (n = strlen(v->value)) > 0 && v->value[n - 1] == '+') {
+		*owned = malloc(n + 6);
+		if (!*owned)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		memcpy(*owned, v->value, n);
+		memcpy(*owned + n, "local", 6);
+		out->s = *owned;
+	}
+	return 0;
+}
+
+/* Specifier(op + rhs).contains(lhs, prereleases=True), or -1 when
+ * op + rhs is not a valid specifier. */
+static int
+version_compare(const char *lhs, const char *op, const char *rhs)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct tg_spec sp;
+	struct tg_version v;
+	size_t s, e;
+	int r = -1, have_v;
+
+	if (tg_buf_adds(&b, op) || tg_buf_adds(&b, rhs))
+		goto out;
+	s = tg_pyspace_lstrip(b.data, 0, b.len);
+	e = tg_pyspace_rstrip(b.data, s, b.len);
+	if (tg_spec_parse(&sp, b.data + s, e - s, NULL) != 0)
+		goto out;
+	have_v = tg_version_parse(&v, lhs, strlen(lhs), NULL) == 0;
+	r = tg_spec_match(&sp, lhs, strlen(lhs), have_v ? &v : NULL);
+	if (have_v)
+		tg_version_release(&v);
+	tg_spec_release(&sp);
+out:
+	tg_buf_release(&b);
+	return r;
+}
+
+static int
+set_has(const struct val *set, const char *s)
+{
+	size_t k;
+
+	for (k = 0; k < set->nitems; k++)
+		if (strcmp(set->items[k], s) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
+	  struct tg_err *err)
+{
+	struct val lhs, rhs;
+	const char *key;
+	char *own_l = NULL, *own_r = NULL, **canon = NULL;
+	size_t k;
+	int rc = 0, r;
+
+	if (nd->lhs.is_var) {
+		key = nd->lhs.text;
+		rc = env_value(env, key, &lhs, &own_l, err);
+		memset(&rhs, 0, sizeof(rhs));
+		rhs.s = nd->rhs.text;
+	} else {
+		memset(&lhs, 0, sizeof(lhs));
+		lhs.s = nd->lhs.text;
+		key = nd->rhs.text;
+		rc = env_value(env, key, &rhs, &own_r, err);
+	}
+	if (rc)
+		goto out;
+	if (lhs.is_set) {
+		rc = tg_err_set(err, TG_EUNDEF,
+				"set-valued marker '%s' can only be used with "
+				"the membership form (\"<name>\" in %s)",
+				key, key);
+		goto out;
+	}
+	if (is_set_var(key)) { /* compare normalised names */
+		char *c = tg_name_canonicalize(lhs.s);
+
+		if (!c)
+			goto nomem;
+		free(own_l);
+		lhs.s = own_l = c;
+		if (!rhs.is_set) {
+			c = tg_name_canonicalize(rhs.s);
+			if (!c)
+				goto nomem;
+			free(own_r);
+			rhs.s = own_r = c;
+		} else {
+			canon = calloc(rhs.nitems + 1, sizeof(*canon));
+			if (!canon)
+				goto nomem;
+			for (k = 0; k < rhs.nitems; k++)
+				if (!(canon[k] =
+					  tg_name_canonicalize(rhs.items[k])))
+					goto nomem;
+			rhs.items = (const char *const *)canon;
+		}
+	}
+	if (is_version_var(key) && !rhs.is_set &&
+	    (r = version_compare(lhs.s, nd->op, rhs.s)) >= 0) {
+		*result = r;
+		goto out;
+	}
+	if (strcmp(nd->op, "in") == 0 || strcmp(nd->op, "not in") == 0) {
+		r = rhs.is_set ? set_has(&rhs, lhs.s)
+			       : strstr(rhs.s, lhs.s) != NULL;
+		*result = nd->op[0] == 'n' ? !r : r;
+	} else if (rhs.is_set) {
+		*result = strcmp(nd->op, "!=") == 0; /* str vs set */
+		if (strcmp(nd->op, "~=") == 0 || strcmp(nd->op, "===") == 0)
+			goto undefined;
+	} else if (strcmp(nd->op, "<") == 0 || strcmp(nd->op, ">") == 0) {
+		*result = 0;
+	} else if (strcmp(nd->op, "!=") == 0) {
+		*result = strcmp(lhs.s, rhs.s) != 0;
+	} else if (strcmp(nd->op, "~=") == 0 || strcmp(nd->op, "===") == 0) {
+		goto undefined;
+	} else { /* == <= >= */
+		*result = strcmp(lhs.s, rhs.s) == 0;
+	}
+	goto out;
+undefined:
+	rc = tg_err_set(err, TG_EUNDEF,
+			"undefined comparison '%s' on '%s' "
+			"and '%s'",
+			nd->op, lhs.s, rhs.is_set ? "{...}" : rhs.s);
+	goto out;
+nomem:
+	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+out:
+	if (canon) {
+		for (k = 0; canon[k]; k++)
+			free(canon[k]);
+		free(canon);
+	}
+	free(own_l);
+	free(own_r);
+	return rc;
+}
+
+int
+tg_marker_evaluate(const struct tg_marker *m, const struct tg_marker_env *env,
+		   int *result, struct tg_err *err)
+{
+	int any = 0, all = 1, r = 0, rc;
+	size_t k;
+
+	for (k = 0; k < m->n; k++) {
+		const struct node *nd = &m->nodes[k];
+
+		switch (nd->kind) {
+		case N_AND:
+			continue;
+		case N_OR:
+			any |= all;
+			all = 1;
+			continue;
+		case N_GROUP:
+			rc = tg_marker_evaluate(nd->group, env, &r, err);
+			break;
+		case N_ITEM:
+			rc = eval_item(nd, env, &r, err);
+			break;
+		}
+		if (rc)
+			return rc;
+		all &= r;
+	}
+	*result = any | all;
+	return 0;
+}
+
+int
+tg_marker_env_set(struct tg_marker_env *env, const char *name,
+		  const char *value, const char *const *items, size_t nitems)
+{
+	struct tg_marker_var *vars, *v;
+	size_t k;
+
+	vars = realloc(env->vars, (env->n + 1) * sizeof(*vars));
+	if (!vars)
+		return TG_ENOMEM;
+	env->vars = vars;
+	v = &vars[env->n];
+	memset(v, 0, sizeof(*v));
+	v->name = strdup(name);
+	if (!v->name)
+		return TG_ENOMEM;
+	if (value) {
+		v->value = strdup(value);
+		if (!v->value)
+			goto nomem;
+	} else {
+		v->items = calloc(nitems + 1, sizeof(*v->items));
+		if (!v->items)
+			goto nomem;
+		for (k = 0; k < nitems; k++) {
+			v->items[k] = strdup(items[k]);
+			if (!v->items[k])
+				goto nomem;
+			v->nitems++;
+		}
+	}
+	env->n++;
+	return 0;
+nomem:
+	for (k = 0; k < v->nitems; k++)
+		free(v->items[k]);
+	free(v->items);
+	free(v->value);
+	free(v->name);
+	return TG_ENOMEM;
+}
+
+void
+tg_marker_env_release(struct tg_marker_env *env)
+{
+	size_t k, j;
+
+	for (k = 0; k < env->n; k++) {
+		free(env->vars[k].name);
+		free(env->vars[k].value);
+		for (j = 0; j < env->vars[k].nitems; j++)
+			free(env->vars[k].items[j]);
+		free(env->vars[k].items);
+	}
+	free(env->vars);
+	env->vars = NULL;
+	env->n = 0;
+}

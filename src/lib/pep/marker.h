@@ -1,0 +1,72 @@
+/* marker.h - PEP 508 environment markers: parse, print, evaluate
+ * SPDX-License-Identifier: MIT
+ *
+ * Parsed and evaluated as pypa/packaging 26.x's Marker: quoted strings
+ * are Python string literals (escapes decoded), "extra" values are
+ * name-normalised, version-valued variables (python_version,
+ * python_full_version, platform_release, implementation_version) are
+ * compared as PEP 440 versions when the right side is a valid specifier,
+ * everything else as strings. Every comparison in a marker is evaluated,
+ * so a missing variable is an error even where "or" has decided.
+ */
+#ifndef TG_LIB_PEP_MARKER_H
+#define TG_LIB_PEP_MARKER_H
+
+#include <stddef.h>
+
+#include "lib/util/buf.h"
+#include "lib/util/err.h"
+#include "lib/pep/pep508.h"
+
+struct tg_marker;
+
+/* One variable of an evaluation environment: a string, or a set of
+ * strings for "extras" and "dependency_groups". */
+struct tg_marker_var {
+	char *name;
+	char *value;  /* NULL when a set */
+	char **items; /* the set */
+	size_t nitems;
+};
+
+struct tg_marker_env {
+	struct tg_marker_var *vars;
+	size_t n;
+};
+
+#define TG_MARKER_ENV_INIT                                                     \
+	{                                                                      \
+		NULL, 0                                                        \
+	}
+
+int tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
+		    struct tg_err *err);
+/* Parse a marker that starts at lx's position (after ';' in a requirement);
+ * stops where the marker grammar ends. */
+int tg_marker_parse_lex(struct tg_marker **out, struct tg_pep508_lexer *lx,
+			struct tg_err *err);
+void tg_marker_free(struct tg_marker *m);
+
+/* As str(Marker): normalised quoting and parentheses. */
+int tg_marker_format(const struct tg_marker *m, struct tg_buf *out,
+		     struct tg_err *err);
+
+/* *result = 1 or 0; TG_EUNDEF for an undefined comparison or a variable
+ * missing from env ("extra" defaults to ""). */
+int tg_marker_evaluate(const struct tg_marker *m,
+		       const struct tg_marker_env *env, int *result,
+		       struct tg_err *err);
+
+/* Add a string (value) or a set (items) to env; copies. */
+int tg_marker_env_set(struct tg_marker_env *env, const char *name,
+		      const char *value, const char *const *items,
+		      size_t nitems);
+void tg_marker_env_release(struct tg_marker_env *env);
+
+/* Fill env from a JSON object of marker variables (marker_env.c): each
+ * value a string, or for "extras" and "dependency_groups" an array of
+ * strings. */
+int tg_marker_env_parse_json(struct tg_marker_env *env, const char *text,
+			     size_t len, struct tg_err *err);
+
+#endif

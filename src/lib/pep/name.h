@@ -1,0 +1,11 @@
+/* name.h - PEP 503 project name normalisation
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TG_LIB_PEP_NAME_H
+#define TG_LIB_PEP_NAME_H
+
+/* PEP 503 name normalisation: lower case, runs of -_. become '-'; a new
+ * string, NULL when out of memory. */
+char *tg_name_canonicalize(const char *name);
+
+#endif

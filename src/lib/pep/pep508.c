@@ -1,0 +1,267 @@
+/* pep508_lex.c - tokens of PEP 508 requirements and markers
+ * SPDX-License-Identifier: MIT
+ *
+ * Each rule mirrors one regular expression of packaging 26.x's
+ * DEFAULT_RULES. Python's \b is Unicode-aware; here every non-ASCII byte
+ * counts as a word character, which agrees for letters and digits.
+ */
+#include "lib/pep/pep508.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/pep/pyspace.h"
+#include "lib/pep/version.h"
+
+static int
+word_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+/* \b at offset i of s[0..len) */
+static int
+boundary(const char *s, size_t len, size_t i)
+{
+	int before = i > 0 && word_char((unsigned char)s[i - 1]);
+	int after = i < len && word_char((unsigned char)s[i]);
+
+	return before != after;
+}
+
+/* \bword\b at pos */
+static size_t
+keyword(const struct tg_pep508_lexer *lx, const char *w)
+{
+	size_t n = strlen(w);
+
+	if (lx->len - lx->pos < n || memcmp(lx->s + lx->pos, w, n) != 0)
+		return 0;
+	if (!boundary(lx->s, lx->len, lx->pos) ||
+	    !boundary(lx->s, lx->len, lx->pos + n))
+		return 0;
+	return n;
+}
+
+static const char *const variables[] = {
+    "python_version",
+    "python_full_version",
+    "os_name",
+    "os.name",
+    "sys_platform",
+    "sys.platform",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "platform.version",
+    "platform_machine",
+    "platform.machine",
+    "platform_python_implementation",
+    "platform.python_implementation",
+    "python_implementation",
+    "implementation_name",
+    "implementation_version",
+    "extras",
+    "extra",
+    "dependency_groups",
+};
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* End of v? (N!)? N (.N)* at s[i..e), with at least min_nums release
+ * numbers, or SIZE_MAX. */
+static size_t
+release_end(const char *s, size_t i, size_t e, int min_nums)
+{
+	size_t j;
+	int nums = 1;
+
+	if (i < e && (s[i] == 'v' || s[i] == 'V'))
+		i++;
+	for (j = i; j < e && is_digit(s[j]); j++)
+		;
+	if (j > i && j + 1 < e && s[j] == '!' && is_digit(s[j + 1]))
+		for (i = j + 1, j = i; j < e && is_digit(s[j]); j++)
+			;
+	if (j == i)
+		return SIZE_MAX;
+	while (j + 1 < e && s[j] == '.' && is_digit(s[j + 1])) {
+		for (j++; j < e && is_digit(s[j]); j++)
+			;
+		nums++;
+	}
+	return nums >= min_nums ? j : SIZE_MAX;
+}
+
+/* packaging's Specifier regex, matched (not fullmatched) at pos. */
+static size_t
+specifier(const struct tg_pep508_lexer *lx)
+{
+	const char *s = lx->s;
+	size_t i = lx->pos, e = lx->len, end;
+	int op_eq = 0, op_compat = 0;
+
+	if (e - i >= 3 && memcmp(s + i, "===", 3) == 0) {
+		i = tg_pyspace_lstrip(s, i + 3, e);
+		while (i < e && s[i] != ';' && s[i] != ')' &&
+		       !tg_pyspace_at(s, i, e))
+			i++;
+		return i - lx->pos;
+	}
+	if (e - i >= 2 &&
+	    (memcmp(s + i, "==", 2) == 0 || memcmp(s + i, "!=", 2) == 0)) {
+		op_eq = 1;
+		i += 2;
+	} else if (e - i >= 2 && memcmp(s + i, "~=", 2) == 0) {
+		op_compat = 1;
+		i += 2;
+	} else if (e - i >= 2 && (memcmp(s + i, "<=", 2) == 0 ||
+				  memcmp(s + i, ">=", 2) == 0)) {
+		i += 2;
+	} else if (i < e && (s[i] == '<' || s[i] == '>')) {
+		i += 1;
+	} else {
+		return 0;
+	}
+	i = tg_pyspace_lstrip(s, i, e);
+	end = release_end(s, i, e, op_compat ? 2 : 1);
+	if (end == SIZE_MAX)
+		return 0;
+	if (op_eq && end + 1 < e && s[end] == '.' && s[end + 1] == '*')
+		return end + 2 - lx->pos;
+	end = tg_version_scan_prefix(s, i, e, op_eq);
+	return end == SIZE_MAX ? 0 : end - lx->pos;
+}
+
+static int
+ident_char(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '.' || c == '_' || c == '-';
+}
+
+static int
+lower_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z');
+}
+
+size_t
+tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
+{
+	const char *s = lx->s + lx->pos;
+	size_t n = lx->len - lx->pos, i, w;
+	char q;
+
+	switch (k) {
+	case TG_TOK_LPAREN:
+		return n && *s == '(';
+	case TG_TOK_RPAREN:
+		return n && *s == ')';
+	case TG_TOK_LBRACKET:
+		return n && *s == '[';
+	case TG_TOK_RBRACKET:
+		return n && *s == ']';
+	case TG_TOK_SEMICOLON:
+		return n && *s == ';';
+	case TG_TOK_COMMA:
+		return n && *s == ',';
+	case TG_TOK_AT:
+		return n && *s == '@';
+	case TG_TOK_QUOTED:
+		if (!n || (*s != '\'' && *s != '"'))
+			return 0;
+		q = *s;
+		for (i = 1; i < n; i++)
+			if (s[i] == q)
+				return i + 1;
+		return 0;
+	case TG_TOK_OP:
+		if (n >= 3 && memcmp(s, "===", 3) == 0)
+			return 3;
+		if (n >= 2 && s[1] == '=' &&
+		    (s[0] == '=' || s[0] == '~' || s[0] == '!' || s[0] == '<' ||
+		     s[0] == '>'))
+			return 2;
+		return n && (*s == '<' || *s == '>');
+	case TG_TOK_BOOLOP:
+		return (w = keyword(lx, "or")) ? w : keyword(lx, "and");
+	case TG_TOK_IN:
+		return keyword(lx, "in");
+	case TG_TOK_NOT:
+		return keyword(lx, "not");
+	case TG_TOK_VARIABLE:
+		for (i = 0; i < sizeof(variables) / sizeof(variables[0]); i++)
+			if ((w = keyword(lx, variables[i])) != 0)
+				return w;
+		return 0;
+	case TG_TOK_SPECIFIER:
+		return specifier(lx);
+	case TG_TOK_URL:
+		for (i = 0; i < n && s[i] != ' ' && s[i] != '\t'; i++)
+			;
+		return i;
+	case TG_TOK_IDENTIFIER:
+		/* \b[a-zA-Z0-9][a-zA-Z0-9._-]*\b */
+		if (!n || *s == '.' || *s == '_' || *s == '-' ||
+		    !ident_char(*s) || !boundary(lx->s, lx->len, lx->pos))
+			return 0;
+		for (i = 1; i < n && ident_char(s[i]); i++)
+			;
+		/* give back until a word boundary follows */
+		while (i > 0 && !(word_char((unsigned char)s[i - 1]) &&
+				  boundary(lx->s, lx->len, lx->pos + i)))
+			i--;
+		return i;
+	case TG_TOK_PREFIX_TRAIL:
+		return n >= 2 && s[0] == '.' && s[1] == '*' ? 2 : 0;
+	case TG_TOK_LOCAL_TRAIL:
+		/* \+[a-z0-9]+(?:[-_\.][a-z0-9]+)* (lower case only) */
+		if (n < 2 || s[0] != '+' || !lower_alnum(s[1]))
+			return 0;
+		for (i = 1; i < n && lower_alnum(s[i]); i++)
+			;
+		while (i + 1 < n &&
+		       (s[i] == '-' || s[i] == '_' || s[i] == '.') &&
+		       lower_alnum(s[i + 1]))
+			for (i++; i < n && lower_alnum(s[i]); i++)
+				;
+		return i;
+	case TG_TOK_WS:
+		for (i = 0; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+			;
+		return i;
+	case TG_TOK_END:
+		return n == 0;
+	}
+	return 0;
+}
+
+int
+tg_pep508_take(struct tg_pep508_lexer *lx, enum tg_tok k, size_t *start,
+	       size_t *len)
+{
+	size_t n = tg_pep508_peek(lx, k);
+
+	if (!n)
+		return 0;
+	if (k == TG_TOK_END)
+		n = 0;
+	if (start)
+		*start = lx->pos;
+	if (len)
+		*len = n;
+	lx->pos += n;
+	return 1;
+}
+
+void
+tg_pep508_ws(struct tg_pep508_lexer *lx)
+{
+	tg_pep508_take(lx, TG_TOK_WS, NULL, NULL);
+}

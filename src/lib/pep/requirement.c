@@ -1,0 +1,322 @@
+/* requirement.c - PEP 508 dependency specifiers
+ * SPDX-License-Identifier: MIT
+ *
+ * A recursive-descent parser over pep508_lex, one function per rule of
+ * packaging's _parser.py, with the same error messages (in git's lower
+ * case) and positions.
+ */
+#include "lib/pep/requirement.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pep/pep508.h"
+
+static int
+syntax(struct tg_err *err, size_t pos, const char *msg)
+{
+	return tg_err_set_at(err, TG_EINVAL, pos, "%s", msg);
+}
+
+static char *
+span_dup(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (p) {
+		memcpy(p, s, n);
+		p[n] = '\0';
+	}
+	return p;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+add_extra(struct tg_requirement *req, const char *s, size_t n)
+{
+	char **p = realloc(req->extras, (req->nextras + 1) * sizeof(*p));
+
+	if (!p)
+		return TG_ENOMEM;
+	req->extras = p;
+	p[req->nextras] = span_dup(s, n);
+	if (!p[req->nextras])
+		return TG_ENOMEM;
+	req->nextras++;
+	return 0;
+}
+
+/* extras = '[' ws? (IDENT (ws? ',' ws? IDENT)*)? ws? ']' */
+static int
+parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
+	     struct tg_err *err)
+{
+	size_t open, at, n, k, o;
+
+	if (!tg_pep508_take(lx, TG_TOK_LBRACKET, &open, NULL))
+		return 0;
+	tg_pep508_ws(lx);
+	if (tg_pep508_take(lx, TG_TOK_IDENTIFIER, &at, &n)) {
+		if (add_extra(req, lx->s + at, n))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		for (;;) {
+			tg_pep508_ws(lx);
+			if (tg_pep508_peek(lx, TG_TOK_IDENTIFIER))
+				return syntax(err, lx->pos,
+					      "expected comma between extra "
+					      "names");
+			if (!tg_pep508_take(lx, TG_TOK_COMMA, NULL, NULL))
+				break;
+			tg_pep508_ws(lx);
+			if (!tg_pep508_take(lx, TG_TOK_IDENTIFIER, &at, &n))
+				return syntax(
+				    err, lx->pos,
+				    "expected extra name after comma");
+			if (add_extra(req, lx->s + at, n))
+				return tg_err_set(err, TG_ENOMEM,
+						  "out of memory");
+		}
+	}
+	tg_pep508_ws(lx);
+	if (!tg_pep508_take(lx, TG_TOK_RBRACKET, NULL, NULL))
+		return syntax(err, lx->pos,
+			      "expected matching RIGHT_BRACKET for "
+			      "LEFT_BRACKET, after extras");
+	/* a set, printed sorted */
+	if (req->nextras > 1)
+		qsort(req->extras, req->nextras, sizeof(*req->extras), cmp_str);
+	for (k = 0, o = 0; k < req->nextras; k++) {
+		if (o && strcmp(req->extras[o - 1], req->extras[k]) == 0)
+			free(req->extras[k]);
+		else
+			req->extras[o++] = req->extras[k];
+	}
+	req->nextras = o;
+	return 0;
+}
+
+/* version_many = (SPECIFIER (ws? ',' ws? SPECIFIER)*)? */
+static int
+parse_version_many(struct tg_pep508_lexer *lx, struct tg_buf *spec,
+		   struct tg_err *err)
+{
+	size_t at, n;
+
+	while (tg_pep508_take(lx, TG_TOK_SPECIFIER, &at, &n)) {
+		if (tg_buf_add(spec, lx->s + at, n))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (tg_pep508_peek(lx, TG_TOK_PREFIX_TRAIL)) {
+			int eq = (n >= 2 && memcmp(lx->s + at, "!=", 2) == 0) ||
+				 (n >= 2 && memcmp(lx->s + at, "==", 2) == 0 &&
+				  !(n >= 3 && lx->s[at + 2] == '='));
+			return syntax(err, lx->pos + 1,
+				      eq ? ".* suffix cannot be used with "
+					   "pre-release, post-release, dev or "
+					   "local versions"
+					 : ".* suffix can only be used with "
+					   "`==` or `!=` operators");
+		}
+		if (tg_pep508_peek(lx, TG_TOK_LOCAL_TRAIL))
+			return syntax(err, lx->pos,
+				      "local version label can only be used "
+				      "with `==` or `!=` operators");
+		tg_pep508_ws(lx);
+		if (!tg_pep508_take(lx, TG_TOK_COMMA, NULL, NULL))
+			break;
+		if (tg_buf_addc(spec, ','))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		tg_pep508_ws(lx);
+	}
+	return 0;
+}
+
+/* specifier = '(' ws? version_many ws? ')' | ws? version_many ws? */
+static int
+parse_specifier(struct tg_pep508_lexer *lx, struct tg_buf *spec,
+		struct tg_err *err)
+{
+	size_t open;
+	int paren = tg_pep508_take(lx, TG_TOK_LPAREN, &open, NULL), rc;
+
+	tg_pep508_ws(lx);
+	rc = parse_version_many(lx, spec, err);
+	if (rc)
+		return rc;
+	tg_pep508_ws(lx);
+	if (paren && !tg_pep508_take(lx, TG_TOK_RPAREN, NULL, NULL))
+		return syntax(err, lx->pos,
+			      "expected matching RIGHT_PARENTHESIS for "
+			      "LEFT_PARENTHESIS, after version specifier");
+	return 0;
+}
+
+static int
+parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
+		  const char *expected, struct tg_err *err)
+{
+	int rc;
+
+	if (!tg_pep508_take(lx, TG_TOK_SEMICOLON, NULL, NULL))
+		return tg_err_set_at(err, TG_EINVAL, lx->pos,
+				     "expected %s or end", expected);
+	rc = tg_marker_parse_lex(&req->marker, lx, err);
+	if (rc)
+		return rc;
+	tg_pep508_ws(lx);
+	return 0;
+}
+
+int
+tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
+		     struct tg_err *err)
+{
+	struct tg_pep508_lexer lx = {s, len, 0};
+	struct tg_buf spec = TG_BUF_INIT;
+	size_t at, n;
+	int rc = 0;
+
+	memset(req, 0, sizeof(*req));
+	if (memchr(s, '\0', len)) {
+		rc = syntax(err,
+			    (size_t)((const char *)memchr(s, '\0', len) - s),
+			    "NUL byte in requirement");
+		goto out;
+	}
+	tg_pep508_ws(&lx);
+	if (!tg_pep508_take(&lx, TG_TOK_IDENTIFIER, &at, &n)) {
+		rc = syntax(err, lx.pos,
+			    "expected package name at the start of dependency "
+			    "specifier");
+		goto out;
+	}
+	req->name = span_dup(s + at, n);
+	if (!req->name)
+		goto nomem;
+	tg_pep508_ws(&lx);
+	rc = parse_extras(&lx, req, err);
+	if (rc)
+		goto out;
+	tg_pep508_ws(&lx);
+	if (tg_pep508_take(&lx, TG_TOK_AT, NULL, NULL)) {
+		tg_pep508_ws(&lx);
+		if (!tg_pep508_take(&lx, TG_TOK_URL, &at, &n)) {
+			rc = syntax(err, lx.pos, "expected URL after @");
+			goto out;
+		}
+		req->url = span_dup(s + at, n);
+		if (!req->url)
+			goto nomem;
+		if (!tg_pep508_peek(&lx, TG_TOK_END)) {
+			if (!tg_pep508_take(&lx, TG_TOK_WS, NULL, NULL)) {
+				rc = syntax(err, lx.pos,
+					    "expected whitespace after URL");
+				goto out;
+			}
+			if (!tg_pep508_peek(&lx, TG_TOK_END))
+				rc = parse_marker_part(
+				    &lx, req,
+				    "semicolon (after URL and whitespace)",
+				    err);
+		}
+	} else {
+		rc = parse_specifier(&lx, &spec, err);
+		if (rc)
+			goto out;
+		tg_pep508_ws(&lx);
+		if (!tg_pep508_peek(&lx, TG_TOK_END))
+			rc = parse_marker_part(
+			    &lx, req,
+			    spec.len ? "comma (within version specifier), "
+				       "semicolon (after version specifier)"
+				     : "semicolon (after name with no "
+				       "version specifier)",
+			    err);
+	}
+	if (rc)
+		goto out;
+	if (!tg_pep508_take(&lx, TG_TOK_END, NULL, NULL)) {
+		rc =
+		    syntax(err, lx.pos, "expected end of dependency specifier");
+		goto out;
+	}
+	rc = tg_spec_set_parse(&req->spec, spec.data ? spec.data : "", spec.len,
+			       err);
+	if (rc && err)
+		err->has_pos = 0; /* the offset is within the specifier */
+	goto out;
+nomem:
+	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+out:
+	tg_buf_release(&spec);
+	if (rc)
+		tg_requirement_release(req);
+	return rc;
+}
+
+void
+tg_requirement_release(struct tg_requirement *req)
+{
+	size_t k;
+
+	if (!req)
+		return;
+	free(req->name);
+	for (k = 0; k < req->nextras; k++)
+		free(req->extras[k]);
+	free(req->extras);
+	tg_spec_set_release(&req->spec);
+	free(req->url);
+	tg_marker_free(req->marker);
+	memset(req, 0, sizeof(*req));
+}
+
+int
+tg_requirement_to_json(const struct tg_requirement *req, struct tg_buf *out,
+		       struct tg_err *err)
+{
+	struct tg_buf tmp = TG_BUF_INIT;
+	size_t k;
+	int rc;
+
+	rc = tg_buf_adds(out, "{\"name\": ");
+	rc = rc ? rc : tg_buf_add_json_str(out, req->name, strlen(req->name));
+	rc = rc ? rc : tg_buf_adds(out, ", \"extras\": [");
+	for (k = 0; !rc && k < req->nextras; k++) {
+		if (k)
+			rc = tg_buf_adds(out, ", ");
+		rc = rc ? rc
+			: tg_buf_add_json_str(out, req->extras[k],
+					      strlen(req->extras[k]));
+	}
+	rc = rc ? rc : tg_buf_adds(out, "], \"specifier\": ");
+	rc = rc ? rc : tg_spec_set_format(&req->spec, &tmp);
+	rc = rc ? rc
+		: tg_buf_add_json_str(out, tmp.data ? tmp.data : "", tmp.len);
+	rc = rc ? rc : tg_buf_adds(out, ", \"marker\": ");
+	if (!rc && req->marker) {
+		tg_buf_clear(&tmp);
+		rc = tg_marker_format(req->marker, &tmp, err);
+		if (rc) {
+			tg_buf_release(&tmp);
+			return rc;
+		}
+		rc = tg_buf_add_json_str(out, tmp.data, tmp.len);
+	} else if (!rc) {
+		rc = tg_buf_adds(out, "null");
+	}
+	rc = rc ? rc : tg_buf_adds(out, ", \"url\": ");
+	if (!rc && req->url)
+		rc = tg_buf_add_json_str(out, req->url, strlen(req->url));
+	else if (!rc)
+		rc = tg_buf_adds(out, "null");
+	rc = rc ? rc : tg_buf_adds(out, "}");
+	tg_buf_release(&tmp);
+	if (rc)
+		return tg_err_set(err, rc, "out of memory");
+	return 0;
+}

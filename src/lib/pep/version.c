@@ -1,0 +1,536 @@
+/* version.c - PEP 440 versions: parse, normalise, order
+ * SPDX-License-Identifier: MIT
+ *
+ * The parser is a hand-written scanner for packaging 26.x's VERSION_PATTERN
+ * (the possessive form used on CPython >= 3.11.5): every optional segment
+ * is atomic, so once a segment matched it is never given back, and the
+ * scanner takes the first alternative that matches, as the regex does.
+ * Ordering follows packaging's _cmpkey: trailing release zeros ignored,
+ * dev-only < a < b < rc < final, post after, local labels after none,
+ * string local segments before numeric ones.
+ * Limits: none beyond memory; the caller bounds its input.
+ */
+#include "lib/pep/version.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/buf.h"
+#include "lib/pep/pyspace.h"
+
+static const char zero_digit[] = "0";
+static const struct tg_num num_zero = {zero_digit, 1};
+
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+is_alnum(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int
+is_sep(char c)
+{
+	return c == '.' || c == '_' || c == '-';
+}
+
+static char
+lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Case-insensitive match of the ASCII word w at s[i..e). */
+static size_t
+match_word(const char *s, size_t i, size_t e, const char *w)
+{
+	size_t n = strlen(w), k;
+
+	if (e - i < n)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (lower(s[i + k]) != w[k])
+			return 0;
+	return n;
+}
+
+static size_t
+skip_digits(const char *s, size_t i, size_t e)
+{
+	while (i < e && is_digit(s[i]))
+		i++;
+	return i;
+}
+
+/* A span of the input: [b, e). */
+struct span {
+	size_t b, e;
+};
+
+struct pieces {
+	int has_epoch;
+	struct span epoch;
+	size_t nrelease;
+	enum tg_pre_kind pre;
+	struct span pre_n; /* empty: 0 */
+	int has_post;
+	struct span post_n;
+	int has_dev;
+	struct span dev_n;
+	int has_local;
+	struct span local;
+};
+
+static const struct {
+	const char *word;
+	enum tg_pre_kind kind;
+} pre_words[] = {
+    /* order of packaging's alternation */
+    {"alpha", TG_PRE_A}, {"a", TG_PRE_A},	 {"beta", TG_PRE_B},
+    {"b", TG_PRE_B},	 {"preview", TG_PRE_RC}, {"pre", TG_PRE_RC},
+    {"c", TG_PRE_RC},	 {"rc", TG_PRE_RC},
+};
+
+static const char *const post_words[] = {"post", "rev", "r"};
+
+/* Scan the longest version at s[i..e); returns where it ends, or
+ * SIZE_MAX when there is no release number. */
+static size_t
+scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
+{
+	size_t j, k, n;
+
+	memset(p, 0, sizeof(*p));
+	if (i < e && (s[i] == 'v' || s[i] == 'V'))
+		i++;
+	/* epoch: digits '!' */
+	j = skip_digits(s, i, e);
+	if (j > i && j < e && s[j] == '!') {
+		p->has_epoch = 1;
+		p->epoch.b = i;
+		p->epoch.e = j;
+		i = j + 1;
+	}
+	/* release: digits ('.' digits)* */
+	j = skip_digits(s, i, e);
+	if (j == i)
+		return SIZE_MAX;
+	p->nrelease = 1;
+	i = j;
+	while (i + 1 < e && s[i] == '.' && is_digit(s[i + 1])) {
+		i = skip_digits(s, i + 1, e);
+		p->nrelease++;
+	}
+	/* pre: [._-]? word [._-]? digits? */
+	j = i;
+	if (j < e && is_sep(s[j]))
+		j++;
+	for (k = 0; k < sizeof(pre_words) / sizeof(pre_words[0]); k++) {
+		n = match_word(s, j, e, pre_words[k].word);
+		if (n) {
+			p->pre = pre_words[k].kind;
+			j += n;
+			if (j < e && is_sep(s[j]))
+				j++;
+			p->pre_n.b = j;
+			j = skip_digits(s, j, e);
+			p->pre_n.e = j;
+			i = j;
+			break;
+		}
+	}
+	/* post: '-' digits | [._-]? word [._-]? digits? */
+	if (i + 1 < e && s[i] == '-' && is_digit(s[i + 1])) {
+		p->has_post = 1;
+		p->post_n.b = i + 1;
+		i = p->post_n.e = skip_digits(s, i + 1, e);
+	} else {
+		j = i;
+		if (j < e && is_sep(s[j]))
+			j++;
+		for (k = 0; k < sizeof(post_words) / sizeof(post_words[0]);
+		     k++) {
+			n = match_word(s, j, e, post_words[k]);
+			if (n) {
+				p->has_post = 1;
+				j += n;
+				if (j < e && is_sep(s[j]))
+					j++;
+				p->post_n.b = j;
+				i = p->post_n.e = skip_digits(s, j, e);
+				break;
+			}
+		}
+	}
+	/* dev: [._-]? "dev" [._-]? digits? */
+	j = i;
+	if (j < e && is_sep(s[j]))
+		j++;
+	n = match_word(s, j, e, "dev");
+	if (n) {
+		p->has_dev = 1;
+		j += n;
+		if (j < e && is_sep(s[j]))
+			j++;
+		p->dev_n.b = j;
+		i = p->dev_n.e = skip_digits(s, j, e);
+	}
+	/* local: '+' alnum+ ([._-] alnum+)* */
+	if (allow_local && i + 1 < e && s[i] == '+' && is_alnum(s[i + 1])) {
+		p->has_local = 1;
+		p->local.b = ++i;
+		for (;;) {
+			while (i < e && is_alnum(s[i]))
+				i++;
+			if (i + 1 < e && is_sep(s[i]) && is_alnum(s[i + 1]))
+				i++;
+			else
+				break;
+		}
+		p->local.e = i;
+	}
+	return i;
+}
+
+size_t
+tg_version_scan_prefix(const char *s, size_t i, size_t e, int allow_local)
+{
+	struct pieces p;
+
+	return scan(s, i, e, &p, allow_local);
+}
+
+/* Append the digits of s[sp] without leading zeros; record where. */
+static int
+add_num(struct tg_buf *b, const char *s, struct span sp, size_t *off,
+	size_t *len)
+{
+	size_t i = sp.b;
+
+	while (i + 1 < sp.e && s[i] == '0')
+		i++;
+	*off = b->len;
+	if (i == sp.e) { /* empty: implicit 0 */
+		*len = 1;
+		return tg_buf_addc(b, '0');
+	}
+	*len = sp.e - i;
+	return tg_buf_add(b, s + i, sp.e - i);
+}
+
+static int
+all_digits(const char *s, size_t b, size_t e)
+{
+	for (; b < e; b++)
+		if (!is_digit(s[b]))
+			return 0;
+	return 1;
+}
+
+/* Offsets recorded while building the canonical string; turned into
+ * pointers once the buffer no longer moves. */
+struct offs {
+	size_t off, len;
+};
+
+static int
+build(struct tg_version *v, const char *s, size_t start, size_t end,
+      const struct pieces *p, struct tg_err *err)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct offs epoch = {0, 0}, pre = {0, 0}, post = {0, 0}, dev = {0, 0};
+	struct offs *rel = NULL, *loc = NULL;
+	size_t i, k, nloc = 0;
+	struct span sp;
+	int rc = 0;
+
+	b.max = SIZE_MAX;
+	rel = calloc(p->nrelease, sizeof(*rel));
+	v->release = calloc(p->nrelease, sizeof(*v->release));
+	if (!rel || !v->release) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
+	v->nrelease = p->nrelease;
+	if (p->has_epoch) {
+		sp = p->epoch;
+		while (sp.b + 1 < sp.e && s[sp.b] == '0')
+			sp.b++;
+		if (sp.e - sp.b != 1 || s[sp.b] != '0') {
+			rc = add_num(&b, s, sp, &epoch.off, &epoch.len);
+			if (!rc)
+				rc = tg_buf_addc(&b, '!');
+		}
+	}
+	/* release segments */
+	i = p->has_epoch ? p->epoch.e + 1 : start;
+	for (k = 0; !rc && k < p->nrelease; k++) {
+		sp.b = i;
+		sp.e = i = skip_digits(s, i, end);
+		if (k)
+			rc = tg_buf_addc(&b, '.');
+		if (!rc)
+			rc = add_num(&b, s, sp, &rel[k].off, &rel[k].len);
+		i++; /* the '.' */
+	}
+	if (!rc && p->pre != TG_PRE_NONE) {
+		static const char *const names[] = {"", "a", "b", "rc"};
+		rc = tg_buf_adds(&b, names[p->pre]);
+		if (!rc)
+			rc = add_num(&b, s, p->pre_n, &pre.off, &pre.len);
+	}
+	if (!rc && p->has_post) {
+		rc = tg_buf_adds(&b, ".post");
+		if (!rc)
+			rc = add_num(&b, s, p->post_n, &post.off, &post.len);
+	}
+	if (!rc && p->has_dev) {
+		rc = tg_buf_adds(&b, ".dev");
+		if (!rc)
+			rc = add_num(&b, s, p->dev_n, &dev.off, &dev.len);
+	}
+	if (!rc && p->has_local) {
+		nloc = 1;
+		for (i = p->local.b; i < p->local.e; i++)
+			nloc += is_sep(s[i]);
+		loc = calloc(nloc, sizeof(*loc));
+		v->local = calloc(nloc, sizeof(*v->local));
+		if (!loc || !v->local) {
+			rc = TG_ENOMEM;
+			goto out;
+		}
+		v->nlocal = nloc;
+		rc = tg_buf_addc(&b, '+');
+		i = p->local.b;
+		for (k = 0; !rc && k < nloc; k++) {
+			sp.b = i;
+			while (i < p->local.e && !is_sep(s[i]))
+				i++;
+			sp.e = i++;
+			if (k)
+				rc = tg_buf_addc(&b, '.');
+			if (rc)
+				break;
+			if (all_digits(s, sp.b, sp.e)) {
+				v->local[k].numeric = 1;
+				rc = add_num(&b, s, sp, &loc[k].off,
+					     &loc[k].len);
+			} else {
+				size_t q;
+
+				loc[k].off = b.len;
+				loc[k].len = sp.e - sp.b;
+				for (q = sp.b; !rc && q < sp.e; q++)
+					rc = tg_buf_addc(&b, lower(s[q]));
+			}
+		}
+	}
+	if (rc)
+		goto out;
+	v->str = tg_buf_detach(&b);
+	if (!v->str) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
+	v->epoch = epoch.len ? (struct tg_num){v->str + epoch.off, epoch.len}
+			     : num_zero;
+	for (k = 0; k < v->nrelease; k++)
+		v->release[k] =
+		    (struct tg_num){v->str + rel[k].off, rel[k].len};
+	v->pre_n =
+	    p->pre ? (struct tg_num){v->str + pre.off, pre.len} : num_zero;
+	v->has_post = p->has_post;
+	v->post_n = p->has_post ? (struct tg_num){v->str + post.off, post.len}
+				: num_zero;
+	v->has_dev = p->has_dev;
+	v->dev_n =
+	    p->has_dev ? (struct tg_num){v->str + dev.off, dev.len} : num_zero;
+	v->pre = p->pre;
+	for (k = 0; k < nloc; k++) {
+		v->local[k].p = v->str + loc[k].off;
+		v->local[k].n = loc[k].len;
+	}
+out:
+	if (rc)
+		tg_err_set(err, rc, "out of memory");
+	tg_buf_release(&b);
+	free(rel);
+	free(loc);
+	return rc;
+}
+
+int
+tg_version_parse(struct tg_version *v, const char *s, size_t len,
+		 struct tg_err *err)
+{
+	struct pieces p;
+	size_t b = 0, e = len, bad = 0;
+	int rc;
+
+	memset(v, 0, sizeof(*v));
+	b = tg_pyspace_lstrip(s, 0, len);
+	e = tg_pyspace_rstrip(s, b, len);
+	bad = scan(s, b, e, &p, 1);
+	if (bad != e) {
+		if (bad == SIZE_MAX)
+			bad = b;
+		return tg_err_set_at(err, TG_EINVAL, bad,
+				     "invalid version '%.*s'",
+				     len > 200 ? 200 : (int)len, s);
+	}
+	v->raw = malloc(len + 1);
+	if (!v->raw)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	memcpy(v->raw, s, len);
+	v->raw[len] = '\0';
+	/* build() expects the release to start after an optional 'v' */
+	if (b < e && (s[b] == 'v' || s[b] == 'V'))
+		b++;
+	rc = build(v, s, b, e, &p, err);
+	if (rc)
+		tg_version_release(v);
+	return rc;
+}
+
+void
+tg_version_release(struct tg_version *v)
+{
+	if (!v)
+		return;
+	free(v->str);
+	free(v->raw);
+	free(v->release);
+	free(v->local);
+	memset(v, 0, sizeof(*v));
+}
+
+int
+tg_version_dup(struct tg_version *dst, const struct tg_version *src)
+{
+	return tg_version_parse(dst, src->str, strlen(src->str), NULL);
+}
+
+int
+tg_version_num_cmp(struct tg_num a, struct tg_num b)
+{
+	int c;
+
+	if (a.n != b.n)
+		return a.n < b.n ? -1 : 1;
+	c = memcmp(a.p, b.p, a.n);
+	return (c > 0) - (c < 0);
+}
+
+static int
+num_is_zero(struct tg_num a)
+{
+	return a.n == 1 && a.p[0] == '0';
+}
+
+static size_t
+trimmed_len(const struct tg_version *v)
+{
+	size_t n = v->nrelease;
+
+	while (n > 0 && num_is_zero(v->release[n - 1]))
+		n--;
+	return n;
+}
+
+static int
+cmp_release(const struct tg_version *a, const struct tg_version *b)
+{
+	size_t na = trimmed_len(a), nb = trimmed_len(b), k;
+	int c;
+
+	for (k = 0; k < na && k < nb; k++) {
+		c = tg_version_num_cmp(a->release[k], b->release[k]);
+		if (c)
+			return c;
+	}
+	return (na > nb) - (na < nb);
+}
+
+static int
+pre_rank(const struct tg_version *v)
+{
+	if (v->pre == TG_PRE_NONE)
+		return (!v->has_post && v->has_dev) ? -1 : 3;
+	return (int)v->pre - 1; /* a 0, b 1, rc 2 */
+}
+
+static int
+icmp(int a, int b)
+{
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_local(const struct tg_version *a, const struct tg_version *b)
+{
+	size_t k;
+	int c;
+
+	for (k = 0; k < a->nlocal && k < b->nlocal; k++) {
+		const struct tg_local_seg *x = &a->local[k], *y = &b->local[k];
+
+		if (x->numeric != y->numeric)
+			return x->numeric ? 1 : -1;
+		if (x->numeric) {
+			c = tg_version_num_cmp((struct tg_num){x->p, x->n},
+					       (struct tg_num){y->p, y->n});
+		} else {
+			size_t n = x->n < y->n ? x->n : y->n;
+
+			c = memcmp(x->p, y->p, n);
+			c = c ? (c > 0) - (c < 0)
+			      : icmp((int)(x->n > y->n), (int)(x->n < y->n));
+		}
+		if (c)
+			return c;
+	}
+	return (a->nlocal > b->nlocal) - (a->nlocal < b->nlocal);
+}
+
+int
+tg_version_cmp(const struct tg_version *a, const struct tg_version *b)
+{
+	int c;
+
+	if ((c = tg_version_num_cmp(a->epoch, b->epoch)) != 0)
+		return c;
+	if ((c = cmp_release(a, b)) != 0)
+		return c;
+	if ((c = icmp(pre_rank(a), pre_rank(b))) != 0)
+		return c;
+	if ((c = tg_version_num_cmp(a->pre_n, b->pre_n)) != 0)
+		return c;
+	if ((c = icmp(a->has_post, b->has_post)) != 0)
+		return c;
+	if ((c = tg_version_num_cmp(a->post_n, b->post_n)) != 0)
+		return c;
+	if ((c = icmp(!a->has_dev, !b->has_dev)) != 0)
+		return c;
+	if ((c = tg_version_num_cmp(a->dev_n, b->dev_n)) != 0)
+		return c;
+	return cmp_local(a, b);
+}
+
+int
+tg_version_is_prerelease(const struct tg_version *v)
+{
+	return v->pre != TG_PRE_NONE || v->has_dev;
+}
+
+int
+tg_version_same_release(const struct tg_version *a, const struct tg_version *b)
+{
+	return tg_version_num_cmp(a->epoch, b->epoch) == 0 &&
+	       cmp_release(a, b) == 0;
+}

@@ -1,0 +1,201 @@
+/* dpkg.c - the Debian package version of an installed file
+ * SPDX-License-Identifier: MIT
+ *
+ * Reads <admindir>/info/<pkg>.list (or <pkg>:<arch>.list for
+ * Multi-Arch: same packages, whichever exists) and <admindir>/status.
+ * Both are searched in 64 KiB windows with pread() and memmem(), so time
+ * is one pass and memory stays flat however many packages the system
+ * has (a status file of many MiB is common). The status file is searched
+ * for the stanza whose Package field is pkg and whose Status word is
+ * "installed"; a stanza is read up to 64 KiB.
+ */
+#include "lib/pyenv/dpkg.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/util/str.h"
+
+#define WINDOW 65536
+#define STANZA_MAX 65536
+
+/* The offset of the first line of fd at or after from that starts with
+ * line (which ends in '\n'), or -1. A match at offset 0 counts. */
+static off_t
+find_line(int fd, off_t from, const char *line)
+{
+	static char buf[WINDOW + 1024];
+	size_t n = strlen(line);
+	off_t base = from;
+
+	if (n == 0 || n > 1000)
+		return -1;
+	for (;;) {
+		ssize_t r = pread(fd, buf + 1, WINDOW + n, base);
+		const char *p, *e;
+
+		if (r <= 0)
+			return -1;
+		/* the byte before the window: a newline, or the file start */
+		buf[0] = '\n';
+		if (base > 0 && pread(fd, buf, 1, base - 1) != 1)
+			return -1;
+		e = buf + 1 + r;
+		for (p = buf;
+		     p < e && (p = memmem(p, (size_t)(e - p), "\n", 1)); p++) {
+			if ((size_t)(e - p - 1) < n)
+				break;
+			if (memcmp(p + 1, line, n) == 0)
+				return base + (p - buf);
+		}
+		if ((size_t)r <= n)
+			return -1;
+		base += r - (ssize_t)n;
+	}
+}
+
+static int
+open_ro(const char *path, int *absent, struct tg_err *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (absent)
+		*absent = 0;
+	if (fd < 0 && absent && (errno == ENOENT || errno == ENOTDIR)) {
+		*absent = 1;
+		return -1;
+	}
+	if (fd < 0)
+		tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+			   strerror(errno));
+	return fd;
+}
+
+/* Value of field name in the stanza s[0..len), a new string, or NULL. */
+static char *
+stanza_field(const char *s, size_t len, const char *name)
+{
+	size_t n = strlen(name), i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len;
+
+		if (e - i > n && memcmp(s + i, name, n) == 0 &&
+		    s[i + n] == ':') {
+			size_t v = i + n + 1;
+
+			while (v < e && (s[v] == ' ' || s[v] == '\t'))
+				v++;
+			while (e > v && (s[e - 1] == ' ' || s[e - 1] == '\r'))
+				e--;
+			return tg_str_ndup(s + v, e - v);
+		}
+		i = e + 1;
+	}
+	return NULL;
+}
+
+/* Open the .list of pkg: "<pkg>.list", else the first "<pkg>:*.list". */
+static int
+open_list(const char *admindir, const char *pkg, struct tg_err *err)
+{
+	char path[4096];
+	int absent = 0, fd;
+	DIR *d;
+	struct dirent *de;
+	size_t n = strlen(pkg);
+
+	snprintf(path, sizeof(path), "%s/info/%s.list", admindir, pkg);
+	fd = open_ro(path, &absent, err);
+	if (fd >= 0 || !absent)
+		return fd;
+	snprintf(path, sizeof(path), "%s/info", admindir);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l > n + 6 && strncmp(de->d_name, pkg, n) == 0 &&
+		    de->d_name[n] == ':' &&
+		    strcmp(de->d_name + l - 5, ".list") == 0) {
+			snprintf(path, sizeof(path), "%s/info/%s", admindir,
+				 de->d_name);
+			fd = open_ro(path, NULL, err);
+			break;
+		}
+	}
+	closedir(d);
+	return fd;
+}
+
+int
+tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
+		   char **version, struct tg_err *err)
+{
+	char path[4096], want[4200], *stanza = NULL;
+	int lfd = -1, sfd = -1, absent = 0;
+	struct tg_err e2 = TG_ERR_INIT;
+	off_t at;
+
+	*version = NULL;
+	lfd = open_list(admindir, pkg, &e2);
+	if (lfd < 0) {
+		if (e2.code && err)
+			*err = e2;
+		return e2.code;
+	}
+	snprintf(want, sizeof(want), "%s\n", file);
+	if (find_line(lfd, 0, want) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/status", admindir);
+	sfd = open_ro(path, &absent, &e2);
+	if (sfd < 0) {
+		if (e2.code && err)
+			*err = e2;
+		close(lfd);
+		return e2.code;
+	}
+	stanza = malloc(STANZA_MAX + 1);
+	if (!stanza) {
+		close(lfd);
+		close(sfd);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	snprintf(want, sizeof(want), "Package: %s\n", pkg);
+	for (at = 0; (at = find_line(sfd, at, want)) >= 0; at++) {
+		ssize_t r = pread(sfd, stanza, STANZA_MAX, at);
+		char *end, *st;
+
+		if (r <= 0)
+			break;
+		stanza[r] = '\0';
+		end = strstr(stanza, "\n\n");
+		if (end)
+			*end = '\0';
+		/* "want flag status": the status word must be "installed",
+		 * not half-installed, not-installed, config-files, ... */
+		st = stanza_field(stanza, strlen(stanza), "Status");
+		if (st && strlen(st) >= 10 &&
+		    strcmp(st + strlen(st) - 10, " installed") == 0) {
+			free(st);
+			*version =
+			    stanza_field(stanza, strlen(stanza), "Version");
+			break;
+		}
+		free(st);
+	}
+out:
+	free(stanza);
+	if (lfd >= 0)
+		close(lfd);
+	if (sfd >= 0)
+		close(sfd);
+	return 0;
+}

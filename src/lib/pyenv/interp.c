@@ -1,0 +1,645 @@
+/* interp.c - a Python interpreter described from its files, never run
+ * SPDX-License-Identifier: MIT
+ *
+ * Mirrors CPython's getpath for POSIX: a pyvenv.cfg beside the
+ * executable or one directory up makes a venv whose prefix is that
+ * directory's parent and whose base is found from the cfg's `home`; the
+ * base prefix is the first directory, going up from the real executable's
+ * directory, that holds lib/pythonX.Y/os.py. X.Y comes from the real
+ * executable's name (python3.11), else pyvenv.cfg, else the only
+ * lib/python3.* directory. PYTHONHOME overrides the base prefix.
+ *
+ * A pyenv shim is recognised by its text (a script that execs
+ * `libexec/pyenv exec`); its PYENV_ROOT is read from the script.
+ */
+#include "lib/pyenv/interp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/util/buf.h"
+#include "lib/util/file.h"
+#include "lib/util/str.h"
+#include "lib/util/path.h"
+
+#define SHIM_HEAD_MAX 8192
+#define CFG_MAX ((size_t)64 * 1024)
+#define SITE_PY_MAX ((size_t)1024 * 1024)
+
+void
+tg_interp_release(struct tg_interp *in)
+{
+	free(in->executable);
+	free(in->via);
+	free(in->prefix);
+	free(in->base_prefix);
+	free(in->pyvenv_cfg);
+	memset(in, 0, sizeof(*in));
+}
+
+static int
+is_executable_file(const char *p)
+{
+	return tg_path_is_file(p) && access(p, X_OK) == 0;
+}
+
+/* name looked up along pathvar, skipping directory skip (may be NULL). */
+static char *
+find_on_path(const char *name, const char *pathvar, const char *cwd,
+	     const char *skip)
+{
+	const char *p = pathvar ? pathvar : "/usr/local/bin:/usr/bin:/bin";
+
+	for (;;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *dir =
+		    n ? tg_str_ndup(p, n) : tg_str_ndup(cwd, strlen(cwd));
+		char *abs = dir ? tg_path_abs(dir, cwd) : NULL;
+		char *cand = abs ? tg_path_join(abs, name) : NULL;
+
+		if (cand && !(skip && strcmp(abs, skip) == 0) &&
+		    is_executable_file(cand)) {
+			free(dir);
+			free(abs);
+			return cand;
+		}
+		free(dir);
+		free(abs);
+		free(cand);
+		if (!colon)
+			return NULL;
+		p = colon + 1;
+	}
+}
+
+/* "python3.11" -> 3, 11 */
+static int
+version_from_name(const char *base, int *major, int *minor)
+{
+	int a, b, n = 0;
+
+	if (sscanf(base, "python%d.%d%n", &a, &b, &n) == 2 &&
+	    (base[n] == '\0' || base[n] == 'd' || base[n] == 'm' ||
+	     base[n] == 't') &&
+	    a >= 2 && b >= 0 && b < 1000) {
+		*major = a;
+		*minor = b;
+		return 0;
+	}
+	return -1;
+}
+
+/* The pyenv root named by a shim script, or NULL when path is no shim. */
+static char *
+shim_root(const char *path)
+{
+	char *text = NULL, *root = NULL;
+	size_t len;
+	int trunc;
+	const char *p, *q;
+
+	if (tg_file_read_head(path, SHIM_HEAD_MAX, &text, &len, &trunc, NULL,
+			      NULL) ||
+	    len < 2 || memcmp(text, "#!", 2) != 0 ||
+	    !strstr(text, "/libexec/pyenv\" exec")) {
+		free(text);
+		return NULL;
+	}
+	p = strstr(text, "export PYENV_ROOT=\"");
+	if (p) {
+		p += strlen("export PYENV_ROOT=\"");
+		q = strchr(p, '"');
+		if (q)
+			root = tg_str_ndup(p, (size_t)(q - p));
+	}
+	if (!root) {
+		/* "exec "<root>/libexec/pyenv" exec" */
+		q = strstr(text, "/libexec/pyenv\" exec");
+		for (p = q; p > text && p[-1] != '"'; p--)
+			;
+		root = tg_str_ndup(p, (size_t)(q - p));
+	}
+	free(text);
+	return root;
+}
+
+/* Words of a pyenv version file, one per whitespace-separated token,
+ * skipping comment lines; "" when the file is missing or empty. */
+static char *
+version_file_words(const char *path)
+{
+	char *text = NULL;
+	size_t len, i = 0;
+	struct tg_buf out = TG_BUF_INIT;
+
+	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, NULL))
+		return NULL;
+	while (i < len) {
+		size_t e = i, j;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		j = i;
+		while (j < e && (text[j] == ' ' || text[j] == '\t'))
+			j++;
+		if (j < e && text[j] != '#') {
+			while (j < e) {
+				size_t w = j;
+
+				while (w < e && text[w] != ' ' &&
+				       text[w] != '\t' && text[w] != '\r')
+					w++;
+				if (w > j) {
+					if (out.len)
+						tg_buf_addc(&out, ':');
+					tg_buf_add(&out, text + j, w - j);
+				}
+				j = w;
+				while (j < e &&
+				       (text[j] == ' ' || text[j] == '\t' ||
+					text[j] == '\r'))
+					j++;
+			}
+		}
+		i = e + 1;
+	}
+	free(text);
+	if (!out.len) {
+		tg_buf_release(&out);
+		return NULL;
+	}
+	return tg_buf_detach(&out);
+}
+
+/* Compare dotted numeric version names ("3.11.7" vs "3.11.10"). */
+static int
+cmp_dotted(const char *a, const char *b)
+{
+	while (*a || *b) {
+		long x = strtol(a, (char **)&a, 10),
+		     y = strtol(b, (char **)&b, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (*a == '.')
+			a++;
+		if (*b == '.')
+			b++;
+		if ((*a && (*a < '0' || *a > '9')) ||
+		    (*b && (*b < '0' || *b > '9')))
+			return strcmp(a, b);
+	}
+	return 0;
+}
+
+/* The program of pyenv version name: exact, else the newest installed
+ * version that starts with "name." (pyenv's prefix resolution). */
+static char *
+pyenv_program(const char *root, const char *name, const char *program)
+{
+	char path[4096], best[256] = "";
+	DIR *d;
+	struct dirent *de;
+	size_t n = strlen(name);
+
+	if (strchr(name, '/') || strcmp(name, "..") == 0 ||
+	    strcmp(name, ".") == 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, name,
+		 program);
+	if (is_executable_file(path))
+		return tg_str_ndup(path, strlen(path));
+	snprintf(path, sizeof(path), "%s/versions", root);
+	d = opendir(path);
+	if (!d)
+		return NULL;
+	while ((de = readdir(d))) {
+		const char *v = de->d_name;
+
+		if (strncmp(v, name, n) != 0 || v[n] != '.' ||
+		    strlen(v) >= sizeof(best) ||
+		    strspn(v, "0123456789.") != strlen(v))
+			continue;
+		snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, v,
+			 program);
+		if (is_executable_file(path) &&
+		    (!best[0] || cmp_dotted(v, best) > 0))
+			snprintf(best, sizeof(best), "%s", v);
+	}
+	closedir(d);
+	if (!best[0])
+		return NULL;
+	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, best,
+		 program);
+	return tg_str_ndup(path, strlen(path));
+}
+
+/* Resolve a pyenv shim to the program it would exec. */
+static int
+resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
+	     char **exe, char **via, struct tg_err *err)
+{
+	const char *program = tg_path_basename(shim);
+	char *names = NULL, *source = NULL, *dir = NULL, *shims = NULL;
+	char *p, *tok, *save = NULL;
+	int rc = 0;
+
+	if (env->pyenv_version && env->pyenv_version[0]) {
+		names =
+		    tg_str_ndup(env->pyenv_version, strlen(env->pyenv_version));
+		source = tg_str_ndup("PYENV_VERSION", 13);
+	} else {
+		dir = tg_str_ndup(env->cwd, strlen(env->cwd));
+		while (dir) {
+			char *f = tg_path_join(dir, ".python-version"), *up;
+
+			names = f ? version_file_words(f) : NULL;
+			if (names) {
+				source = f;
+				break;
+			}
+			free(f);
+			if (strcmp(dir, "/") == 0)
+				break;
+			up = tg_path_dirname(dir);
+			free(dir);
+			dir = up;
+		}
+		if (!names) {
+			source = tg_path_join(root, "version");
+			names = source ? version_file_words(source) : NULL;
+		}
+		if (!names) {
+			names = tg_str_ndup("system", 6);
+			free(source);
+			source = tg_str_ndup("default", 7);
+		}
+	}
+	if (!names || !source) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	shims = tg_path_join(root, "shims");
+	for (tok = strtok_r(names, ":", &save); tok;
+	     tok = strtok_r(NULL, ":", &save)) {
+		if (strcmp(tok, "system") == 0)
+			p = find_on_path(program, env->path, env->cwd, shims);
+		else
+			p = pyenv_program(root, tok, program);
+		if (p) {
+			char msg[4200];
+
+			snprintf(msg, sizeof(msg),
+				 "pyenv shim '%s' -> version '%s' (set by %s)",
+				 shim, tok, source);
+			*exe = p;
+			*via = tg_str_ndup(msg, strlen(msg));
+			goto out;
+		}
+	}
+	free(names);
+	names = tg_str_ndup(source, strlen(source));
+	rc = tg_err_set(err, TG_ENOENT,
+			"pyenv shim '%s': no '%s' in the version set by %s",
+			shim, program, names ? names : "?");
+out:
+	free(names);
+	free(source);
+	free(dir);
+	free(shims);
+	return rc;
+}
+
+/* Key = value lines of pyvenv.cfg (site.py's reading of it). */
+static char *
+cfg_value(const char *text, size_t len, const char *key)
+{
+	size_t i = 0, n = strlen(key);
+
+	while (i < len) {
+		size_t e = i, k, ke, v, ve;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		for (k = i; k < e && text[k] != '='; k++)
+			;
+		if (k < e) {
+			size_t ks = i;
+
+			while (ks < k && (text[ks] == ' ' || text[ks] == '\t'))
+				ks++;
+			ke = k;
+			while (ke > ks &&
+			       (text[ke - 1] == ' ' || text[ke - 1] == '\t'))
+				ke--;
+			if (ke - ks == n &&
+			    strncasecmp(text + ks, key, n) == 0) {
+				v = k + 1;
+				ve = e;
+				while (v < ve &&
+				       (text[v] == ' ' || text[v] == '\t'))
+					v++;
+				while (ve > v && (text[ve - 1] == ' ' ||
+						  text[ve - 1] == '\t' ||
+						  text[ve - 1] == '\r'))
+					ve--;
+				return tg_str_ndup(text + v, ve - v);
+			}
+		}
+		i = e + 1;
+	}
+	return NULL;
+}
+
+/* The one X.Y with DIR/lib/pythonX.Y/os.py or site-packages; -1 when
+ * none or several. */
+static int
+scan_lib_version(const char *prefix, int *major, int *minor)
+{
+	char path[4096];
+	DIR *d;
+	struct dirent *de;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/lib", prefix);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		int a, b;
+		char probe[4096 + 300];
+
+		if (version_from_name(de->d_name, &a, &b))
+			continue;
+		snprintf(probe, sizeof(probe), "%s/%s/os.py", path, de->d_name);
+		if (!tg_path_is_file(probe)) {
+			snprintf(probe, sizeof(probe), "%s/%s/site-packages",
+				 path, de->d_name);
+			if (!tg_path_is_dir(probe))
+				continue;
+		}
+		if (found && (a != *major || b != *minor)) {
+			found = 2;
+			continue;
+		}
+		*major = a;
+		*minor = b;
+		if (!found)
+			found = 1;
+	}
+	closedir(d);
+	return found == 1 ? 0 : -1;
+}
+
+/* Going up from dir, the first directory holding lib/pythonX.Y/os.py. */
+static char *
+search_landmark(const char *dir, int major, int minor)
+{
+	char *d = tg_str_ndup(dir, strlen(dir));
+
+	while (d) {
+		char probe[4200], *up;
+
+		snprintf(probe, sizeof(probe), "%s/lib/python%d.%d/os.py",
+			 strcmp(d, "/") == 0 ? "" : d, major, minor);
+		if (tg_path_is_file(probe))
+			return d;
+		if (strcmp(d, "/") == 0)
+			break;
+		up = tg_path_dirname(d);
+		free(d);
+		d = up;
+	}
+	free(d);
+	return NULL;
+}
+
+static int
+check_debian_site(struct tg_interp *in)
+{
+	char path[4200], *text = NULL;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/lib/python%d.%d/site.py",
+		 in->base_prefix, in->major, in->minor);
+	if (tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, NULL) == 0 &&
+	    text)
+		in->debian = strstr(text, "\"dist-packages\"") != NULL;
+	free(text);
+	return 0;
+}
+
+static int
+describe(struct tg_interp *in, const struct tg_interp_env *env,
+	 struct tg_err *err)
+{
+	char *exe_dir = NULL, *real = NULL, *cfg = NULL, *text = NULL;
+	char *home = NULL, *v = NULL, *base_exe = NULL, *base_dir = NULL;
+	size_t len = 0;
+	int rc = 0, have_version = 0;
+
+	exe_dir = tg_path_dirname(in->executable);
+	if (!exe_dir)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	/* pyvenv.cfg beside the executable or one level up */
+	cfg = tg_path_join(exe_dir, "pyvenv.cfg");
+	if (cfg && !tg_path_is_file(cfg)) {
+		char *up = tg_path_dirname(exe_dir);
+
+		free(cfg);
+		cfg = up ? tg_path_join(up, "pyvenv.cfg") : NULL;
+		free(up);
+		if (cfg && !tg_path_is_file(cfg)) {
+			free(cfg);
+			cfg = NULL;
+		}
+	}
+	if (cfg) {
+		rc = tg_file_read(cfg, CFG_MAX, &text, &len, NULL, err);
+		if (rc)
+			goto out;
+		in->venv = 1;
+		in->pyvenv_cfg = cfg;
+		cfg = NULL;
+		in->prefix = tg_path_dirname(exe_dir);
+		v = cfg_value(text, len, "include-system-site-packages");
+		in->system_site = !v || strcasecmp(v, "true") == 0;
+		free(v);
+		home = cfg_value(text, len, "home");
+		v = cfg_value(text, len, "version");
+		if (!v)
+			v = cfg_value(text, len, "version_info");
+		if (v && sscanf(v, "%d.%d", &in->major, &in->minor) == 2)
+			have_version = 1;
+		free(v);
+		v = NULL;
+	}
+	/* the base interpreter: the venv's home, else the executable */
+	if (home) {
+		base_exe = tg_path_join(home, tg_path_basename(in->executable));
+		if (base_exe && !tg_path_exists(base_exe)) {
+			free(base_exe);
+			base_exe = tg_path_join(home, "python3");
+		}
+	} else {
+		base_exe = tg_str_ndup(in->executable, strlen(in->executable));
+	}
+	if (!base_exe) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	real = realpath(base_exe, NULL);
+	if (!real) {
+		rc = tg_err_set(err, TG_ENOENT, "cannot resolve '%s': %s",
+				base_exe, strerror(errno));
+		goto out;
+	}
+	if (strncmp(tg_path_basename(real), "python", 6) != 0) {
+		rc = tg_err_set(err, TG_ENOENT,
+				"'%s' is not a Python interpreter ('%s' is "
+				"not named python*)",
+				in->executable, real);
+		goto out;
+	}
+	if (!version_from_name(tg_path_basename(real), &in->major, &in->minor))
+		have_version = 1;
+	base_dir = tg_path_dirname(real);
+	if (env->pythonhome && env->pythonhome[0]) {
+		const char *colon = strchr(env->pythonhome, ':');
+
+		in->base_prefix = tg_str_ndup(
+		    env->pythonhome, colon ? (size_t)(colon - env->pythonhome)
+					   : strlen(env->pythonhome));
+		if (!have_version &&
+		    !scan_lib_version(in->base_prefix, &in->major, &in->minor))
+			have_version = 1;
+	} else if (have_version) {
+		in->base_prefix =
+		    search_landmark(base_dir, in->major, in->minor);
+	} else {
+		/* no version in any name: try the prefix one level up */
+		char *up = tg_path_dirname(base_dir);
+
+		if (up && !scan_lib_version(up, &in->major, &in->minor)) {
+			have_version = 1;
+			in->base_prefix = up;
+			up = NULL;
+		}
+		free(up);
+	}
+	if (!have_version || !in->base_prefix) {
+		rc = tg_err_set(err, TG_EINVAL,
+				"cannot tell the Python version and prefix of "
+				"'%s': no lib/pythonX.Y/os.py above '%s'",
+				in->executable, base_dir);
+		goto out;
+	}
+	if (!in->prefix)
+		in->prefix =
+		    tg_str_ndup(in->base_prefix, strlen(in->base_prefix));
+	check_debian_site(in);
+out:
+	free(exe_dir);
+	free(real);
+	free(cfg);
+	free(text);
+	free(home);
+	free(base_exe);
+	free(base_dir);
+	return rc;
+}
+
+int
+tg_interp_find(struct tg_interp *in, const char *python,
+	       const struct tg_interp_env *env, struct tg_err *err)
+{
+	char *found = NULL, *root = NULL;
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	if (!python || !strchr(python, '/')) {
+		const char *name = python ? python : "python3";
+
+		found = find_on_path(name, env->path, env->cwd, NULL);
+		if (!found)
+			return tg_err_set(err, TG_ENOENT,
+					  "no '%s' on PATH (%s)", name,
+					  env->path ? env->path : "unset");
+	} else {
+		found = tg_path_abs(python, env->cwd);
+		if (!found)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (!is_executable_file(found)) {
+			rc = tg_err_set(
+			    err, TG_ENOENT, "no Python interpreter at '%s': %s",
+			    found,
+			    tg_path_exists(found) ? "not an executable file"
+						  : strerror(ENOENT));
+			free(found);
+			return rc;
+		}
+	}
+	root = shim_root(found);
+	if (root) {
+		char *exe = NULL;
+
+		rc = resolve_shim(found, root, env, &exe, &in->via, err);
+		free(found);
+		free(root);
+		if (rc) {
+			tg_interp_release(in);
+			return rc;
+		}
+		found = exe;
+	}
+	in->executable = found;
+	rc = describe(in, env, err);
+	if (rc)
+		tg_interp_release(in);
+	return rc;
+}
+
+int
+tg_interp_from_prefix(struct tg_interp *in, const char *dir,
+		      const struct tg_interp_env *env, struct tg_err *err)
+{
+	char *abs = tg_path_abs(dir, env->cwd), *py;
+	int rc = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!abs)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (!tg_path_is_dir(abs)) {
+		rc = tg_err_set(
+		    err, TG_ENOENT, "no environment at '%s': %s", abs,
+		    tg_path_exists(abs) ? "not a directory" : strerror(ENOENT));
+		free(abs);
+		return rc;
+	}
+	py = tg_path_join(abs, "bin/python3");
+	if (py && is_executable_file(py)) {
+		rc = tg_interp_find(in, py, env, err);
+		free(py);
+		free(abs);
+		return rc;
+	}
+	free(py);
+	if (scan_lib_version(abs, &in->major, &in->minor)) {
+		rc = tg_err_set(err, TG_ENOENT,
+				"no environment at '%s': no bin/python3 and "
+				"not exactly one lib/pythonX.Y",
+				abs);
+		free(abs);
+		return rc;
+	}
+	in->prefix = abs;
+	in->base_prefix = tg_str_ndup(abs, strlen(abs));
+	check_debian_site(in);
+	return 0;
+}

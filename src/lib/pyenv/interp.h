@@ -1,0 +1,56 @@
+/* interp.h - a Python interpreter described from its files, never run
+ * SPDX-License-Identifier: MIT
+ *
+ * Finds the interpreter (a path, or python3 on PATH; a pyenv shim is
+ * followed the way pyenv would: PYENV_VERSION, .python-version in the
+ * directory and its parents, $PYENV_ROOT/version) and works out what
+ * Python's getpath would: sys.prefix, sys.base_prefix, the X.Y version,
+ * whether it is a venv (pyvenv.cfg) and whether its site.py is Debian's
+ * (dist-packages).
+ */
+#ifndef TG_LIB_PYENV_INTERP_H
+#define TG_LIB_PYENV_INTERP_H
+
+#include "lib/util/err.h"
+
+/* The process environment the resolution reads (NULL when unset). */
+struct tg_interp_env {
+	const char *path; /* $PATH */
+	const char *cwd;
+	const char *home;
+	const char *pyenv_version;
+	const char *pythonhome;
+};
+
+struct tg_interp {
+	char *executable;  /* sys.executable: absolute, symlinks kept */
+	char *via;	   /* how a pyenv shim was resolved, or NULL */
+	char *prefix;	   /* sys.prefix */
+	char *base_prefix; /* sys.base_prefix */
+	char *pyvenv_cfg;  /* the venv's pyvenv.cfg, or NULL */
+	int venv;
+	int system_site; /* include-system-site-packages */
+	int major, minor;
+	int debian; /* site.py adds dist-packages directories */
+};
+
+#define TG_INTERP_INIT                                                         \
+	{                                                                      \
+		0                                                              \
+	}
+
+/* python: a path, a name looked up on PATH, or NULL for "python3".
+ * TG_ENOENT when there is no such interpreter (or pyenv names a version
+ * that is not installed); TG_EINVAL when its files make no sense. */
+int tg_interp_find(struct tg_interp *in, const char *python,
+		   const struct tg_interp_env *env, struct tg_err *err);
+
+/* An interpreter-less "prefix" (a conda env or a venv given as a
+ * directory): uses DIR/bin/python3 when it exists, else the one
+ * lib/pythonX.Y directory under DIR. */
+int tg_interp_from_prefix(struct tg_interp *in, const char *dir,
+			  const struct tg_interp_env *env, struct tg_err *err);
+
+void tg_interp_release(struct tg_interp *in);
+
+#endif

@@ -1,0 +1,422 @@
+/* syspath.c - Python's sys.path, worked out from files
+ * SPDX-License-Identifier: MIT
+ *
+ * Follows site.py (CPython 3.8 to 3.14, and Debian's patched copy):
+ * main() = removeduppaths(); venv(); addusersitepackages();
+ * addsitepackages(). A site directory is added only when it is a
+ * directory; its .pth files are read in sorted name order; a .pth line is
+ * skipped when it starts with '#' or is blank, recorded (not run) when it
+ * starts with "import", and otherwise joined to the site directory,
+ * made absolute and added when it exists and is new. Limits: at most
+ * TG_SYSPATH_MAX entries and .pth files of at most 1 MiB.
+ */
+#include "lib/pyenv/syspath.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/file.h"
+#include "lib/util/str.h"
+#include "lib/util/path.h"
+
+#define PTH_MAX ((size_t)1 << 20)
+
+static const char *const origin_names[] = {
+    "PYTHONPATH", "stdlib", "site", "user-site", "pth", "argument",
+};
+
+const char *
+tg_syspath_origin_name(enum tg_path_origin o)
+{
+	return origin_names[o];
+}
+
+void
+tg_syspath_release(struct tg_syspath *sp)
+{
+	size_t k;
+
+	for (k = 0; k < sp->n; k++) {
+		free(sp->e[k].dir);
+		free(sp->e[k].pth);
+	}
+	for (k = 0; k < sp->nskipped; k++) {
+		free(sp->skipped[k].file);
+		free(sp->skipped[k].text);
+	}
+	free(sp->e);
+	free(sp->skipped);
+	memset(sp, 0, sizeof(*sp));
+}
+
+static int
+known(const struct tg_syspath *sp, const char *dir)
+{
+	size_t k;
+
+	for (k = 0; k < sp->n; k++)
+		if (strcmp(sp->e[k].dir, dir) == 0)
+			return 1;
+	return 0;
+}
+
+/* Take ownership of dir (absolute) and append it unless known. */
+static int
+append(struct tg_syspath *sp, char *dir, enum tg_path_origin origin,
+       const char *pth, size_t line, struct tg_err *err)
+{
+	if (!dir)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (known(sp, dir)) {
+		free(dir);
+		return 0;
+	}
+	if (sp->n == TG_SYSPATH_MAX) {
+		free(dir);
+		return tg_err_set(err, TG_ELIMIT,
+				  "more than %d directories on the Python path",
+				  TG_SYSPATH_MAX);
+	}
+	if (sp->n == sp->cap) {
+		size_t nc = sp->cap ? sp->cap * 2 : 16;
+		void *p = realloc(sp->e, nc * sizeof(*sp->e));
+
+		if (!p) {
+			free(dir);
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		}
+		sp->e = p;
+		sp->cap = nc;
+	}
+	sp->e[sp->n].dir = dir;
+	sp->e[sp->n].origin = origin;
+	sp->e[sp->n].pth = pth ? tg_str_ndup(pth, strlen(pth)) : NULL;
+	sp->e[sp->n].pth_line = line;
+	sp->n++;
+	return 0;
+}
+
+static int
+record_skip(struct tg_syspath *sp, const char *file, size_t line,
+	    const char *text, size_t len, struct tg_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < sp->nskipped; k++)
+		if (sp->skipped[k].line == line &&
+		    strcmp(sp->skipped[k].file, file) == 0)
+			return 0; /* the same site dir, read again */
+	if (sp->nskipped == TG_SYSPATH_MAX)
+		return tg_err_set(err, TG_ELIMIT,
+				  "more than %d .pth import lines (the last "
+				  "in '%s')",
+				  TG_SYSPATH_MAX, file);
+	if (sp->nskipped == sp->capskipped) {
+		size_t nc = sp->capskipped ? sp->capskipped * 2 : 8;
+		void *p = realloc(sp->skipped, nc * sizeof(*sp->skipped));
+
+		if (!p)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		sp->skipped = p;
+		sp->capskipped = nc;
+	}
+	if (len > 200)
+		len = 200;
+	sp->skipped[sp->nskipped].file = tg_str_ndup(file, strlen(file));
+	sp->skipped[sp->nskipped].line = line;
+	sp->skipped[sp->nskipped].text = tg_str_ndup(text, len);
+	sp->nskipped++;
+	return 0;
+}
+
+/* site.addpackage: follow one .pth file. */
+static int
+add_pth(struct tg_syspath *sp, const char *sitedir, const char *file,
+	const char *cwd, int minor, struct tg_err *err)
+{
+	char *text = NULL;
+	size_t len, i = 0, line = 0, bad;
+	int rc;
+
+	rc = tg_file_read(file, PTH_MAX, &text, &len, NULL, err);
+	if (rc)
+		return rc;
+	/* Python stops at a line it cannot decode; so does this: the text
+	 * ends where that line starts */
+	if (!tg_str_utf8_valid(text, len, &bad)) {
+		len = bad;
+		while (len > 0 && text[len - 1] != '\n')
+			len--;
+	}
+	/* 3.13 decodes .pth files as utf-8-sig; before, a BOM stays part
+	 * of the first line */
+	if (minor >= 13 && len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < len && rc == 0) {
+		size_t e = i, t;
+		char *rel, *joined, *abs;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		line++;
+		t = e;
+		if (text[i] == '#')
+			goto next;
+		while (t > i && strchr(" \t\r\f\v", text[t - 1]))
+			t--;
+		if (t == i)
+			goto next;
+		if (e - i >= 7 && memcmp(text + i, "import", 6) == 0 &&
+		    (text[i + 6] == ' ' || text[i + 6] == '\t')) {
+			rc = record_skip(sp, file, line, text + i, t - i, err);
+			goto next;
+		}
+		if (tg_str_has_nul(text + i, t - i))
+			goto next; /* Python's os.path.exists is False */
+		rel = tg_str_ndup(text + i, t - i);
+		joined = rel ? tg_path_join(sitedir, rel) : NULL;
+		abs = joined ? tg_path_abs(joined, cwd) : NULL;
+		free(rel);
+		free(joined);
+		if (!abs)
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		else if (!known(sp, abs) && tg_path_exists(abs))
+			rc = append(sp, abs, TG_ORIGIN_PTH, file, line, err);
+		else
+			free(abs);
+	next:
+		i = e + 1;
+	}
+	free(text);
+	return rc;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
+		       enum tg_path_origin origin, const char *cwd, int minor,
+		       struct tg_err *err)
+{
+	char *abs = tg_path_abs(dir, cwd), **names = NULL;
+	size_t n = 0, cap = 0, k;
+	DIR *d;
+	struct dirent *de;
+	int rc;
+
+	if (!abs)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	d = opendir(abs);
+	rc = append(sp, tg_str_ndup(abs, strlen(abs)), origin, NULL, 0, err);
+	if (rc || !d)
+		goto out;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (l < 4 || strcmp(de->d_name + l - 4, ".pth") != 0)
+			continue;
+		if (minor >= 13 && de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 16;
+			void *p;
+
+			if (nc > TG_SYSPATH_MAX) {
+				rc = tg_err_set(err, TG_ELIMIT,
+						"more than %d .pth files in "
+						"'%s'",
+						TG_SYSPATH_MAX, abs);
+				goto out;
+			}
+			p = realloc(names, nc * sizeof(*names));
+			if (!p) {
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				goto out;
+			}
+			names = p;
+			cap = nc;
+		}
+		names[n] = tg_str_ndup(de->d_name, l);
+		if (!names[n]) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
+		}
+		n++;
+	}
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_names);
+	for (k = 0; k < n && rc == 0; k++) {
+		char *file = tg_path_join(abs, names[k]);
+
+		if (!file) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			break;
+		}
+		/* a .pth that cannot be opened is skipped, as site.py does;
+		 * one too large to read is an error */
+		if (tg_path_is_file(file)) {
+			struct tg_err e2 = TG_ERR_INIT;
+
+			rc = add_pth(sp, abs, file, cwd, minor, &e2);
+			if (rc == TG_EIO)
+				rc = 0;
+			else if (rc && err)
+				*err = e2;
+		}
+		free(file);
+	}
+out:
+	for (k = 0; k < n; k++)
+		free(names[k]);
+	free(names);
+	if (d)
+		closedir(d);
+	free(abs);
+	return rc;
+}
+
+/* site.getsitepackages() for one prefix, added when they are dirs. */
+static int
+add_prefix_sites(struct tg_syspath *sp, const struct tg_interp *in,
+		 const char *prefix, const char *cwd, struct tg_err *err)
+{
+	char path[5][4200];
+	int n = 0, k, rc = 0;
+	int venv = in->venv;
+
+	if (in->debian) {
+		if (venv)
+			snprintf(path[n++], sizeof(path[0]),
+				 "%s/lib/python%d.%d/site-packages", prefix,
+				 in->major, in->minor);
+		snprintf(path[n++], sizeof(path[0]),
+			 "%s/local/lib/python%d.%d/dist-packages", prefix,
+			 in->major, in->minor);
+		snprintf(path[n++], sizeof(path[0]),
+			 "%s/lib/python3/dist-packages", prefix);
+		snprintf(path[n++], sizeof(path[0]),
+			 "%s/lib/python%d.%d/dist-packages", prefix, in->major,
+			 in->minor);
+	} else {
+		snprintf(path[n++], sizeof(path[0]),
+			 "%s/lib/python%d.%d/site-packages", prefix, in->major,
+			 in->minor);
+	}
+	for (k = 0; k < n && rc == 0; k++)
+		if (tg_path_is_dir(path[k]))
+			rc = tg_syspath_add_sitedir(sp, path[k], TG_ORIGIN_SITE,
+						    cwd, in->minor, err);
+	return rc;
+}
+
+/* PYTHONNOUSERSITE as Python reads it: empty is unset; from 3.7 a number
+ * >= 0 is the flag's value (so "0" leaves the user site on) and anything
+ * else means 1; 3.6 and older take any non-empty value as set. */
+static int
+no_user_site(const char *v, int minor)
+{
+	char *end;
+	long n;
+
+	if (!v || !v[0])
+		return 0;
+	if (minor < 7)
+		return 1;
+	errno = 0;
+	n = strtol(v, &end, 10);
+	if (errno || *end || end == v || n < 0 || n > INT_MAX)
+		return 1;
+	return n > 0;
+}
+
+int
+tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
+		      const struct tg_syspath_env *env, struct tg_err *err)
+{
+	char buf[4200];
+	int rc = 0, user_site;
+	const char *p;
+
+	memset(sp, 0, sizeof(*sp));
+	/* getpath: PYTHONPATH, then the standard library */
+	if (env->pythonpath && env->pythonpath[0]) {
+		p = env->pythonpath;
+		for (;;) {
+			const char *colon = strchr(p, ':');
+			size_t n = colon ? (size_t)(colon - p) : strlen(p);
+			char *ent = tg_str_ndup(p, n);
+
+			rc = append(sp, ent ? tg_path_abs(ent, env->cwd) : NULL,
+				    TG_ORIGIN_PYTHONPATH, NULL, 0, err);
+			free(ent);
+			if (rc || !colon)
+				break;
+			p = colon + 1;
+		}
+	}
+	if (!rc && in->executable) {
+		snprintf(buf, sizeof(buf), "%s/lib/python%d%d.zip",
+			 in->base_prefix, in->major, in->minor);
+		rc = append(sp, tg_str_ndup(buf, strlen(buf)), TG_ORIGIN_STDLIB,
+			    NULL, 0, err);
+		snprintf(buf, sizeof(buf), "%s/lib/python%d.%d",
+			 in->base_prefix, in->major, in->minor);
+		if (!rc)
+			rc = append(sp, tg_str_ndup(buf, strlen(buf)),
+				    TG_ORIGIN_STDLIB, NULL, 0, err);
+		snprintf(buf, sizeof(buf), "%s/lib/python%d.%d/lib-dynload",
+			 in->base_prefix, in->major, in->minor);
+		if (!rc)
+			rc = append(sp, tg_str_ndup(buf, strlen(buf)),
+				    TG_ORIGIN_STDLIB, NULL, 0, err);
+	}
+	if (rc)
+		goto out;
+	/* site.venv(): the venv's own site directories first */
+	if (in->venv) {
+		rc = add_prefix_sites(sp, in, in->prefix, env->cwd, err);
+		if (rc)
+			goto out;
+	}
+	/* the user site */
+	user_site = !no_user_site(env->nousersite, in->minor) &&
+		    !(in->venv && !in->system_site) && in->executable;
+	if (user_site && (env->userbase || env->home)) {
+		if (env->userbase && env->userbase[0])
+			snprintf(buf, sizeof(buf),
+				 "%s/lib/python%d.%d/site-packages",
+				 env->userbase, in->major, in->minor);
+		else
+			snprintf(buf, sizeof(buf),
+				 "%s/.local/lib/python%d.%d/site-packages",
+				 env->home, in->major, in->minor);
+		if (tg_path_is_dir(buf)) {
+			rc = tg_syspath_add_sitedir(sp, buf, TG_ORIGIN_USER,
+						    env->cwd, in->minor, err);
+			if (rc)
+				goto out;
+		}
+	}
+	/* site.addsitepackages(): PREFIXES */
+	if (!in->venv || in->system_site) {
+		if (in->venv)
+			rc =
+			    add_prefix_sites(sp, in, in->prefix, env->cwd, err);
+		if (!rc)
+			rc = add_prefix_sites(sp, in, in->base_prefix, env->cwd,
+					      err);
+	}
+out:
+	if (rc)
+		tg_syspath_release(sp);
+	return rc;
+}

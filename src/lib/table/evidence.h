@@ -1,0 +1,42 @@
+/* evidence.h - confirm a table entry against an installed torch's files
+ * SPDX-License-Identifier: MIT
+ *
+ * The table says what a torch version should hold (the status); the
+ * entry's evidence says where to look (files under torch/) and what to
+ * look for (presence, deprecation and removal patterns). This module
+ * looks, and says whether the files agree with the table.
+ */
+#ifndef TG_LIB_TABLE_EVIDENCE_H
+#define TG_LIB_TABLE_EVIDENCE_H
+
+#include "lib/torch/probe.h"
+#include "lib/table/table.h"
+
+enum tg_evidence_verdict {
+	TG_EVIDENCE_CONFIRMED,
+	TG_EVIDENCE_CONTRADICTED,
+	TG_EVIDENCE_UNVERIFIABLE,
+};
+
+struct tg_evidence {
+	enum tg_evidence_verdict verdict;
+	int present;	/* -1 not looked at, 0, 1 */
+	int deprecated; /* -1 no pattern, 0, 1 */
+	int removed;	/* -1 no pattern, 0, 1 */
+	char detail[512];
+};
+
+/* Look for a's evidence in the files of t, given the status the table
+ * gives a for t's version. Only out-of-memory is an error; unreadable
+ * files make the verdict unverifiable, with the reason in detail. */
+int tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
+		      enum tg_api_status status, struct tg_evidence *out,
+		      struct tg_err *err);
+
+const char *tg_evidence_name(enum tg_evidence_verdict v);
+
+/* The installed path of a table path "torch/..." for copy t (headers and
+ * CMake files where t has them), a new string. */
+char *tg_evidence_path(const struct tg_torch *t, const char *rel);
+
+#endif

@@ -1,0 +1,104 @@
+/* table.h - the API table: torch APIs and their lifecycle
+ * SPDX-License-Identifier: MIT
+ *
+ * The table (data/apis.json, schema data/apis.schema.json) is loaded
+ * strictly: every field type-checked, unknown fields rejected, versions
+ * X.Y[.Z], regexes compiled, ids unique, replacement ids known. Errors
+ * name the line and column of the problem. The build embeds
+ * data/apis.json as the default table.
+ */
+#ifndef TG_LIB_TABLE_TABLE_H
+#define TG_LIB_TABLE_TABLE_H
+
+#include <stddef.h>
+
+#include "lib/util/err.h"
+#include "lib/pep/version.h"
+
+/* Largest table file read. */
+#define TG_TABLE_MAX ((size_t)32 * 1024 * 1024)
+
+enum tg_fact { TG_FACT_VERIFIED, TG_FACT_INFERRED, TG_FACT_UNVERIFIED };
+enum tg_bound { TG_BOUND_EXACT, TG_BOUND_AT_OR_BEFORE, TG_BOUND_BEFORE };
+
+struct tg_event {
+	char *version; /* NULL: did not happen (introduced: before 1.0) */
+	enum tg_bound bound;
+	enum tg_fact status;
+	char *note;
+	char *withdrawn;    /* deprecated: taken back in this release */
+	char *announced_by; /* deprecated: a removal announced, not done */
+};
+
+struct tg_api {
+	char *id;
+	int cxx; /* language: 0 python, 1 c++ */
+	char *kind;
+	int is_private;
+	struct tg_event introduced, deprecated, removed;
+	char *repl_id, *repl_text, *repl_since;
+	enum tg_fact repl_status;
+	char *warn_category, *warn_message, *warn_since;
+	enum tg_fact warn_status;
+	char **files;
+	size_t nfiles;
+	char *presence, *deprecation, *removal; /* PCRE2 or NULL */
+	char **usage;
+	size_t nusage;
+	char **refs;
+	size_t nrefs;
+	char *notes;
+};
+
+struct tg_table {
+	struct tg_api *apis; /* sorted by id */
+	size_t n;
+	char *description;
+};
+
+#define TG_TABLE_INIT                                                          \
+	{                                                                      \
+		NULL, 0, NULL                                                  \
+	}
+
+/* Parse a table document; name is used in messages ("cannot parse
+ * 'NAME': line L, column C: ..."). */
+int tg_table_parse(struct tg_table *t, const char *text, size_t len,
+		   const char *name, struct tg_err *err);
+/* Read and parse the file path (at most TG_TABLE_MAX bytes). */
+int tg_table_load(struct tg_table *t, const char *path, struct tg_err *err);
+/* The table built into the binary. */
+int tg_table_default(struct tg_table *t, struct tg_err *err);
+void tg_table_release(struct tg_table *t);
+
+const struct tg_api *tg_table_find(const struct tg_table *t, const char *id);
+
+const char *tg_api_fact_name(enum tg_fact f);
+
+/* The lifecycle status of an API in a torch version (compared by
+ * release: 2.4.0a0 counts as 2.4): not-yet before introduced (unless
+ * introduced "before" a version), removed from removed on, deprecated
+ * from deprecated on unless withdrawn, else available. */
+enum tg_api_status {
+	TG_API_AVAILABLE,
+	TG_API_DEPRECATED,
+	TG_API_REMOVED,
+	TG_API_NOT_YET,
+};
+
+enum tg_api_status tg_api_status(const struct tg_api *a,
+				 const struct tg_version *torch);
+const char *tg_api_status_name(enum tg_api_status s);
+
+/* Whether the replacement of a exists in torch (its since <= torch). */
+int tg_api_replacement_exists(const struct tg_api *a,
+			      const struct tg_version *torch);
+
+/* The C macro stem of an id, a new string: letters upper-cased, digits
+ * kept, each "." or "::" one '_', a component's leading underscores "P_"
+ * (private), no "__": "torch.cuda.amp.custom_fwd" ->
+ * "TORCH_CUDA_AMP_CUSTOM_FWD", "torch.distributed._tensor" ->
+ * "TORCH_DISTRIBUTED_P_TENSOR". */
+char *tg_api_macro_name(const char *id);
+
+#endif

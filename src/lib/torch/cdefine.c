@@ -1,0 +1,171 @@
+/* cdefine.c - #define lines of a C header, read as text
+ * SPDX-License-Identifier: MIT
+ *
+ * Lines are found by scanning for '#' at the start of a logical line
+ * (after blanks). The logical line is built by joining physical lines
+ * that end in a backslash. C comments inside it become one blank, as
+ * translation phase 3 says; a comment that does not end on the logical
+ * line ends the replacement there.
+ */
+#include "lib/torch/cdefine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/buf.h"
+
+/* Append the logical line starting at *i to out; advance *i past it. */
+static int
+logical_line(const char *s, size_t len, size_t *i, struct tg_buf *out)
+{
+	size_t j = *i;
+
+	tg_buf_clear(out);
+	while (j < len && s[j] != '\n') {
+		if (s[j] == '\\' && j + 1 < len &&
+		    (s[j + 1] == '\n' ||
+		     (s[j + 1] == '\r' && j + 2 < len && s[j + 2] == '\n'))) {
+			j += s[j + 1] == '\n' ? 2 : 3;
+			continue;
+		}
+		if (s[j] != '\r' && tg_buf_addc(out, s[j]))
+			return -1;
+		j++;
+	}
+	*i = j < len ? j + 1 : j;
+	return 0;
+}
+
+/* Remove comments from a logical line, in place. */
+static void
+strip_comments(char *p)
+{
+	char *w = p, *r = p;
+	char quote = 0;
+
+	while (*r) {
+		if (quote) {
+			if (*r == '\\' && r[1]) {
+				*w++ = *r++;
+			} else if (*r == quote) {
+				quote = 0;
+			}
+			*w++ = *r++;
+		} else if (*r == '"' || *r == '\'') {
+			quote = *r;
+			*w++ = *r++;
+		} else if (r[0] == '/' && r[1] == '/') {
+			break;
+		} else if (r[0] == '/' && r[1] == '*') {
+			char *end = strstr(r + 2, "*/");
+
+			if (!end)
+				break;
+			*w++ = ' ';
+			r = end + 2;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+}
+
+char *
+tg_cdefine_get(const char *s, size_t len, const char *name, int *found)
+{
+	struct tg_buf line = TG_BUF_INIT;
+	size_t i = 0, n = strlen(name);
+	char *result = NULL;
+
+	*found = 0;
+	while (i < len) {
+		char *p, *e;
+
+		if (logical_line(s, len, &i, &line)) {
+			*found = 1;
+			break;
+		}
+		if (!line.data)
+			continue;
+		p = line.data;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '#')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "define", 6) != 0 ||
+		    (p[6] != ' ' && p[6] != '\t'))
+			continue;
+		p += 6;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, name, n) != 0 ||
+		    (p[n] != ' ' && p[n] != '\t' && p[n] != '\0'))
+			continue;
+		p += n;
+		strip_comments(p);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		e = p + strlen(p);
+		while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		*found = 1;
+		result = malloc((size_t)(e - p) + 1);
+		if (result) {
+			memcpy(result, p, (size_t)(e - p));
+			result[e - p] = '\0';
+		}
+		break;
+	}
+	tg_buf_release(&line);
+	return result;
+}
+
+int
+tg_cdefine_int(const char *s, size_t len, const char *name, long *out)
+{
+	int found;
+	char *v = tg_cdefine_get(s, len, name, &found), *end;
+	long x;
+	int rc = -1;
+
+	if (!v)
+		return -1;
+	if (isdigit((unsigned char)v[0])) {
+		errno = 0;
+		x = strtol(v, &end, 10);
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+			end++;
+		if (errno == 0 && *end == '\0' && x <= INT_MAX) {
+			*out = x;
+			rc = 0;
+		}
+	}
+	free(v);
+	return rc;
+}
+
+char *
+tg_cdefine_string(const char *s, size_t len, const char *name)
+{
+	int found;
+	char *v = tg_cdefine_get(s, len, name, &found);
+	size_t n;
+
+	if (!v)
+		return NULL;
+	n = strlen(v);
+	if (n >= 2 && v[0] == '"' && v[n - 1] == '"' &&
+	    !memchr(v + 1, '"', n - 2) && !memchr(v + 1, '\\', n - 2)) {
+		memmove(v, v + 1, n - 2);
+		v[n - 2] = '\0';
+		return v;
+	}
+	free(v);
+	return NULL;
+}

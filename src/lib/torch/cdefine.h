@@ -1,0 +1,26 @@
+/* cdefine.h - #define lines of a C header, read as text
+ * SPDX-License-Identifier: MIT
+ *
+ * Enough of the C preprocessor to read torch's version.h: a line
+ * `#  define NAME replacement`, with backslash-newline continuations
+ * joined and comments left out of the replacement. Nothing is expanded.
+ */
+#ifndef TG_LIB_TORCH_CDEFINE_H
+#define TG_LIB_TORCH_CDEFINE_H
+
+#include <stddef.h>
+
+/* The replacement text of the first `#define name` in s[0..len) (a new
+ * string, blanks trimmed), or NULL when there is none. *found says which;
+ * on out-of-memory NULL is returned with *found 1. */
+char *tg_cdefine_get(const char *s, size_t len, const char *name, int *found);
+
+/* The replacement as a decimal integer (an optional U/L suffix allowed).
+ * 0 on success, -1 when absent or not a plain number. */
+int tg_cdefine_int(const char *s, size_t len, const char *name, long *out);
+
+/* The replacement as one plain string literal ("..."), without quotes, or
+ * NULL when absent or not one. */
+char *tg_cdefine_string(const char *s, size_t len, const char *name);
+
+#endif

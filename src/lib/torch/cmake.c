@@ -1,0 +1,113 @@
+/* cmakefile.c - facts from torch's CMake package files, read as text
+ * SPDX-License-Identifier: MIT
+ *
+ * Commands are matched after a line's leading blanks only; text after
+ * '#' on a line is a comment and skipped. A value with an unexpanded
+ * ${...} or @...@ is returned as is: the caller decides.
+ */
+#include "lib/torch/cmake.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/util/str.h"
+
+static size_t
+skip_ws(const char *s, size_t i, size_t len)
+{
+	while (i < len &&
+	       (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i;
+}
+
+char *
+tg_cmake_set_value(const char *s, size_t len, const char *var)
+{
+	size_t i = 0, n = strlen(var);
+
+	while (i < len) {
+		size_t e = i, j;
+
+		while (e < len && s[e] != '\n')
+			e++;
+		j = i;
+		while (j < e && (s[j] == ' ' || s[j] == '\t'))
+			j++;
+		if (e - j > 3 && strncasecmp(s + j, "set", 3) == 0) {
+			j = skip_ws(s, j + 3, len);
+			if (j < len && s[j] == '(') {
+				j = skip_ws(s, j + 1, len);
+				if (len - j > n && memcmp(s + j, var, n) == 0 &&
+				    (s[j + n] == ' ' || s[j + n] == '\t' ||
+				     s[j + n] == '\n')) {
+					size_t q;
+
+					j = skip_ws(s, j + n, len);
+					if (j < len && s[j] == '"') {
+						q = j + 1;
+						while (q < len && s[q] != '"' &&
+						       s[q] != '\\')
+							q++;
+						if (q < len && s[q] == '"')
+							return tg_str_ndup(
+							    s + j + 1,
+							    q - j - 1);
+					}
+				}
+			}
+		}
+		i = e + 1;
+	}
+	return NULL;
+}
+
+int
+tg_cmake_cxx_standard(const char *s, size_t len)
+{
+	static const char key[] = "CXX_STANDARD";
+	size_t n = sizeof(key) - 1, i = 0;
+
+	while (i < len) {
+		size_t e = i, j;
+
+		while (e < len && s[e] != '\n' && s[e] != '#')
+			e++;
+		for (j = i; j + n < e; j++) {
+			size_t k = j + n;
+			int v = 0;
+
+			if (memcmp(s + j, key, n) != 0 ||
+			    (j > 0 && (s[j - 1] == '_' ||
+				       (s[j - 1] >= 'A' && s[j - 1] <= 'Z'))) ||
+			    (s[k] != ' ' && s[k] != '\t'))
+				continue;
+			while (k < e && (s[k] == ' ' || s[k] == '\t'))
+				k++;
+			while (k < e && s[k] >= '0' && s[k] <= '9' && v < 1000)
+				v = v * 10 + (s[k++] - '0');
+			if (v > 0 && v < 100)
+				return v;
+		}
+		while (e < len && s[e] != '\n')
+			e++; /* the rest of a comment */
+		i = e + 1;
+	}
+	return 0;
+}
+
+int
+tg_cmake_cxx11_abi(const char *flags)
+{
+	static const char key[] = "-D_GLIBCXX_USE_CXX11_ABI=";
+	const char *p = strstr(flags, key);
+
+	if (!p)
+		return -1;
+	p += sizeof(key) - 1;
+	if ((p[0] == '0' || p[0] == '1') &&
+	    (p[1] == '\0' || p[1] == ' ' || p[1] == ';'))
+		return p[0] - '0';
+	return -1;
+}

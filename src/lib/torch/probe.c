@@ -1,0 +1,969 @@
+/* probe.c - the torch installed in an environment, from its files
+ * SPDX-License-Identifier: MIT
+ *
+ * One pass over the path: each entry is listed once (readdir) to spot a
+ * "torch" directory and torch's metadata directory. Then, per copy, a
+ * fixed set of files is read, each bounded: metadata headers 1 MiB,
+ * version.py 64 KiB, headers and CMake files 1 MiB, dpkg's files as
+ * dpkg.c says. A file that cannot be read or parsed becomes a problem of
+ * that copy with the reader's one-line message; the probe goes on.
+ *
+ * The version reported is the one `torch.__version__` would give
+ * (version.py); without it, the metadata's (what importlib.metadata
+ * gives), then the headers', then CMake's.
+ */
+#include "lib/torch/probe.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/util/buf.h"
+#include "lib/torch/cdefine.h"
+#include "lib/torch/cmake.h"
+#include "lib/pyenv/dpkg.h"
+#include "lib/pyenv/editable.h"
+#include "lib/torch/elf.h"
+#include "lib/util/file.h"
+#include "lib/util/path.h"
+#include "lib/pyenv/direct_url.h"
+#include "lib/pyenv/meta.h"
+
+#define SMALL_MAX ((size_t)64 * 1024)
+#define TEXT_MAX ((size_t)1024 * 1024)
+
+static const char *const source_names[TG_SRC_N] = {
+    "metadata", "version.py", "version.h", "headeronly/version.h",
+    "cmake",	"dpkg",
+};
+
+const char *
+tg_probe_source_name(enum tg_source_kind k)
+{
+	return source_names[k];
+}
+
+const char *
+tg_probe_agreement_name(enum tg_agreement a)
+{
+	return a == TG_AGREE ? "agree" : a == TG_DIFFER ? "differ" : "conflict";
+}
+
+static const char *const lib_names[] = {
+    "torch",	 "torch_cpu", "c10",	   "torch_cuda", "c10_cuda",
+    "torch_hip", "c10_hip",   "torch_xpu", "c10_xpu",	 "torch_python",
+};
+
+static int problem(struct tg_problems *ps, int code, const char *fmt, ...)
+    TG_PRINTF(3, 4);
+
+static int
+problem(struct tg_problems *ps, int code, const char *fmt, ...)
+{
+	char msg[TG_ERR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (ps->n == ps->cap) {
+		size_t nc = ps->cap ? ps->cap * 2 : 4;
+		void *p = realloc(ps->v, nc * sizeof(*ps->v));
+
+		if (!p)
+			return TG_ENOMEM;
+		ps->v = p;
+		ps->cap = nc;
+	}
+	ps->v[ps->n].code = code;
+	ps->v[ps->n].msg = strdup(msg);
+	if (!ps->v[ps->n].msg)
+		return TG_ENOMEM;
+	ps->n++;
+	return 0;
+}
+
+static int
+problem_err(struct tg_problems *ps, const struct tg_err *e)
+{
+	return problem(ps, e->code ? e->code : TG_EINVAL, "%s", e->msg);
+}
+
+static void
+problems_release(struct tg_problems *ps)
+{
+	size_t k;
+
+	for (k = 0; k < ps->n; k++)
+		free(ps->v[k].msg);
+	free(ps->v);
+	memset(ps, 0, sizeof(*ps));
+}
+
+const struct tg_problem *
+tg_probe_first_error(const struct tg_torch *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->problems.n; k++)
+		if (t->problems.v[k].code)
+			return &t->problems.v[k];
+	return NULL;
+}
+
+static void
+torch_release(struct tg_torch *t)
+{
+	size_t k;
+
+	free(t->dir);
+	free(t->entry);
+	free(t->meta_dir);
+	free(t->installer);
+	for (k = 0; k < t->ntags; k++)
+		free(t->tags[k]);
+	free(t->tags);
+	free(t->direct_url);
+	free(t->direct_url_kind);
+	free(t->editable_via);
+	for (k = 0; k < TG_SRC_N; k++) {
+		free(t->src[k].file);
+		free(t->src[k].raw);
+		tg_version_release(&t->src[k].v);
+	}
+	tg_versionpy_release(&t->vp);
+	free(t->abi_version);
+	free(t->cxx11_abi_evidence);
+	free(t->cxx_standard_evidence);
+	free(t->include_dir);
+	free(t->api_include_dir);
+	free(t->include_real);
+	free(t->library_dir);
+	free(t->library_real);
+	free(t->cmake_dir);
+	free(t->libs);
+	problems_release(&t->problems);
+}
+
+void
+tg_probe_release(struct tg_probe *pr)
+{
+	size_t k;
+
+	for (k = 0; k < pr->ncopies; k++)
+		torch_release(&pr->copies[k]);
+	free(pr->copies);
+	problems_release(&pr->problems);
+	memset(pr, 0, sizeof(*pr));
+}
+
+static char *
+join(const char *a, const char *b)
+{
+	return tg_path_join(a, b);
+}
+
+/* 1 when a dist-info/egg-info directory name is torch's */
+static int
+is_torch_meta(const char *name)
+{
+	size_t l = strlen(name), n, k;
+	char norm[64];
+	size_t w = 0;
+
+	if (l > 10 && strcasecmp(name + l - 10, ".dist-info") == 0)
+		n = l - 10;
+	else if (l > 9 && strcasecmp(name + l - 9, ".egg-info") == 0)
+		n = l - 9;
+	else
+		return 0;
+	for (k = 0; k < n && name[k] != '-'; k++) {
+		char c = name[k];
+
+		if (w >= sizeof(norm) - 1)
+			return 0;
+		if (c == '-' || c == '_' || c == '.') {
+			if (w == 0 || norm[w - 1] != '_')
+				norm[w++] = '_';
+			continue;
+		}
+		norm[w++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+	}
+	norm[w] = '\0';
+	return strcmp(norm, "torch") == 0;
+}
+
+/* Set a version source: raw is taken over. */
+static int
+set_source(struct tg_torch *t, enum tg_source_kind k, const char *file,
+	   char *raw, int upstream)
+{
+	struct tg_vsource *s = &t->src[k];
+	const char *p = raw;
+	size_t n, b = 0, e;
+
+	if (!raw)
+		return TG_ENOMEM;
+	/* the text as the file says it, without surrounding blanks (which
+	 * PEP 440 ignores and which would break line-based output) */
+	e = strlen(raw);
+	while (raw[b] && strchr(" \t\r\n\f\v", raw[b]))
+		b++;
+	while (e > b && strchr(" \t\r\n\f\v", raw[e - 1]))
+		e--;
+	memmove(raw, raw + b, e - b);
+	raw[e - b] = '\0';
+	n = e - b;
+	s->present = 1;
+	s->file = strdup(file);
+	s->raw = raw;
+	if (!s->file)
+		return TG_ENOMEM;
+	if (upstream) {
+		/* Debian: [epoch:]upstream[-revision] */
+		const char *colon = strchr(p, ':'), *dash = strrchr(p, '-');
+
+		if (colon)
+			p = colon + 1;
+		n = dash && dash > p ? (size_t)(dash - p) : strlen(p);
+		n = tg_version_scan_prefix(p, 0, n, 0);
+		if (n == (size_t)-1)
+			return 0;
+	}
+	s->parsed = tg_version_parse(&s->v, p, n, NULL) == 0;
+	if (!s->parsed && !upstream)
+		return problem(&t->problems, TG_EINVAL,
+			       "'%s': '%s' is not a PEP 440 version", file,
+			       raw);
+	return 0;
+}
+
+static int
+read_metadata(struct tg_torch *t)
+{
+	struct tg_meta m = TG_META_INIT, w = TG_META_INIT;
+	struct tg_err e = TG_ERR_INIT;
+	char *file = NULL, *text = NULL, *p;
+	const char *v;
+	size_t len, i;
+	int rc = 0, absent = 0, is_dist;
+
+	is_dist = strstr(tg_path_basename(t->meta_dir), ".dist-info") != NULL;
+	if (tg_path_is_dir(t->meta_dir))
+		file = join(t->meta_dir, is_dist ? "METADATA" : "PKG-INFO");
+	else
+		file = strdup(t->meta_dir); /* an egg-info file */
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_meta_load(&m, file, &absent, &e)) {
+		rc = problem_err(&t->problems, &e);
+	} else if (absent) {
+		rc = problem(&t->problems, TG_EINVAL,
+			     "'%s' has no %s: the torch metadata is broken",
+			     t->meta_dir, is_dist ? "METADATA" : "PKG-INFO");
+	} else if (!(v = tg_meta_get(&m, "Version"))) {
+		rc = problem(&t->problems, TG_EINVAL,
+			     "cannot parse '%s': no Version field", file);
+	} else if (!(p = strdup(v))) {
+		rc = TG_ENOMEM;
+	} else {
+		rc = set_source(t, TG_SRC_METADATA, file, p, 0);
+	}
+	tg_meta_release(&m);
+	free(file);
+	if (rc || !is_dist)
+		return rc;
+
+	/* INSTALLER: one line */
+	file = join(t->meta_dir, "INSTALLER");
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_file_read(file, SMALL_MAX, &text, &len, &absent, &e))
+		rc = problem(&t->problems, 0, "%s", e.msg);
+	else if (text) {
+		len = strcspn(text, "\r\n");
+		while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+			len--;
+		text[len] = '\0';
+		t->installer = text;
+		text = NULL;
+	}
+	free(file);
+	/* WHEEL: Tag fields */
+	file = join(t->meta_dir, "WHEEL");
+	if (!file)
+		return TG_ENOMEM;
+	if (!rc && tg_meta_load(&w, file, &absent, &e) == 0) {
+		size_t n = 0;
+
+		for (i = 0; tg_meta_next(&w, "Tag", &i); i++)
+			n++;
+		t->tags = calloc(n + 1, sizeof(*t->tags));
+		if (!t->tags)
+			rc = TG_ENOMEM;
+		for (i = 0; !rc && (v = tg_meta_next(&w, "Tag", &i)); i++)
+			if (!(t->tags[t->ntags++] = strdup(v)))
+				rc = TG_ENOMEM;
+	} else if (!rc && !absent) {
+		rc = problem(&t->problems, 0, "%s", e.msg);
+	}
+	tg_meta_release(&w);
+	free(file);
+	/* RECORD */
+	file = join(t->meta_dir, "RECORD");
+	if (!file)
+		return TG_ENOMEM;
+	t->has_record = tg_path_is_file(file);
+	free(file);
+	/* direct_url.json (PEP 610) */
+	file = join(t->meta_dir, "direct_url.json");
+	if (!file)
+		return TG_ENOMEM;
+	if (!rc && tg_file_read(file, SMALL_MAX, &text, &len, &absent, &e))
+		rc = problem(&t->problems, 0, "%s", e.msg);
+	else if (!rc && text &&
+		 tg_direct_url_parse(text, len, file, &t->direct_url,
+				     &t->direct_url_kind, &e))
+		rc = problem(&t->problems, 0, "%s", e.msg);
+	if (t->direct_url_kind && strcmp(t->direct_url_kind, "editable") == 0) {
+		t->editable = 1;
+		free(t->editable_via); /* direct_url.json says it best */
+		t->editable_via = file;
+		file = NULL;
+	}
+	free(text);
+	free(file);
+	return rc;
+}
+
+static int
+read_version_py(struct tg_torch *t)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char *file = join(t->dir, "version.py"), *v;
+	int absent = 0, rc = 0;
+
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_versionpy_load(&t->vp, file, &absent, &e))
+		rc = problem_err(&t->problems, &e);
+	else if (!absent && t->vp.f[TG_VPY_VERSION].set) {
+		if (!t->vp.f[TG_VPY_VERSION].s)
+			rc = problem(&t->problems, TG_EINVAL,
+				     "cannot parse '%s': __version__ is None",
+				     file);
+		else if (!(v = strdup(t->vp.f[TG_VPY_VERSION].s)))
+			rc = TG_ENOMEM;
+		else
+			rc = set_source(t, TG_SRC_VERSION_PY, file, v, 0);
+	} else if (!absent) {
+		rc = problem(&t->problems, TG_EINVAL,
+			     "cannot parse '%s': no __version__", file);
+	}
+	free(file);
+	return rc;
+}
+
+/* A version.h: TORCH_VERSION_MAJOR/MINOR/PATCH. A file that only
+ * forwards to another header (2.11's csrc/api version.h) is no source. */
+static int
+read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char *file = join(t->include_dir, rel), *text = NULL, *str;
+	size_t len;
+	long maj, min, pat, tag;
+	int absent = 0, rc = 0, n;
+	char ver[96];
+
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e)) {
+		rc = problem_err(&t->problems, &e);
+		goto out;
+	}
+	if (absent)
+		goto out;
+	n = (tg_cdefine_int(text, len, "TORCH_VERSION_MAJOR", &maj) == 0) +
+	    (tg_cdefine_int(text, len, "TORCH_VERSION_MINOR", &min) == 0) +
+	    (tg_cdefine_int(text, len, "TORCH_VERSION_PATCH", &pat) == 0);
+	if (n == 0) {
+		int found;
+		char *m =
+		    tg_cdefine_get(text, len, "TORCH_VERSION_MAJOR", &found);
+
+		free(m);
+		if (found)
+			rc = problem(&t->problems, TG_EINVAL,
+				     "cannot parse '%s': TORCH_VERSION_MAJOR "
+				     "is not a number",
+				     file);
+		goto out;
+	}
+	if (n != 3) {
+		rc = problem(&t->problems, TG_EINVAL,
+			     "cannot parse '%s': TORCH_VERSION_MAJOR, _MINOR "
+			     "and _PATCH are not all plain numbers",
+			     file);
+		goto out;
+	}
+	snprintf(ver, sizeof(ver), "%ld.%ld.%ld", maj, min, pat);
+	str = tg_cdefine_string(text, len, "TORCH_VERSION");
+	if (str && strcmp(str, ver) != 0)
+		rc = problem(&t->problems, 0,
+			     "'%s': TORCH_VERSION \"%s\" disagrees with "
+			     "MAJOR.MINOR.PATCH %s",
+			     file, str, ver);
+	free(str);
+	/* TORCH_ABI_VERSION (2.9 on): MAJOR<<56 | MINOR<<48 | PATCH<<40 |
+	 * ABI_TAG, as the header computes it */
+	if (!rc && !t->abi_version &&
+	    tg_cdefine_int(text, len, "TORCH_VERSION_ABI_TAG", &tag) == 0 &&
+	    (free(tg_cdefine_get(text, len, "TORCH_ABI_VERSION", &n)), n) &&
+	    maj < 256 && min < 256 && pat < 256 && tag < (1L << 40)) {
+		char hex[32];
+
+		snprintf(hex, sizeof(hex), "0x%016llx",
+			 ((unsigned long long)maj << 56) |
+			     ((unsigned long long)min << 48) |
+			     ((unsigned long long)pat << 40) |
+			     (unsigned long long)tag);
+		t->abi_version = strdup(hex);
+	}
+	if (!rc)
+		rc = set_source(t, k, file, strdup(ver), 0);
+out:
+	free(text);
+	free(file);
+	return rc;
+}
+
+/* N of "__cplusplus < N" in the torch headers that demand a standard. */
+static int
+header_cxx_standard(struct tg_torch *t)
+{
+	static const char *const files[] = {
+	    "c10/macros/Macros.h",
+	    "c10/util/C++17.h",
+	    "torch/headeronly/macros/Macros.h",
+	};
+	size_t k;
+	int best = 0;
+
+	for (k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
+		char *file = join(t->include_dir, files[k]), *text = NULL, *p;
+		size_t len;
+
+		if (file && tg_file_read(file, TEXT_MAX, &text, &len, NULL,
+					 NULL) == 0) {
+			for (p = text; (p = strstr(p, "__cplusplus < ")); p++) {
+				long v = strtol(p + 14, NULL, 10);
+				int std = v == 201103	? 11
+					  : v == 201402 ? 14
+					  : v == 201703 ? 17
+					  : v == 202002 ? 20
+					  : v == 202302 ? 23
+							: 0;
+
+				if (std > best) {
+					best = std;
+					free(t->cxx_standard_evidence);
+					t->cxx_standard_evidence = strdup(file);
+				}
+			}
+		}
+		free(text);
+		free(file);
+	}
+	return best;
+}
+
+static int
+read_cmake(struct tg_torch *t)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char *file, *text = NULL, *v;
+	size_t len;
+	int absent = 0, rc = 0;
+
+	file = join(t->cmake_dir, "TorchConfigVersion.cmake");
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e))
+		rc = problem_err(&t->problems, &e);
+	else if (text && (v = tg_cmake_set_value(text, len, "PACKAGE_VERSION")))
+		rc = set_source(t, TG_SRC_CMAKE, file, v, 0);
+	else if (text)
+		rc = problem(&t->problems, TG_EINVAL,
+			     "cannot parse '%s': no set(PACKAGE_VERSION ...)",
+			     file);
+	free(text);
+	text = NULL;
+	free(file);
+	if (rc)
+		return rc;
+	file = join(t->cmake_dir, "TorchConfig.cmake");
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e)) {
+		rc = problem_err(&t->problems, &e);
+	} else if (text) {
+		int std = tg_cmake_cxx_standard(text, len);
+
+		v = tg_cmake_set_value(text, len, "TORCH_CXX_FLAGS");
+		if (v && tg_cmake_cxx11_abi(v) >= 0) {
+			char ev[4300];
+
+			t->cxx11_abi = tg_cmake_cxx11_abi(v);
+			snprintf(ev, sizeof(ev), "%s: TORCH_CXX_FLAGS \"%s\"",
+				 file, v);
+			t->cxx11_abi_evidence = strdup(ev);
+		}
+		free(v);
+		if (std) {
+			t->cxx_standard = std;
+			t->cxx_standard_evidence = strdup(file);
+		}
+	}
+	free(text);
+	free(file);
+	return rc;
+}
+
+static int
+find_libs(struct tg_torch *t)
+{
+	size_t k, n = sizeof(lib_names) / sizeof(lib_names[0]);
+	char name[64], *p;
+
+	t->libs = calloc(n, sizeof(*t->libs));
+	if (!t->libs)
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "lib%s.so", lib_names[k]);
+		p = join(t->library_dir, name);
+		if (!p)
+			return TG_ENOMEM;
+		if (tg_path_exists(p)) {
+			t->libs[t->nlibs++] = (char *)lib_names[k];
+			if (!t->library_real) {
+				char *r = realpath(p, NULL);
+
+				t->library_real = r ? tg_path_dirname(r) : NULL;
+				free(r);
+			}
+		}
+		free(p);
+	}
+	return 0;
+}
+
+static int
+find_abi_in_libs(struct tg_torch *t)
+{
+	static const char *const probes[] = {"libc10.so", "libtorch_cpu.so"};
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		char *p = join(t->library_dir, probes[k]);
+		struct tg_err e = TG_ERR_INIT;
+		int r;
+
+		if (!p)
+			return TG_ENOMEM;
+		if (!tg_path_exists(p)) {
+			free(p);
+			continue;
+		}
+		r = tg_elf_uses_cxx11_abi(p, &e);
+		if (r == 1) {
+			char ev[4300];
+
+			snprintf(ev, sizeof(ev),
+				 "%s: exports std::__cxx11 symbols", p);
+			t->cxx11_abi = 1;
+			t->cxx11_abi_evidence = strdup(ev);
+		} else if (r < 0) {
+			free(p);
+			return problem(&t->problems, 0, "%s", e.msg);
+		}
+		free(p);
+		return 0;
+	}
+	return 0;
+}
+
+static int
+is_dir_at(const char *base, const char *rel, char **out)
+{
+	char *p = join(base, rel);
+
+	*out = NULL;
+	if (!p)
+		return TG_ENOMEM;
+	if (tg_path_is_dir(p))
+		*out = p;
+	else
+		free(p);
+	return 0;
+}
+
+static int
+same_series(const struct tg_version *a, const struct tg_version *b)
+{
+	static const struct tg_num zero = {"0", 1};
+
+	return tg_version_num_cmp(a->release[0], b->release[0]) == 0 &&
+	       tg_version_num_cmp(a->nrelease > 1 ? a->release[1] : zero,
+				  b->nrelease > 1 ? b->release[1] : zero) == 0;
+}
+
+int
+tg_probe_conflict(const struct tg_torch *t, enum tg_source_kind *other)
+{
+	size_t k;
+
+	if (!t->version)
+		return 0;
+	for (k = 0; k < TG_SRC_N; k++)
+		if (t->src[k].present && t->src[k].parsed &&
+		    !same_series(&t->src[k].v, &t->src[t->version_from].v)) {
+			*other = (enum tg_source_kind)k;
+			return 1;
+		}
+	return 0;
+}
+
+/* Pick the reported version and say whether the sources agree. */
+static void
+settle_version(struct tg_torch *t)
+{
+	static const enum tg_source_kind order[] = {
+	    TG_SRC_VERSION_PY, TG_SRC_METADATA, TG_SRC_HEADERONLY,
+	    TG_SRC_VERSION_H,  TG_SRC_CMAKE,
+	};
+	const struct tg_version *first = NULL;
+	size_t k;
+
+	t->version = NULL;
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		if (t->src[order[k]].present && t->src[order[k]].parsed) {
+			t->version_from = order[k];
+			t->version = t->src[order[k]].raw;
+			break;
+		}
+	t->agreement = TG_AGREE;
+	for (k = 0; k < TG_SRC_N; k++) {
+		const struct tg_version *v = &t->src[k].v;
+
+		if (!t->src[k].present || !t->src[k].parsed)
+			continue;
+		if (!first) {
+			first = v;
+			continue;
+		}
+		if (!same_series(v, first))
+			t->agreement = TG_CONFLICT;
+		else if (t->agreement == TG_AGREE &&
+			 strcmp(v->str, first->str) != 0)
+			t->agreement = TG_DIFFER;
+	}
+}
+
+static int
+describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
+	      const struct tg_probe_opts *opts)
+{
+	char *p = NULL, *real = NULL;
+	int rc = 0;
+
+	t->cxx11_abi = -1;
+	if (t->meta_dir && (rc = read_metadata(t)))
+		return rc;
+	if ((rc = read_version_py(t)))
+		return rc;
+	/* headers */
+	if ((rc = is_dir_at(t->dir, "include", &t->include_dir)))
+		return rc;
+	if (t->include_dir) {
+		if ((rc = is_dir_at(t->include_dir, "torch/csrc/api/include",
+				    &t->api_include_dir)))
+			return rc;
+		p = join(t->include_dir, "torch");
+		real = p ? realpath(p, NULL) : NULL;
+		t->include_real = real ? tg_path_dirname(real) : NULL;
+		free(real);
+		free(p);
+		if ((rc = read_version_h(t, TG_SRC_VERSION_H,
+					 "torch/csrc/api/include/torch/"
+					 "version.h")) ||
+		    (rc = read_version_h(t, TG_SRC_HEADERONLY,
+					 "torch/headeronly/version.h")))
+			return rc;
+	}
+	/* libraries */
+	if ((rc = is_dir_at(t->dir, "lib", &t->library_dir)))
+		return rc;
+	if (t->library_dir && (rc = find_libs(t)))
+		return rc;
+	/* CMake: in the package, else beside the real libraries (Debian) */
+	if ((rc = is_dir_at(t->dir, "share/cmake/Torch", &t->cmake_dir)))
+		return rc;
+	if (!t->cmake_dir && t->library_real &&
+	    (rc = is_dir_at(t->library_real, "cmake/Torch", &t->cmake_dir)))
+		return rc;
+	if (t->cmake_dir && (rc = read_cmake(t)))
+		return rc;
+	if (t->cxx11_abi < 0 && t->library_dir && (rc = find_abi_in_libs(t)))
+		return rc;
+	if (!t->cxx_standard && t->include_dir)
+		t->cxx_standard = header_cxx_standard(t);
+	/* dpkg, for a torch under /usr */
+	p = join(t->dir, "version.py");
+	real = p ? realpath(p, NULL) : NULL;
+	if (real && strncmp(real, "/usr/", 5) == 0) {
+		struct tg_err e = TG_ERR_INIT;
+		const char *admin = opts && opts->dpkg_admindir
+					? opts->dpkg_admindir
+					: TG_DPKG_ADMINDIR;
+		char *ver = NULL, status[4200];
+
+		snprintf(status, sizeof(status), "%s/status", admin);
+		if (tg_dpkg_version_of(admin, "python3-torch", real, &ver, &e))
+			rc = problem(&t->problems, 0, "%s", e.msg);
+		else if (ver)
+			rc = set_source(t, TG_SRC_DPKG, status, ver, 1);
+	}
+	free(real);
+	free(p);
+	if (rc)
+		return rc;
+	/* editable: a .pth line put this directory on the path */
+	if (!t->editable && t->entry_index < sp->n &&
+	    sp->e[t->entry_index].origin == TG_ORIGIN_PTH) {
+		char via[4300];
+
+		snprintf(via, sizeof(via), "%s line %zu",
+			 sp->e[t->entry_index].pth,
+			 sp->e[t->entry_index].pth_line);
+		t->editable = 1;
+		t->editable_via = strdup(via);
+	}
+	settle_version(t);
+	if (!t->version && !tg_probe_first_error(t))
+		rc = problem(&t->problems, TG_EINVAL,
+			     "'%s': no version source (no metadata, "
+			     "version.py, headers or CMake files)",
+			     t->dir);
+	return rc;
+}
+
+static int
+add_copy(struct tg_probe *pr, const char *entry, const char *dir, size_t index,
+	 const char *meta)
+{
+	struct tg_torch *t;
+	void *p = realloc(pr->copies, (pr->ncopies + 1) * sizeof(*pr->copies));
+
+	if (!p)
+		return TG_ENOMEM;
+	pr->copies = p;
+	t = &pr->copies[pr->ncopies++];
+	memset(t, 0, sizeof(*t));
+	t->entry = strdup(entry);
+	t->dir = dir ? strdup(dir) : join(entry, "torch");
+	t->entry_index = index;
+	t->meta_dir = meta ? join(entry, meta) : NULL;
+	if (!t->entry || !t->dir || (meta && !t->meta_dir))
+		return TG_ENOMEM;
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* One readdir of a path entry: is there a "torch", and torch's metadata
+ * directory (*meta, a new string, or NULL)? Several metadata directories
+ * are a broken install: importlib.metadata would take whichever the
+ * directory lists first, so this takes the first in sorted order and says
+ * so in ps (when not NULL). */
+static int
+scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
+	   char **meta)
+{
+	DIR *d = opendir(entry);
+	struct dirent *de;
+	char *names[8];
+	size_t n = 0, k;
+	int rc = 0, more = 0;
+
+	*has_torch = 0;
+	*meta = NULL;
+	if (!d) {
+		if (ps && errno != ENOENT && errno != ENOTDIR)
+			rc = problem(ps, 0, "cannot list '%s': %s", entry,
+				     strerror(errno));
+		return rc;
+	}
+	while (!rc && (de = readdir(d))) {
+		if (strcmp(de->d_name, "torch") == 0)
+			*has_torch = 1;
+		else if (is_torch_meta(de->d_name) && n == 8)
+			more = 1;
+		else if (is_torch_meta(de->d_name))
+			rc = (names[n++] = strdup(de->d_name)) ? 0 : TG_ENOMEM;
+	}
+	closedir(d);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
+	if (!rc && ps && n > 1)
+		rc =
+		    problem(ps, 0,
+			    "'%s' holds %s torch metadata directories "
+			    "('%s', '%s'%s): importlib.metadata reads "
+			    "whichever the file system lists first; torchgate "
+			    "reads '%s'",
+			    entry,
+			    more     ? "more than 8"
+			    : n == 2 ? "two"
+				     : "several",
+			    names[0], names[1], n > 2 ? ", ..." : "", names[0]);
+	if (n)
+		*meta = names[0];
+	for (k = 1; k < n; k++)
+		free(names[k]);
+	if (rc) {
+		free(*meta);
+		*meta = NULL;
+	}
+	return rc;
+}
+
+/* Whether tdir is a torch package: a directory with __init__.py or
+ * version.py (one that cannot be searched counts, to report it). */
+static int
+is_package(struct tg_problems *ps, const char *tdir, int *yes)
+{
+	struct stat st;
+	char *a, *b;
+	int rc = 0;
+
+	*yes = 0;
+	if (stat(tdir, &st) != 0)
+		return problem(ps, 0, "cannot read '%s': %s", tdir,
+			       strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+	a = join(tdir, "__init__.py");
+	b = join(tdir, "version.py");
+	if (!a || !b)
+		rc = TG_ENOMEM;
+	else if (stat(a, &st) == 0 || errno == EACCES || stat(b, &st) == 0)
+		*yes = 1;
+	free(a);
+	free(b);
+	return rc;
+}
+
+/* Copies that an editable finder maps (after every path entry). */
+static int
+add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < sp->nskipped && !rc; k++) {
+		struct tg_err e = TG_ERR_INIT;
+		char *dir = NULL, *finder = NULL, *site = NULL, *meta = NULL;
+		int yes = 0, has_torch;
+
+		if (tg_editable_lookup(sp->skipped[k].file, sp->skipped[k].text,
+				       "torch", &dir, &finder, &e)) {
+			rc = e.code == TG_ENOMEM
+				 ? TG_ENOMEM
+				 : problem(&pr->problems, 0, "%s", e.msg);
+			continue;
+		}
+		if (dir) {
+			size_t j;
+
+			rc = is_package(&pr->problems, dir, &yes);
+			for (j = 0; j < pr->ncopies; j++)
+				if (strcmp(pr->copies[j].dir, dir) == 0)
+					yes = 0; /* already found */
+		}
+		if (!rc && yes) {
+			site = tg_path_dirname(sp->skipped[k].file);
+			rc = site ? scan_entry(NULL, site, &has_torch, &meta)
+				  : TG_ENOMEM;
+		}
+		if (!rc && yes)
+			rc = add_copy(pr, site, dir, (size_t)-1, meta);
+		if (!rc && yes) {
+			struct tg_torch *t = &pr->copies[pr->ncopies - 1];
+
+			t->editable = 1;
+			t->editable_via = finder;
+			finder = NULL;
+		}
+		free(dir);
+		free(finder);
+		free(site);
+		free(meta);
+	}
+	return rc;
+}
+
+int
+tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
+	     const struct tg_probe_opts *opts, struct tg_err *err)
+{
+	size_t k;
+	int rc = 0;
+	char *first_meta = NULL;
+
+	memset(pr, 0, sizeof(*pr));
+	for (k = 0; k < sp->n && !rc; k++) {
+		const char *entry = sp->e[k].dir;
+		char *meta = NULL, *tdir = NULL;
+		int has_torch = 0, yes = 0;
+
+		rc = scan_entry(&pr->problems, entry, &has_torch, &meta);
+		if (!rc && meta && !first_meta)
+			rc = (first_meta = join(entry, meta)) ? 0 : TG_ENOMEM;
+		if (!rc && has_torch) {
+			tdir = join(entry, "torch");
+			rc = tdir ? is_package(&pr->problems, tdir, &yes)
+				  : TG_ENOMEM;
+			if (!rc && yes)
+				rc = add_copy(pr, entry, NULL, k, meta);
+		}
+		free(tdir);
+		free(meta);
+	}
+	if (!rc)
+		rc = add_finder_copies(pr, sp);
+	for (k = 0; k < pr->ncopies && !rc; k++) {
+		struct tg_torch *t = &pr->copies[k];
+
+		rc = describe_copy(t, sp, opts);
+		if (!rc && !t->meta_dir && first_meta)
+			rc = problem(&t->problems, 0,
+				     "no torch metadata beside '%s'; "
+				     "importlib.metadata would read '%s'",
+				     t->dir, first_meta);
+	}
+	free(first_meta);
+	if (rc) {
+		tg_probe_release(pr);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	return 0;
+}

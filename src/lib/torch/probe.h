@@ -1,0 +1,124 @@
+/* probe.h - the torch installed in an environment, from its files
+ * SPDX-License-Identifier: MIT
+ *
+ * Walks a struct tg_syspath in order and finds every copy of torch on it
+ * (a torch/ directory with __init__.py or version.py); the first is the
+ * one Python would import, the rest are shadowed. For each copy it reads
+ * every version source (core metadata, version.py, version.h,
+ * headeronly/version.h, TorchConfigVersion.cmake, dpkg), says whether
+ * they agree, and collects the build facts: CUDA/HIP/ROCm/XPU, C++11
+ * ABI, C++ standard, include and library directories, installer, wheel
+ * tags, editable or not. Nothing is imported or run.
+ */
+#ifndef TG_LIB_TORCH_PROBE_H
+#define TG_LIB_TORCH_PROBE_H
+
+#include <stddef.h>
+
+#include "lib/util/err.h"
+#include "lib/pyenv/interp.h"
+#include "lib/pyenv/syspath.h"
+#include "lib/pep/version.h"
+#include "lib/torch/versionpy.h"
+
+enum tg_source_kind {
+	TG_SRC_METADATA,   /* dist-info METADATA / egg-info PKG-INFO */
+	TG_SRC_VERSION_PY, /* torch/version.py __version__ */
+	TG_SRC_VERSION_H,  /* torch/csrc/api/include/torch/version.h */
+	TG_SRC_HEADERONLY, /* torch/headeronly/version.h */
+	TG_SRC_CMAKE,	   /* TorchConfigVersion.cmake PACKAGE_VERSION */
+	TG_SRC_DPKG,	   /* the Debian package's version */
+	TG_SRC_N
+};
+
+struct tg_vsource {
+	int present;
+	char *file;
+	char *raw;	     /* as the file says */
+	int parsed;	     /* v holds a PEP 440 reading of raw */
+	struct tg_version v; /* for dpkg: the upstream part */
+};
+
+enum tg_agreement {
+	TG_AGREE,    /* every source gives the same version */
+	TG_DIFFER,   /* same major.minor, different strings */
+	TG_CONFLICT, /* different major.minor: a broken install */
+};
+
+/* A problem with one file; severity error means the answer is not whole. */
+struct tg_problem {
+	int code; /* TG_E* of the failure; 0 for a warning */
+	char *msg;
+};
+
+struct tg_problems {
+	struct tg_problem *v;
+	size_t n, cap;
+};
+
+struct tg_torch {
+	char *dir;   /* .../torch as found on the path */
+	char *entry; /* the sys.path entry it is in */
+	size_t entry_index;
+	char *meta_dir; /* dist-info or egg-info, or NULL */
+	char *installer;
+	char **tags;
+	size_t ntags;
+	int has_record;
+	char *direct_url;
+	char *direct_url_kind;
+	int editable;
+	char *editable_via;
+	struct tg_vsource src[TG_SRC_N];
+	enum tg_source_kind version_from;
+	const char *version; /* src[version_from].raw, or NULL */
+	enum tg_agreement agreement;
+	struct tg_versionpy vp;
+	char *abi_version; /* TORCH_ABI_VERSION as 0x%016llx, or NULL */
+	int cxx11_abi;	   /* 1, 0, or -1 unknown */
+	char *cxx11_abi_evidence;
+	int cxx_standard; /* 14, 17, ...; 0 unknown */
+	char *cxx_standard_evidence;
+	char *include_dir;     /* torch/include */
+	char *api_include_dir; /* torch/include/torch/csrc/api/include */
+	char *include_real;    /* where torch/include/torch really is */
+	char *library_dir;     /* torch/lib */
+	char *library_real;    /* where libc10.so really is */
+	char *cmake_dir;
+	char **libs; /* names N of libN.so in library_dir */
+	size_t nlibs;
+	struct tg_problems problems;
+};
+
+struct tg_probe {
+	struct tg_torch *copies; /* copies[0] is the one Python imports */
+	size_t ncopies;
+	struct tg_problems problems; /* about the path, not one copy */
+};
+
+#define TG_PROBE_INIT                                                          \
+	{                                                                      \
+		0                                                              \
+	}
+
+struct tg_probe_opts {
+	const char *dpkg_admindir; /* NULL: /var/lib/dpkg */
+};
+
+/* Find and describe every torch on sp. Only allocation failure is an
+ * error; unreadable or malformed files become problems. */
+int tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
+		 const struct tg_probe_opts *opts, struct tg_err *err);
+void tg_probe_release(struct tg_probe *pr);
+
+const char *tg_probe_source_name(enum tg_source_kind k);
+const char *tg_probe_agreement_name(enum tg_agreement a);
+
+/* When t's sources conflict: a source whose major.minor differs from the
+ * one the version was taken from (returns 1 and sets *other), else 0. */
+int tg_probe_conflict(const struct tg_torch *t, enum tg_source_kind *other);
+
+/* The first error-level problem of t (code != 0), or NULL. */
+const struct tg_problem *tg_probe_first_error(const struct tg_torch *t);
+
+#endif

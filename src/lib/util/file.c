@@ -1,0 +1,275 @@
+/* file.c - bounded file reads and lexical path handling
+ * SPDX-License-Identifier: MIT
+ *
+ * Reads open with O_NONBLOCK so that opening a FIFO cannot hang, then
+ * fstat() the descriptor and refuse anything that is not a regular file.
+ * A read stops one byte past the maximum, so a 1 GiB file costs at most
+ * max + 1 bytes of memory and I/O.
+ */
+#include "lib/util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PAD 64
+
+static int
+read_bounded(const char *path, size_t max, char **out, size_t *len,
+	     int *truncated, int *absent, int allow_trunc, struct tg_err *err)
+{
+	int fd = -1, rc = 0;
+	struct stat st;
+	char *data = NULL;
+	size_t cap, n = 0;
+
+	*out = NULL;
+	*len = 0;
+	if (truncated)
+		*truncated = 0;
+	if (absent)
+		*absent = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
+			*absent = 1;
+			return 0;
+		}
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	if (fstat(fd, &st) != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				strerror(EISDIR));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO,
+				"cannot read '%s': not a regular file", path);
+		goto out;
+	}
+	if (max > SIZE_MAX - 2)
+		max = SIZE_MAX - 2;
+	cap = (st.st_size > 0 && (uintmax_t)st.st_size < max)
+		  ? (size_t)st.st_size + 1
+		  : (max < 65536 ? max + 1 : 65536);
+	data = malloc(cap + 1 + PAD);
+	if (!data) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
+				path);
+		goto out;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			size_t ncap;
+			char *p;
+
+			if (n > max)
+				break;
+			ncap = cap > max / 2 ? max + 1 : cap * 2;
+			p = realloc(data, ncap + 1 + PAD);
+			if (!p) {
+				rc = tg_err_set(err, TG_ENOMEM,
+						"out of memory reading '%s'",
+						path);
+				goto out;
+			}
+			data = p;
+			cap = ncap;
+		}
+		r = read(fd, data + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s",
+					path, strerror(errno));
+			goto out;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		if (!allow_trunc) {
+			rc = tg_err_set(err, TG_ELIMIT,
+					"cannot read '%s': larger than %zu "
+					"bytes",
+					path, max);
+			goto out;
+		}
+		n = max;
+		*truncated = 1;
+	}
+	/* the NUL, and zeroed padding that vector code (PCRE2's JIT) may
+	 * read past the end without touching undefined bytes */
+	memset(data + n, 0, PAD + 1);
+	*out = data;
+	*len = n;
+	data = NULL;
+out:
+	free(data);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int
+tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
+	     struct tg_err *err)
+{
+	return read_bounded(path, max, out, len, NULL, absent, 0, err);
+}
+
+int
+tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
+		  int *truncated, int *absent, struct tg_err *err)
+{
+	return read_bounded(path, max, out, len, truncated, absent, 1, err);
+}
+
+int
+tg_file_map(const char *path, const char **data, size_t *len, int *absent,
+	    struct tg_err *err)
+{
+	int fd, rc = 0;
+	struct stat st;
+	void *p;
+
+	*data = NULL;
+	*len = 0;
+	if (absent)
+		*absent = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0) {
+		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
+			*absent = 1;
+			return 0;
+		}
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		rc = tg_err_set(err, TG_EIO,
+				"cannot read '%s': not a regular file", path);
+	} else if (st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
+			 0);
+		if (p == MAP_FAILED) {
+			rc = tg_err_set(err, TG_EIO, "cannot map '%s': %s",
+					path, strerror(errno));
+		} else {
+			*data = p;
+			*len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	return rc;
+}
+
+void
+tg_file_unmap(const char *data, size_t len)
+{
+	if (data)
+		munmap((void *)data, len);
+}
+
+int
+tg_file_write_atomic(const char *path, const char *data, size_t len,
+		     int *changed, struct tg_err *err)
+{
+	char *old = NULL, *tmp = NULL;
+	size_t olen = 0, off = 0;
+	int trunc = 0, absent = 0, fd = -1, rc = 0;
+	mode_t mask;
+
+	struct stat st;
+	char *real = NULL;
+	mode_t mode = 0;
+
+	*changed = 0;
+	/* a symlink is written through (its target replaced), a file keeps
+	 * its permissions */
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (real = realpath(path, NULL)))
+		path = real;
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		mode = st.st_mode & 07777;
+	if (tg_file_read_head(path, len + 1, &old, &olen, &trunc, &absent,
+			      NULL) == 0 &&
+	    !absent && olen == len && memcmp(old, data, len) == 0) {
+		free(old);
+		free(real);
+		return 0;
+	}
+	free(old);
+	tmp = malloc(strlen(path) + 16);
+	if (!tmp) {
+		free(real);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	sprintf(tmp, "%s.tmp.XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		free(tmp);
+		free(real);
+		return rc;
+	}
+	mask = umask(0);
+	umask(mask);
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s",
+					path, strerror(w < 0 ? errno : EIO));
+			goto out;
+		}
+		off += (size_t)w;
+	}
+	/* a file system without modes (vfat) refuses fchmod: the file is
+	 * written all the same */
+	if (fchmod(fd, mode ? mode : 0666 & ~mask) != 0 && errno != EPERM) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	rc = close(fd);
+	fd = -1;
+	if (rc != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	if (rename(tmp, path) != 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
+				strerror(errno));
+		goto out;
+	}
+	*changed = 1;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	free(real);
+	return rc;
+}

@@ -1,0 +1,158 @@
+/* json.c - reading JSON documents: the one module that includes cJSON
+ * SPDX-License-Identifier: MIT
+ *
+ * A struct tg_json is a cJSON node under another name: the getters cast
+ * and delegate, so the tree costs nothing beyond cJSON's own. cJSON
+ * parses with its nesting limit; we add the rule that only whitespace
+ * may follow the value.
+ */
+#include "lib/util/json.h"
+
+#include <cjson/cJSON.h>
+
+#define J(v) ((const cJSON *)(const void *)(v))
+#define TJ(v) ((const struct tg_json *)(const void *)(v))
+
+static int
+is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int
+tg_json_parse(struct tg_json **out, const char *text, size_t len,
+	      size_t *errpos)
+{
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	size_t e = end ? (size_t)(end - text) : 0;
+
+	*out = NULL;
+	if (root) {
+		while (e < len && is_ws(text[e]))
+			e++;
+		if (e != len) {
+			cJSON_Delete(root);
+			root = NULL;
+		}
+	}
+	if (!root) {
+		if (errpos)
+			*errpos = e;
+		return TG_EINVAL;
+	}
+	*out = (struct tg_json *)(void *)root;
+	return 0;
+}
+
+void
+tg_json_free(struct tg_json *root)
+{
+	cJSON_Delete((cJSON *)(void *)root);
+}
+
+int
+tg_json_is_null(const struct tg_json *v)
+{
+	return cJSON_IsNull(J(v));
+}
+
+int
+tg_json_is_bool(const struct tg_json *v)
+{
+	return cJSON_IsBool(J(v));
+}
+
+int
+tg_json_is_true(const struct tg_json *v)
+{
+	return cJSON_IsTrue(J(v));
+}
+
+int
+tg_json_is_number(const struct tg_json *v)
+{
+	return cJSON_IsNumber(J(v));
+}
+
+int
+tg_json_is_string(const struct tg_json *v)
+{
+	return cJSON_IsString(J(v));
+}
+
+int
+tg_json_is_array(const struct tg_json *v)
+{
+	return cJSON_IsArray(J(v));
+}
+
+int
+tg_json_is_object(const struct tg_json *v)
+{
+	return cJSON_IsObject(J(v));
+}
+
+const struct tg_json *
+tg_json_get(const struct tg_json *obj, const char *key)
+{
+	if (!cJSON_IsObject(J(obj)))
+		return NULL;
+	return TJ(cJSON_GetObjectItemCaseSensitive(J(obj), key));
+}
+
+const struct tg_json *
+tg_json_child(const struct tg_json *v)
+{
+	if (!cJSON_IsArray(J(v)) && !cJSON_IsObject(J(v)))
+		return NULL;
+	return TJ(J(v)->child);
+}
+
+const struct tg_json *
+tg_json_next(const struct tg_json *v)
+{
+	return v ? TJ(J(v)->next) : NULL;
+}
+
+size_t
+tg_json_size(const struct tg_json *v)
+{
+	if (!cJSON_IsArray(J(v)) && !cJSON_IsObject(J(v)))
+		return 0;
+	return (size_t)cJSON_GetArraySize(J(v));
+}
+
+const char *
+tg_json_key(const struct tg_json *member)
+{
+	return member ? J(member)->string : NULL;
+}
+
+const char *
+tg_json_string(const struct tg_json *v)
+{
+	return cJSON_IsString(J(v)) ? J(v)->valuestring : NULL;
+}
+
+double
+tg_json_number(const struct tg_json *v)
+{
+	return cJSON_IsNumber(J(v)) ? J(v)->valuedouble : 0;
+}
+
+void
+tg_json_line_col(const char *text, size_t len, size_t pos, size_t *line,
+		 size_t *col)
+{
+	size_t k;
+
+	*line = 1;
+	*col = 1;
+	for (k = 0; k < pos && k < len; k++) {
+		if (text[k] == '\n')
+			++*line, *col = 1;
+		else
+			++*col;
+	}
+}

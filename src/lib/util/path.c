@@ -1,0 +1,162 @@
+/* path.c - lexical path handling, as Python's os.path does it on POSIX
+ * SPDX-License-Identifier: MIT
+ *
+ * join, abspath, normpath, dirname and basename work on the text alone;
+ * the stat() and realpath() wrappers are the only calls that touch the
+ * file system.
+ */
+#include "lib/util/path.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lib/util/str.h"
+
+char *
+tg_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *p;
+
+	if (b[0] == '/' || la == 0)
+		return tg_str_ndup(b, lb);
+	p = malloc(la + lb + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, a, la);
+	if (a[la - 1] != '/')
+		p[la++] = '/';
+	memcpy(p + la, b, lb + 1);
+	return p;
+}
+
+/* os.path.normpath on POSIX: drop "" and "." components, let ".." pop
+ * the previous component (or stay, in a relative path with nothing to
+ * pop), keep exactly two leading slashes, as POSIX allows. */
+static char *
+normpath(const char *path)
+{
+	size_t len = strlen(path), n, lead = 0, i = 0, depth = 0;
+	char *out = malloc(len + 2);
+	size_t *starts = malloc((len / 2 + 2) * sizeof(*starts));
+
+	if (!out || !starts) {
+		free(out);
+		free(starts);
+		return NULL;
+	}
+	if (path[0] == '/')
+		lead = (path[1] == '/' && path[2] != '/') ? 2 : 1;
+	for (n = 0; n < lead; n++)
+		out[n] = '/';
+	while (i < len) {
+		size_t j = i;
+		int dotdot;
+
+		while (j < len && path[j] != '/')
+			j++;
+		dotdot = j - i == 2 && path[i] == '.' && path[i + 1] == '.';
+		if (j == i || (j - i == 1 && path[i] == '.')) {
+			/* empty or "." */
+		} else if (dotdot && depth > 0 &&
+			   !(n - starts[depth - 1] == 2 &&
+			     out[starts[depth - 1]] == '.' &&
+			     out[starts[depth - 1] + 1] == '.')) {
+			n = starts[--depth];
+			if (depth > 0)
+				n--; /* the separator before it */
+		} else if (dotdot && depth == 0 && lead) {
+			/* ".." at the root stays at the root */
+		} else {
+			if (depth > 0)
+				out[n++] = '/';
+			starts[depth++] = n;
+			memcpy(out + n, path + i, j - i);
+			n += j - i;
+		}
+		i = j + 1;
+	}
+	if (n == 0)
+		out[n++] = '.';
+	out[n] = '\0';
+	free(starts);
+	return out;
+}
+
+char *
+tg_path_abs(const char *p, const char *cwd)
+{
+	char *joined, *norm;
+
+	if (p[0] == '/')
+		return normpath(p);
+	joined = tg_path_join(cwd, p);
+	if (!joined)
+		return NULL;
+	norm = normpath(joined);
+	free(joined);
+	return norm;
+}
+
+char *
+tg_path_dirname(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+	size_t n;
+
+	if (!slash)
+		return tg_str_ndup("", 0);
+	n = (size_t)(slash - p) + 1;
+	/* strip trailing slashes unless the head is all slashes */
+	while (n > 1 && p[n - 1] == '/')
+		n--;
+	if (n == 1 && p[0] == '/')
+		return tg_str_ndup(p, 1);
+	return tg_str_ndup(p, n);
+}
+
+const char *
+tg_path_basename(const char *p)
+{
+	const char *slash = strrchr(p, '/');
+
+	return slash ? slash + 1 : p;
+}
+
+int
+tg_path_is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int
+tg_path_is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int
+tg_path_exists(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0;
+}
+
+char *
+tg_path_real(const char *p, struct tg_err *err)
+{
+	char *r = realpath(p, NULL);
+
+	if (!r)
+		tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
+			   "cannot resolve '%s': %s", p, strerror(errno));
+	return r;
+}

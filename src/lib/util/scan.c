@@ -1,0 +1,241 @@
+/* scan.c - pattern search over files: the one module that uses PCRE2
+ * SPDX-License-Identifier: MIT
+ *
+ * A compiled pattern lives only for one call; a few dozen patterns per
+ * run make caching not worth its code. Callers that search thousands of
+ * texts with one pattern (discover) compile it once: tg_scan_compile,
+ * without JIT. The JIT's vector loads read past the subject's end, which
+ * valgrind reports as uses of uninitialised memory in every run that
+ * matches; such callers filter their texts with memmem() first.
+ *
+ * Limits: PCRE2's match limit 10^7 and depth limit 10^5 per match, so a
+ * pathological pattern fails with a message instead of running for
+ * minutes; files up to TG_SCAN_FILE_MAX.
+ */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "lib/util/scan.h"
+
+#include <pcre2.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/file.h"
+
+#define MATCH_LIMIT 10000000
+#define DEPTH_LIMIT 100000
+
+/* Compile pattern (multiline); jit: also JIT-compile it, which reads up
+ * to a vector's width past the subject's end (callers pad their text). */
+static pcre2_code *
+compile(const char *pattern, size_t *offset, char *msg, size_t msgsz, int jit)
+{
+	int code;
+	PCRE2_SIZE off;
+	pcre2_code *re =
+	    pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+			  PCRE2_MULTILINE, &code, &off, NULL);
+
+	if (!re) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(code, buf, sizeof(buf));
+		if (msg)
+			snprintf(msg, msgsz, "%s", (const char *)buf);
+		if (offset)
+			*offset = (size_t)off;
+		return NULL;
+	}
+	if (jit)
+		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* a speed-up only */
+	return re;
+}
+
+int
+tg_scan_pattern_check(const char *pattern, size_t *offset, char *msg,
+		      size_t msgsz)
+{
+	pcre2_code *re = compile(pattern, offset, msg, msgsz, 0);
+
+	if (!re)
+		return -1;
+	pcre2_code_free(re);
+	return 0;
+}
+
+int
+tg_scan_text(const char *pattern, const char *s, size_t len, int *matched,
+	     struct tg_err *err)
+{
+	char msg[256];
+	size_t off;
+	pcre2_code *re = compile(pattern, &off, msg, sizeof(msg), 1);
+	pcre2_match_data *md = NULL;
+	pcre2_match_context *mc = NULL;
+	int rc = 0, r;
+
+	*matched = 0;
+	if (!re)
+		return tg_err_set(err, TG_EINVAL,
+				  "bad pattern at offset %zu: %s", off, msg);
+	md = pcre2_match_data_create_from_pattern(re, NULL);
+	mc = pcre2_match_context_create(NULL);
+	if (!md || !mc) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	pcre2_set_match_limit(mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(mc, DEPTH_LIMIT);
+	r = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md, mc);
+	if (r >= 0)
+		*matched = 1;
+	else if (r != PCRE2_ERROR_NOMATCH) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(r, buf, sizeof(buf));
+		rc = tg_err_set(err, TG_ELIMIT, "pattern search failed: %s",
+				(const char *)buf);
+	}
+out:
+	pcre2_match_context_free(mc);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
+	return rc;
+}
+
+int
+tg_scan_file(const char *pattern, const char *path, int *matched, int *absent,
+	     struct tg_err *err)
+{
+	char *text = NULL;
+	size_t len;
+	int rc;
+
+	*matched = 0;
+	rc = tg_file_read(path, TG_SCAN_FILE_MAX, &text, &len, absent, err);
+	if (rc || !text)
+		return rc;
+	{
+		struct tg_err e2 = TG_ERR_INIT;
+
+		rc = tg_scan_text(pattern, text, len, matched, &e2);
+		if (rc)
+			tg_err_set(err, rc, "cannot search '%s': %s", path,
+				   e2.msg);
+	}
+	free(text);
+	return rc;
+}
+
+struct tg_scan_re {
+	pcre2_code *code;
+	size_t ngroups; /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
+};
+
+int
+tg_scan_compile(struct tg_scan_re **out, const char *pattern,
+		struct tg_err *err)
+{
+	char msg[256];
+	size_t off = 0;
+	uint32_t ncap = 0;
+	struct tg_scan_re *re;
+
+	*out = NULL;
+	re = calloc(1, sizeof(*re));
+	if (!re)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	re->code = compile(pattern, &off, msg, sizeof(msg), 0);
+	if (!re->code) {
+		free(re);
+		return tg_err_set(err, TG_EINVAL,
+				  "bad pattern at offset %zu: %s", off, msg);
+	}
+	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &ncap);
+	re->ngroups = (size_t)ncap + 1 < TG_SCAN_GROUPS_MAX
+			  ? (size_t)ncap + 1
+			  : TG_SCAN_GROUPS_MAX;
+	*out = re;
+	return 0;
+}
+
+void
+tg_scan_re_free(struct tg_scan_re *re)
+{
+	if (!re)
+		return;
+	pcre2_code_free(re->code);
+	free(re);
+}
+
+int
+tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
+		tg_scan_cb cb, void *ctx, struct tg_err *err)
+{
+	pcre2_match_data *md = NULL;
+	pcre2_match_context *mc = NULL;
+	size_t ov[2 * TG_SCAN_GROUPS_MAX];
+	size_t start = 0, k;
+	int rc = 0, r;
+
+	md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	mc = pcre2_match_context_create(NULL);
+	if (!md || !mc) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	pcre2_set_match_limit(mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(mc, DEPTH_LIMIT);
+	while (start <= len) {
+		const PCRE2_SIZE *v;
+
+		r = pcre2_match(re->code, (PCRE2_SPTR)s, len, start, 0, md, mc);
+		if (r == PCRE2_ERROR_NOMATCH)
+			break;
+		if (r < 0) {
+			PCRE2_UCHAR buf[256];
+
+			pcre2_get_error_message(r, buf, sizeof(buf));
+			rc = tg_err_set(err, TG_ELIMIT,
+					"pattern search failed at offset %zu: "
+					"%s",
+					start, (const char *)buf);
+			goto out;
+		}
+		/* r == 0: the ovector was too small; the groups it holds
+		 * are still right. Groups past r took no part. */
+		v = pcre2_get_ovector_pointer(md);
+		for (k = 0; k < re->ngroups; k++) {
+			int set = r == 0 || k < (size_t)r;
+
+			ov[2 * k] = set ? (size_t)v[2 * k] : TG_SCAN_UNSET;
+			ov[2 * k + 1] =
+			    set ? (size_t)v[2 * k + 1] : TG_SCAN_UNSET;
+		}
+		r = cb(ctx, s, ov, re->ngroups);
+		if (r) {
+			rc = r < 0 ? r : 0;
+			goto out;
+		}
+		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+	}
+out:
+	pcre2_match_context_free(mc);
+	pcre2_match_data_free(md);
+	return rc;
+}
+
+int
+tg_scan_each(const char *pattern, const char *s, size_t len, tg_scan_cb cb,
+	     void *ctx, struct tg_err *err)
+{
+	struct tg_scan_re *re = NULL;
+	int rc = tg_scan_compile(&re, pattern, err);
+
+	if (rc)
+		return rc;
+	rc = tg_scan_re_each(re, s, len, cb, ctx, err);
+	tg_scan_re_free(re);
+	return rc;
+}
