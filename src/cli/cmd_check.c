@@ -15,6 +15,7 @@
 #include "cli/cli_env.h"
 #include "cli/commands.h"
 #include "lib/util/buf.h"
+#include "lib/util/jsonw.h"
 #include "lib/table/evidence.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
@@ -89,58 +90,76 @@ text_row(const struct row *r)
 }
 
 static void
-jstr(struct tg_buf *b, const char *s)
+json_event(struct tg_jsonw *w, const char *key, const struct tg_event *e)
 {
-	if (s)
-		tg_buf_add_json_str(b, s, strlen(s));
-	else
-		tg_buf_adds(b, "null");
+	tg_jsonw_key(w, key);
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "version", e->version);
+	tg_jsonw_kstr(w, "status", tg_api_fact_name(e->status));
+	tg_jsonw_end(w);
 }
 
 static void
-json_event(struct tg_buf *b, const char *key, const struct tg_event *e)
-{
-	tg_buf_addf(b, ", \"%s\": {\"version\": ", key);
-	jstr(b, e->version);
-	tg_buf_addf(b, ", \"status\": \"%s\"}", tg_api_fact_name(e->status));
-}
-
-static void
-json_row(struct tg_buf *b, const struct row *r, int first)
+json_row(struct tg_jsonw *w, const struct row *r)
 {
 	const struct tg_api *a = r->api;
 
-	tg_buf_adds(b, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
-	jstr(b, a->id);
-	tg_buf_addf(b, ", \"status\": \"%s\", \"private\": %s",
-		    tg_api_status_name(r->status),
-		    a->is_private ? "true" : "false");
-	json_event(b, "introduced", &a->introduced);
-	json_event(b, "deprecated", &a->deprecated);
-	json_event(b, "removed", &a->removed);
-	tg_buf_adds(b, ", \"replacement\": {\"id\": ");
-	jstr(b, a->repl_id);
-	tg_buf_adds(b, ", \"text\": ");
-	jstr(b, a->repl_text);
-	tg_buf_adds(b, ", \"since\": ");
-	jstr(b, a->repl_since);
-	tg_buf_addf(b, ", \"exists\": %s}",
-		    a->repl_since ? (r->repl_exists ? "true" : "false")
-				  : "null");
-	tg_buf_adds(b, ", \"warning\": {\"category\": ");
-	jstr(b, a->warn_category);
-	tg_buf_adds(b, ", \"since\": ");
-	jstr(b, a->warn_since);
-	tg_buf_adds(b, "}, \"evidence\": ");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "id", a->id);
+	tg_jsonw_kstr(w, "status", tg_api_status_name(r->status));
+	tg_jsonw_kbool(w, "private", a->is_private);
+	json_event(w, "introduced", &a->introduced);
+	json_event(w, "deprecated", &a->deprecated);
+	json_event(w, "removed", &a->removed);
+	tg_jsonw_key(w, "replacement");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "id", a->repl_id);
+	tg_jsonw_kstr(w, "text", a->repl_text);
+	tg_jsonw_kstr(w, "since", a->repl_since);
+	tg_jsonw_key(w, "exists");
+	tg_jsonw_tristate(w, a->repl_since ? r->repl_exists : -1);
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "warning");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "category", a->warn_category);
+	tg_jsonw_kstr(w, "since", a->warn_since);
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "evidence");
 	if (r->checked) {
-		tg_buf_addf(b, "{\"verdict\": \"%s\", \"detail\": ",
-			    tg_evidence_name(r->ev.verdict));
-		jstr(b, r->ev.detail[0] ? r->ev.detail : NULL);
-		tg_buf_adds(b, "}");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(w, "verdict", tg_evidence_name(r->ev.verdict));
+		tg_jsonw_kstr(w, "detail",
+			      r->ev.detail[0] ? r->ev.detail : NULL);
+		tg_jsonw_end(w);
 	} else {
-		tg_buf_adds(b, "null");
+		tg_jsonw_null(w);
 	}
-	tg_buf_adds(b, "}");
+	tg_jsonw_end(w);
+}
+
+/* The whole JSON report into out; 0 or the buffer's failure. */
+static int
+json_report(struct tg_buf *out, const struct tg_torch *t,
+	    const char *torch_version, const struct row *rows, size_t n)
+{
+	struct tg_jsonw w;
+	size_t k;
+
+	tg_jsonw_init(&w, out);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(&w, "schema_version", 1);
+	tg_jsonw_key(&w, "torch");
+	tg_jsonw_object(&w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(&w, "version", t ? t->version : torch_version);
+	tg_jsonw_kstr(&w, "from", t ? "install" : "--torch-version");
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "apis");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < n; k++)
+		json_row(&w, &rows[k]);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	return tg_jsonw_finish(&w);
 }
 
 int
@@ -254,15 +273,12 @@ cmd_check(int argc, char **argv)
 			status = CLI_FAILED;
 	}
 	if (json) {
-		tg_buf_adds(&out, "{\n  \"schema_version\": 1,\n  \"torch\": "
-				  "{\"version\": ");
-		jstr(&out, t ? t->version : torch_version);
-		tg_buf_addf(&out, ", \"from\": \"%s\"},\n  \"apis\": [",
-			    t ? "install" : "--torch-version");
-		for (k = 0; k < n; k++)
-			json_row(&out, &rows[k], k == 0);
-		tg_buf_adds(&out, n ? "\n  ]\n}\n" : "]\n}\n");
-		fputs(out.data ? out.data : "", stdout);
+		if (json_report(&out, t, torch_version, rows, n)) {
+			cli_error(CMD, "out of memory");
+			status = CLI_IO;
+			goto out;
+		}
+		fputs(out.data, stdout);
 	} else {
 		printf("torch %s (%s)\n", t ? t->version : torch_version,
 		       t ? t->dir : "--torch-version, no install");

@@ -22,6 +22,7 @@
 #include "cli/cli_env.h"
 #include "cli/commands.h"
 #include "lib/util/buf.h"
+#include "lib/util/jsonw.h"
 #include "lib/discover/discover.h"
 #include "lib/table/evidence.h"
 #include "lib/util/path.h"
@@ -187,105 +188,98 @@ shown(const char *file, const char *base, size_t nbase)
 }
 
 static void
-jstr(struct tg_buf *b, const char *s)
+json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
+	  const struct tg_api *a, int full)
 {
-	if (s)
-		tg_buf_add_json_str(b, s, strlen(s));
-	else
-		tg_buf_adds(b, "null");
-}
-
-static void
-json_decl(struct tg_buf *b, const struct tg_decl *d, const char *file,
-	  const struct tg_api *a, int full, int first)
-{
-	tg_buf_adds(b, first ? "\n    {\"symbol\": " : ",\n    {\"symbol\": ");
-	jstr(b, d->symbol);
-	tg_buf_adds(b, ", \"file\": ");
-	jstr(b, file);
-	tg_buf_addf(b, ", \"line\": %zu, \"kind\": ", d->line);
-	jstr(b, d->kind);
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "symbol", d->symbol);
+	tg_jsonw_kstr(w, "file", file);
+	tg_jsonw_kint(w, "line", (long long)d->line);
+	tg_jsonw_kstr(w, "kind", d->kind);
 	if (full) {
-		tg_buf_adds(b, ", \"message\": ");
-		jstr(b, d->message);
-		tg_buf_adds(b, ", \"replacement\": ");
-		jstr(b, d->replacement);
-		tg_buf_adds(b, ", \"table_id\": ");
-		jstr(b, a ? a->id : NULL);
+		tg_jsonw_kstr(w, "message", d->message);
+		tg_jsonw_kstr(w, "replacement", d->replacement);
+		tg_jsonw_kstr(w, "table_id", a ? a->id : NULL);
 	}
-	tg_buf_adds(b, "}");
+	tg_jsonw_end(w);
 }
 
 static void
-json_missing(struct tg_buf *b, const struct tg_api *a, const char *base,
-	     size_t nbase, const struct tg_torch *t, int first)
+json_missing(struct tg_jsonw *w, const struct tg_api *a, const char *base,
+	     size_t nbase, const struct tg_torch *t)
 {
 	size_t k;
-	int any = 0;
 
-	tg_buf_adds(b, first ? "\n    {\"id\": " : ",\n    {\"id\": ");
-	jstr(b, a->id);
-	tg_buf_adds(b, ", \"deprecated\": ");
-	jstr(b, a->deprecated.version);
-	tg_buf_adds(b, ", \"files\": [");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "id", a->id);
+	tg_jsonw_kstr(w, "deprecated", a->deprecated.version);
+	tg_jsonw_key(w, "files");
+	tg_jsonw_array(w, TG_JSONW_FLOW);
 	for (k = 0; k < a->nfiles; k++) {
 		char *p = tg_evidence_path(t, a->files[k]);
 
-		if (p && tg_path_is_file(p)) {
-			tg_buf_adds(b, any ? ", " : "");
-			jstr(b, shown(p, base, nbase));
-			any = 1;
-		}
+		if (p && tg_path_is_file(p))
+			tg_jsonw_str(w, shown(p, base, nbase));
 		free(p);
 	}
-	tg_buf_adds(b, "]}");
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
 }
 
 /* Write out what the buffer holds once it passes 1 MiB, so that a report
- * of any size streams through a bounded buffer. */
+ * of any size streams through a bounded buffer. A failed buffer is kept
+ * as it is, for the caller's one check at the end. */
 static void
 spill(struct tg_buf *out)
 {
-	if (out->len > ((size_t)1 << 20)) {
+	if (out->len > ((size_t)1 << 20) && !tg_buf_error(out)) {
 		fputs(out->data, stdout);
 		tg_buf_clear(out);
 	}
 }
 
-static void
+/* The JSON report, streamed through out; 0 or the buffer's failure. */
+static int
 print_json(const struct tg_decls *d, const struct diff *df,
 	   const struct tg_torch *t, const char *base, size_t nbase,
 	   struct tg_buf *out)
 {
-	size_t k, n;
+	struct tg_jsonw w;
+	size_t k;
 
-	tg_buf_adds(out,
-		    "{\n  \"schema_version\": 1,\n  \"torch\": {\"version\": ");
-	jstr(out, t->version);
-	tg_buf_adds(out, ", \"location\": ");
-	jstr(out, t->dir);
-	tg_buf_adds(out, ", \"include_dir\": ");
-	jstr(out, t->include_dir);
-	tg_buf_adds(out, "},\n  \"declarations\": [");
+	tg_jsonw_init(&w, out);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(&w, "schema_version", 1);
+	tg_jsonw_key(&w, "torch");
+	tg_jsonw_object(&w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(&w, "version", t->version);
+	tg_jsonw_kstr(&w, "location", t->dir);
+	tg_jsonw_kstr(&w, "include_dir", t->include_dir);
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "declarations");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < d->n; k++) {
-		json_decl(out, &d->v[k], shown(d->v[k].file, base, nbase),
-			  df->api[k], 1, k == 0);
+		json_decl(&w, &d->v[k], shown(d->v[k].file, base, nbase),
+			  df->api[k], 1);
 		spill(out);
 	}
-	tg_buf_adds(out, d->n ? "\n  ],\n  \"not_in_table\": ["
-			      : "],\n  \"not_in_table\": [");
-	for (k = 0, n = 0; k < d->n; k++) {
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "not_in_table");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < d->n; k++) {
 		if (!df->api[k])
-			json_decl(out, &d->v[k],
-				  shown(d->v[k].file, base, nbase), NULL, 0,
-				  n++ == 0);
+			json_decl(&w, &d->v[k],
+				  shown(d->v[k].file, base, nbase), NULL, 0);
 		spill(out);
 	}
-	tg_buf_adds(out, n ? "\n  ],\n  \"not_declared\": ["
-			   : "],\n  \"not_declared\": [");
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "not_declared");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < df->nmissing; k++)
-		json_missing(out, df->missing[k], base, nbase, t, k == 0);
-	tg_buf_adds(out, df->nmissing ? "\n  ]\n}\n" : "]\n}\n");
+		json_missing(&w, df->missing[k], base, nbase, t);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	return tg_jsonw_finish(&w);
 }
 
 static void
@@ -416,8 +410,7 @@ cmd_discover(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		print_json(&decls, &df, t, base, strlen(base), &out);
-		if (!out.data) {
+		if (print_json(&decls, &df, t, base, strlen(base), &out)) {
 			cli_error(CMD, "out of memory");
 			status = CLI_IO;
 			goto out;

@@ -281,6 +281,7 @@ do_req(int argc, char **argv)
 {
 	struct tg_requirement req;
 	struct tg_buf out = TG_BUF_INIT;
+	struct tg_jsonw w;
 	struct tg_err err = TG_ERR_INIT;
 	int rc;
 
@@ -294,11 +295,14 @@ do_req(int argc, char **argv)
 		print_err(what, &err);
 		return CLI_BAD_INPUT;
 	}
-	rc = tg_requirement_to_json(&req, &out, &err);
+	tg_jsonw_init(&w, &out);
+	rc = tg_requirement_write_json(&req, &w, &err);
+	if (!rc && (rc = tg_jsonw_finish(&w)) != 0)
+		tg_err_set(&err, rc, "out of memory");
 	if (rc)
 		cli_error(CMD, "%s", err.msg);
 	else
-		puts(out.data);
+		fputs(out.data, stdout);
 	tg_buf_release(&out);
 	tg_requirement_release(&req);
 	return rc ? cli_exit_for(rc) : CLI_OK;

@@ -276,47 +276,38 @@ tg_requirement_release(struct tg_requirement *req)
 }
 
 int
-tg_requirement_to_json(const struct tg_requirement *req, struct tg_buf *out,
-		       struct tg_err *err)
+tg_requirement_write_json(const struct tg_requirement *req,
+			  struct tg_jsonw *w, struct tg_err *err)
 {
 	struct tg_buf tmp = TG_BUF_INIT;
 	size_t k;
 	int rc;
 
-	rc = tg_buf_adds(out, "{\"name\": ");
-	rc = rc ? rc : tg_buf_add_json_str(out, req->name, strlen(req->name));
-	rc = rc ? rc : tg_buf_adds(out, ", \"extras\": [");
-	for (k = 0; !rc && k < req->nextras; k++) {
-		if (k)
-			rc = tg_buf_adds(out, ", ");
-		rc = rc ? rc
-			: tg_buf_add_json_str(out, req->extras[k],
-					      strlen(req->extras[k]));
-	}
-	rc = rc ? rc : tg_buf_adds(out, "], \"specifier\": ");
-	rc = rc ? rc : tg_spec_set_format(&req->spec, &tmp);
-	rc = rc ? rc
-		: tg_buf_add_json_str(out, tmp.data ? tmp.data : "", tmp.len);
-	rc = rc ? rc : tg_buf_adds(out, ", \"marker\": ");
-	if (!rc && req->marker) {
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "name", req->name);
+	tg_jsonw_key(w, "extras");
+	tg_jsonw_array(w, TG_JSONW_FLOW);
+	for (k = 0; k < req->nextras; k++)
+		tg_jsonw_str(w, req->extras[k]);
+	tg_jsonw_end(w);
+	tg_spec_set_format(&req->spec, &tmp);
+	tg_jsonw_key(w, "specifier");
+	tg_jsonw_strn(w, tmp.data ? tmp.data : "", tmp.len);
+	tg_jsonw_key(w, "marker");
+	if (req->marker) {
 		tg_buf_clear(&tmp);
 		rc = tg_marker_format(req->marker, &tmp, err);
 		if (rc) {
 			tg_buf_release(&tmp);
 			return rc;
 		}
-		rc = tg_buf_add_json_str(out, tmp.data, tmp.len);
-	} else if (!rc) {
-		rc = tg_buf_adds(out, "null");
+		tg_jsonw_strn(w, tmp.data, tmp.len);
+	} else {
+		tg_jsonw_null(w);
 	}
-	rc = rc ? rc : tg_buf_adds(out, ", \"url\": ");
-	if (!rc && req->url)
-		rc = tg_buf_add_json_str(out, req->url, strlen(req->url));
-	else if (!rc)
-		rc = tg_buf_adds(out, "null");
-	rc = rc ? rc : tg_buf_adds(out, "}");
+	tg_jsonw_kstr(w, "url", req->url);
+	tg_jsonw_end(w);
+	rc = tg_buf_error(&tmp) ? tg_buf_error(&tmp) : tg_buf_error(w->out);
 	tg_buf_release(&tmp);
-	if (rc)
-		return tg_err_set(err, rc, "out of memory");
-	return 0;
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }

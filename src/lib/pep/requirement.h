@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "lib/util/buf.h"
+#include "lib/util/jsonw.h"
 #include "lib/util/err.h"
 #include "lib/pep/marker.h"
 #include "lib/pep/spec.h"
@@ -33,8 +34,9 @@ int tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			 struct tg_err *err);
 void tg_requirement_release(struct tg_requirement *req);
 
-/* {"name":..., "extras":[...], "specifier":..., "marker":..., "url":...} */
-int tg_requirement_to_json(const struct tg_requirement *req, struct tg_buf *out,
-			   struct tg_err *err);
+/* Write {"name":..., "extras":[...], "specifier":..., "marker":...,
+ * "url":...} as one value (a flow object) to w. */
+int tg_requirement_write_json(const struct tg_requirement *req,
+			      struct tg_jsonw *w, struct tg_err *err);
 
 #endif

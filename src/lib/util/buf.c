@@ -16,6 +16,7 @@ tg_buf_init(struct tg_buf *b, size_t max)
 	b->len = 0;
 	b->cap = 0;
 	b->max = max;
+	b->err = 0;
 }
 
 void
@@ -29,8 +30,24 @@ void
 tg_buf_clear(struct tg_buf *b)
 {
 	b->len = 0;
+	b->err = 0;
 	if (b->data)
 		b->data[0] = '\0';
+}
+
+int
+tg_buf_error(const struct tg_buf *b)
+{
+	return b->err;
+}
+
+/* Remember the first failure; every later append returns it. */
+static int
+fail(struct tg_buf *b, int rc)
+{
+	if (!b->err)
+		b->err = rc;
+	return b->err;
 }
 
 static int
@@ -39,8 +56,10 @@ grow(struct tg_buf *b, size_t extra)
 	size_t need, cap;
 	char *p;
 
+	if (b->err)
+		return b->err;
 	if (extra > b->max || b->len > b->max - extra)
-		return TG_ELIMIT;
+		return fail(b, TG_ELIMIT);
 	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return 0;
@@ -49,7 +68,7 @@ grow(struct tg_buf *b, size_t extra)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
 	p = realloc(b->data, cap);
 	if (!p)
-		return TG_ENOMEM;
+		return fail(b, TG_ENOMEM);
 	b->data = p;
 	b->cap = cap;
 	return 0;
@@ -91,7 +110,7 @@ tg_buf_addf(struct tg_buf *b, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return TG_EINVAL;
+		return fail(b, TG_EINVAL);
 	rc = grow(b, (size_t)n);
 	if (rc)
 		return rc;
@@ -100,33 +119,6 @@ tg_buf_addf(struct tg_buf *b, const char *fmt, ...)
 	va_end(ap);
 	b->len += (size_t)n;
 	return 0;
-}
-
-int
-tg_buf_add_json_str(struct tg_buf *b, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	int rc = tg_buf_addc(b, '"');
-	size_t i;
-
-	for (i = 0; !rc && i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-
-		if (c == '"' || c == '\\') {
-			esc[1] = (char)c;
-			rc = tg_buf_add(b, esc, 2);
-		} else if (c == '\n') {
-			rc = tg_buf_add(b, "\\n", 2);
-		} else if (c == '\t') {
-			rc = tg_buf_add(b, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			rc = tg_buf_add(b, esc, 6);
-		} else {
-			rc = tg_buf_addc(b, (char)c);
-		}
-	}
-	return rc ? rc : tg_buf_addc(b, '"');
 }
 
 char *

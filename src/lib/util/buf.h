@@ -5,6 +5,13 @@
  * after len bytes. Every buffer has a maximum size (max, default
  * TG_BUF_DEFAULT_MAX); appending past it fails with TG_ELIMIT instead of
  * growing without bound, the way curl's dynbuf does.
+ *
+ * A buffer remembers its first failure (libgit2's git_str does the same
+ * for out of memory): once an append fails, every later append does
+ * nothing and returns that code, so output code appends straight through
+ * and checks tg_buf_error() once at the end. A failed buffer never holds
+ * a truncated answer that looks complete: its contents are what was
+ * appended before the failure, and the caller must not print them.
  */
 #ifndef TG_LIB_UTIL_BUF_H
 #define TG_LIB_UTIL_BUF_H
@@ -20,22 +27,26 @@ struct tg_buf {
 	size_t len;
 	size_t cap;
 	size_t max;
+	int err; /* 0, or the first failure (a negative TG_E* code) */
 };
 
 #define TG_BUF_INIT                                                            \
 	{                                                                      \
-		NULL, 0, 0, TG_BUF_DEFAULT_MAX                                 \
+		NULL, 0, 0, TG_BUF_DEFAULT_MAX, 0                                \
 	}
 
 void tg_buf_init(struct tg_buf *b, size_t max);
 void tg_buf_release(struct tg_buf *b);
+/* Empty b and forget a failure; the block is kept for reuse. */
 void tg_buf_clear(struct tg_buf *b);
+/* Appends: 0, or the failure (TG_ELIMIT past max, TG_ENOMEM), which b
+ * then keeps (see above). */
 int tg_buf_add(struct tg_buf *b, const void *data, size_t len);
 int tg_buf_adds(struct tg_buf *b, const char *s);
 int tg_buf_addc(struct tg_buf *b, char c);
 int tg_buf_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
-/* Append s (len bytes) as a JSON string literal, quotes included. */
-int tg_buf_add_json_str(struct tg_buf *b, const char *s, size_t len);
+/* 0, or the first failure of an append since init or clear. */
+int tg_buf_error(const struct tg_buf *b);
 /* Hand the block to the caller (never NULL on success); b is reset. */
 char *tg_buf_detach(struct tg_buf *b);
 
