@@ -242,7 +242,7 @@ text_copy(struct tg_buf *b, const struct tg_torch *t)
 
 	tg_buf_addf(b, "  %-14s %s\n", "location", t->dir);
 	tg_buf_addf(b, "  %-14s %s\n", "sources",
-		    t->agreement == TG_AGREE    ? "agree"
+		    t->agreement == TG_AGREE	? "agree"
 		    : t->agreement == TG_DIFFER ? "differ (same major.minor)"
 						: "CONFLICT (different "
 						  "major.minor: a broken "
@@ -283,9 +283,8 @@ text_copy(struct tg_buf *b, const struct tg_torch *t)
 		tg_buf_addf(b, "  %-14s %s\n", "include dirs", t->include_dir);
 		if (t->api_include_dir)
 			tg_buf_addf(b, "  %-14s %s\n", "", t->api_include_dir);
-		if (t->include_real &&
-		    strncmp(t->include_real, t->include_dir,
-			    strlen(t->include_real)) != 0)
+		if (t->include_real && strncmp(t->include_real, t->include_dir,
+					       strlen(t->include_real)) != 0)
 			tg_buf_addf(b, "  %-14s (headers really in %s)\n", "",
 				    t->include_real);
 	} else {
@@ -427,7 +426,7 @@ write_shell(const struct tg_probe_view *pv, struct tg_buf *b)
 	sh_var(b, "TORCH_ABI_VERSION", t->abi_version);
 	sh_var(b, "TORCH_CXX11_ABI",
 	       t->cxx11_abi < 0 ? ""
-	       : t->cxx11_abi   ? "1"
+	       : t->cxx11_abi	? "1"
 				: "0");
 	snprintf(num, sizeof(num), "%d", t->cxx_standard);
 	sh_var(b, "TORCH_CXX_STANDARD", t->cxx_standard ? num : "");
@@ -635,8 +634,8 @@ tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 	} else if (strcmp(name, "version") == 0) {
 		line(b, t->version);
 	} else if (strcmp(name, "version_source") == 0) {
-		line(b, t->version ? tg_probe_source_name(t->version_from)
-				   : NULL);
+		line(b,
+		     t->version ? tg_probe_source_name(t->version_from) : NULL);
 	} else if (strcmp(name, "location") == 0) {
 		line(b, t->dir);
 	} else if (strcmp(name, "agreement") == 0) {

@@ -438,10 +438,10 @@ format_side(const struct side *sd, struct tg_buf *out, struct tg_err *err)
 		return tg_err_set(err, TG_EINVAL,
 				  "cannot print a marker value that holds "
 				  "both quote characters");
-	if (tg_buf_addc(out, q) || tg_buf_adds(out, sd->text) ||
-	    tg_buf_addc(out, q))
-		return TG_ENOMEM;
-	return 0;
+	tg_buf_addc(out, q);
+	tg_buf_adds(out, sd->text);
+	tg_buf_addc(out, q);
+	return tg_buf_error(out);
 }
 
 static int format_list(const struct tg_marker *m, struct tg_buf *out, int first,

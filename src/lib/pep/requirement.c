@@ -276,8 +276,8 @@ tg_requirement_release(struct tg_requirement *req)
 }
 
 int
-tg_requirement_write_json(const struct tg_requirement *req,
-			  struct tg_jsonw *w, struct tg_err *err)
+tg_requirement_write_json(const struct tg_requirement *req, struct tg_jsonw *w,
+			  struct tg_err *err)
 {
 	struct tg_buf tmp = TG_BUF_INIT;
 	size_t k;

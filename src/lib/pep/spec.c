@@ -426,9 +426,9 @@ canonical(const struct tg_spec *sp, struct tg_buf *out)
 	/* v->str up to release[n-1], then what follows the whole release */
 	head = (size_t)(v->release[n - 1].p + v->release[n - 1].n - v->str);
 	rest = v->release[v->nrelease - 1].p + v->release[v->nrelease - 1].n;
-	if (tg_buf_add(out, v->str, head) || tg_buf_adds(out, rest))
-		return TG_ENOMEM;
-	return 0;
+	tg_buf_add(out, v->str, head);
+	tg_buf_adds(out, rest);
+	return tg_buf_error(out);
 }
 
 int

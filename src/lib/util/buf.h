@@ -32,7 +32,7 @@ struct tg_buf {
 
 #define TG_BUF_INIT                                                            \
 	{                                                                      \
-		NULL, 0, 0, TG_BUF_DEFAULT_MAX, 0                                \
+		NULL, 0, 0, TG_BUF_DEFAULT_MAX, 0                              \
 	}
 
 void tg_buf_init(struct tg_buf *b, size_t max);
