@@ -133,7 +133,7 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	      const struct tg_torch **out)
 {
 	const struct tg_torch *t;
-	const struct tg_problem *bad;
+	const struct tg_diag *bad;
 	size_t k;
 
 	*out = NULL;
@@ -143,7 +143,7 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		/* what stood in the way: an unreadable entry, a loop */
 		for (k = 0; !quiet && k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
-				  env->probe.problems.v[k].msg);
+				  env->probe.problems.v[k].message);
 
 		for (k = 0; k < env->path.n; k++)
 			if (tg_buf_adds(&msg, k ? ", " : "") ||
@@ -168,15 +168,15 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	bad = tg_probe_first_error(t);
 	if (bad) {
 		for (k = 0; k < t->problems.n; k++)
-			if (t->problems.v[k].code)
-				cli_error(cmd, "%s", t->problems.v[k].msg);
+			if (t->problems.v[k].severity == TG_SEV_ERROR)
+				cli_error(cmd, "%s", t->problems.v[k].message);
 		return cli_exit_for(bad->code);
 	}
 	if (!quiet) {
 		enum tg_source_kind other;
 
 		for (k = 0; k < t->problems.n; k++)
-			cli_error(cmd, "warning: %s", t->problems.v[k].msg);
+			cli_error(cmd, "warning: %s", t->problems.v[k].message);
 		if (!env->conflict_is_error && tg_probe_conflict(t, &other))
 			cli_error(cmd,
 				  "warning: torch at '%s' is a broken install "
@@ -186,7 +186,7 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 				  t->src[other].raw);
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
-				  env->probe.problems.v[k].msg);
+				  env->probe.problems.v[k].message);
 	}
 	*out = t;
 	return CLI_OK;

@@ -150,8 +150,8 @@ json_copy(struct tg_jsonw *w, const struct tg_torch *t)
 	for (k = 0; k < t->problems.n; k++) {
 		tg_jsonw_object(w, TG_JSONW_FLOW);
 		tg_jsonw_kstr(w, "severity",
-			      t->problems.v[k].code ? "error" : "warning");
-		tg_jsonw_kstr(w, "message", t->problems.v[k].msg);
+			      tg_diag_severity_name(t->problems.v[k].severity));
+		tg_jsonw_kstr(w, "message", t->problems.v[k].message);
 		tg_jsonw_end(w);
 	}
 	tg_jsonw_end(w);
@@ -199,11 +199,11 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "skipped_pth_lines");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	for (k = 0; k < sp->nskipped; k++) {
+	for (k = 0; k < sp->skipped.n; k++) {
 		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_jsonw_kstr(&w, "file", sp->skipped[k].file);
-		tg_jsonw_kint(&w, "line", (long long)sp->skipped[k].line);
-		tg_jsonw_kstr(&w, "text", sp->skipped[k].text);
+		tg_jsonw_kstr(&w, "file", sp->skipped.v[k].path);
+		tg_jsonw_kint(&w, "line", (long long)sp->skipped.v[k].line);
+		tg_jsonw_kstr(&w, "text", sp->skipped.v[k].snippet);
 		tg_jsonw_end(&w);
 	}
 	tg_jsonw_end(&w);
@@ -220,7 +220,7 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	tg_jsonw_key(&w, "problems");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < pr->problems.n; k++)
-		tg_jsonw_str(&w, pr->problems.v[k].msg);
+		tg_jsonw_str(&w, pr->problems.v[k].message);
 	tg_jsonw_end(&w);
 	tg_jsonw_end(&w);
 	tg_jsonw_finish(&w);
@@ -313,8 +313,8 @@ text_copy(struct tg_buf *b, const struct tg_torch *t)
 		tg_buf_addf(b, "  %-14s no\n", "editable");
 	for (k = 0; k < t->problems.n; k++)
 		tg_buf_addf(b, "  %-14s %s\n",
-			    t->problems.v[k].code ? "error" : "warning",
-			    t->problems.v[k].msg);
+			    tg_diag_severity_name(t->problems.v[k].severity),
+			    t->problems.v[k].message);
 }
 
 static void
@@ -356,7 +356,7 @@ write_text(const struct tg_probe_view *pv, struct tg_buf *b)
 		text_copy(b, &pr->copies[k]);
 	}
 	for (k = 0; k < pr->problems.n; k++)
-		tg_buf_addf(b, "warning: %s\n", pr->problems.v[k].msg);
+		tg_buf_addf(b, "warning: %s\n", pr->problems.v[k].message);
 }
 
 /* ---- shell, make, pc ---- */

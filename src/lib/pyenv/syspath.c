@@ -44,12 +44,8 @@ tg_syspath_release(struct tg_syspath *sp)
 		free(sp->e[k].dir);
 		free(sp->e[k].pth);
 	}
-	for (k = 0; k < sp->nskipped; k++) {
-		free(sp->skipped[k].file);
-		free(sp->skipped[k].text);
-	}
 	free(sp->e);
-	free(sp->skipped);
+	tg_diag_list_release(&sp->skipped);
 	memset(sp, 0, sizeof(*sp));
 }
 
@@ -104,33 +100,27 @@ static int
 record_skip(struct tg_syspath *sp, const char *file, size_t line,
 	    const char *text, size_t len, struct tg_err *err)
 {
+	char *snippet;
 	size_t k;
+	int rc;
 
-	for (k = 0; k < sp->nskipped; k++)
-		if (sp->skipped[k].line == line &&
-		    strcmp(sp->skipped[k].file, file) == 0)
+	for (k = 0; k < sp->skipped.n; k++)
+		if (sp->skipped.v[k].line == line &&
+		    strcmp(sp->skipped.v[k].path, file) == 0)
 			return 0; /* the same site dir, read again */
-	if (sp->nskipped == TG_SYSPATH_MAX)
+	if (sp->skipped.n == TG_SYSPATH_MAX)
 		return tg_err_set(err, TG_ELIMIT,
 				  "more than %d .pth import lines (the last "
 				  "in '%s')",
 				  TG_SYSPATH_MAX, file);
-	if (sp->nskipped == sp->capskipped) {
-		size_t nc = sp->capskipped ? sp->capskipped * 2 : 8;
-		void *p = realloc(sp->skipped, nc * sizeof(*sp->skipped));
-
-		if (!p)
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		sp->skipped = p;
-		sp->capskipped = nc;
-	}
-	if (len > 200)
-		len = 200;
-	sp->skipped[sp->nskipped].file = tg_str_ndup(file, strlen(file));
-	sp->skipped[sp->nskipped].line = line;
-	sp->skipped[sp->nskipped].text = tg_str_ndup(text, len);
-	sp->nskipped++;
-	return 0;
+	snippet = tg_str_ndup(text, len > 200 ? 200 : len);
+	rc = snippet ? tg_diag_add(&sp->skipped, TG_SEV_NOTE, 0, file, line, 1,
+				   "pth-import", snippet,
+				   "import line not run (torchgate never runs "
+				   "code)")
+		     : TG_ENOMEM;
+	free(snippet);
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }
 
 /* site.addpackage: follow one .pth file. */

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "lib/util/diag.h"
 #include "lib/util/err.h"
 #include "lib/pyenv/interp.h"
 
@@ -33,18 +34,12 @@ struct tg_path_entry {
 	size_t pth_line;
 };
 
-/* A .pth line torchgate did not follow: an import line (code). */
-struct tg_pth_skip {
-	char *file;
-	size_t line;
-	char *text;
-};
-
 struct tg_syspath {
 	struct tg_path_entry *e;
 	size_t n, cap;
-	struct tg_pth_skip *skipped;
-	size_t nskipped, capskipped;
+	/* .pth import lines not run: notes, rule "pth-import", the line
+	 * (at most 200 bytes) as the snippet */
+	struct tg_diag_list skipped;
 };
 
 #define TG_SYSPATH_INIT                                                        \

@@ -58,11 +58,13 @@ static const char *const lib_names[] = {
     "torch_hip", "c10_hip",   "torch_xpu", "c10_xpu",	 "torch_python",
 };
 
-static int problem(struct tg_problems *ps, int code, const char *fmt, ...)
+/* A problem with a file: an error (code != 0) means the answer is not
+ * whole; a warning (code 0) is worth saying. */
+static int problem(struct tg_diag_list *ps, int code, const char *fmt, ...)
     TG_PRINTF(3, 4);
 
 static int
-problem(struct tg_problems *ps, int code, const char *fmt, ...)
+problem(struct tg_diag_list *ps, int code, const char *fmt, ...)
 {
 	char msg[TG_ERR_MSG_MAX];
 	va_list ap;
@@ -70,49 +72,20 @@ problem(struct tg_problems *ps, int code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	if (ps->n == ps->cap) {
-		size_t nc = ps->cap ? ps->cap * 2 : 4;
-		void *p = realloc(ps->v, nc * sizeof(*ps->v));
-
-		if (!p)
-			return TG_ENOMEM;
-		ps->v = p;
-		ps->cap = nc;
-	}
-	ps->v[ps->n].code = code;
-	ps->v[ps->n].msg = strdup(msg);
-	if (!ps->v[ps->n].msg)
-		return TG_ENOMEM;
-	ps->n++;
-	return 0;
+	return tg_diag_add(ps, code ? TG_SEV_ERROR : TG_SEV_WARNING, code, NULL,
+			   0, 0, "probe", NULL, "%s", msg);
 }
 
 static int
-problem_err(struct tg_problems *ps, const struct tg_err *e)
+problem_err(struct tg_diag_list *ps, const struct tg_err *e)
 {
 	return problem(ps, e->code ? e->code : TG_EINVAL, "%s", e->msg);
 }
 
-static void
-problems_release(struct tg_problems *ps)
-{
-	size_t k;
-
-	for (k = 0; k < ps->n; k++)
-		free(ps->v[k].msg);
-	free(ps->v);
-	memset(ps, 0, sizeof(*ps));
-}
-
-const struct tg_problem *
+const struct tg_diag *
 tg_probe_first_error(const struct tg_torch *t)
 {
-	size_t k;
-
-	for (k = 0; k < t->problems.n; k++)
-		if (t->problems.v[k].code)
-			return &t->problems.v[k];
-	return NULL;
+	return tg_diag_first_error(&t->problems);
 }
 
 static void
@@ -146,7 +119,7 @@ torch_release(struct tg_torch *t)
 	free(t->library_real);
 	free(t->cmake_dir);
 	free(t->libs);
-	problems_release(&t->problems);
+	tg_diag_list_release(&t->problems);
 }
 
 void
@@ -157,7 +130,7 @@ tg_probe_release(struct tg_probe *pr)
 	for (k = 0; k < pr->ncopies; k++)
 		torch_release(&pr->copies[k]);
 	free(pr->copies);
-	problems_release(&pr->problems);
+	tg_diag_list_release(&pr->problems);
 	memset(pr, 0, sizeof(*pr));
 }
 
@@ -795,7 +768,7 @@ cmp_str(const void *a, const void *b)
  * directory lists first, so this takes the first in sorted order and says
  * so in ps (when not NULL). */
 static int
-scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
+scan_entry(struct tg_diag_list *ps, const char *entry, int *has_torch,
 	   char **meta)
 {
 	DIR *d = opendir(entry);
@@ -849,7 +822,7 @@ scan_entry(struct tg_problems *ps, const char *entry, int *has_torch,
 /* Whether tdir is a torch package: a directory with __init__.py or
  * version.py (one that cannot be searched counts, to report it). */
 static int
-is_package(struct tg_problems *ps, const char *tdir, int *yes)
+is_package(struct tg_diag_list *ps, const char *tdir, int *yes)
 {
 	struct stat st;
 	char *a, *b;
@@ -879,13 +852,14 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 	size_t k;
 	int rc = 0;
 
-	for (k = 0; k < sp->nskipped && !rc; k++) {
+	for (k = 0; k < sp->skipped.n && !rc; k++) {
 		struct tg_err e = TG_ERR_INIT;
 		char *dir = NULL, *finder = NULL, *site = NULL, *meta = NULL;
 		int yes = 0, has_torch;
 
-		if (tg_editable_lookup(sp->skipped[k].file, sp->skipped[k].text,
-				       "torch", &dir, &finder, &e)) {
+		if (tg_editable_lookup(sp->skipped.v[k].path,
+				       sp->skipped.v[k].snippet, "torch", &dir,
+				       &finder, &e)) {
 			rc = e.code == TG_ENOMEM
 				 ? TG_ENOMEM
 				 : problem(&pr->problems, 0, "%s", e.msg);
@@ -900,7 +874,7 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 					yes = 0; /* already found */
 		}
 		if (!rc && yes) {
-			site = tg_path_dirname(sp->skipped[k].file);
+			site = tg_path_dirname(sp->skipped.v[k].path);
 			rc = site ? scan_entry(NULL, site, &has_torch, &meta)
 				  : TG_ENOMEM;
 		}

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "lib/util/diag.h"
 #include "lib/util/err.h"
 #include "lib/pyenv/interp.h"
 #include "lib/pyenv/syspath.h"
@@ -43,17 +44,6 @@ enum tg_agreement {
 	TG_AGREE,    /* every source gives the same version */
 	TG_DIFFER,   /* same major.minor, different strings */
 	TG_CONFLICT, /* different major.minor: a broken install */
-};
-
-/* A problem with one file; severity error means the answer is not whole. */
-struct tg_problem {
-	int code; /* TG_E* of the failure; 0 for a warning */
-	char *msg;
-};
-
-struct tg_problems {
-	struct tg_problem *v;
-	size_t n, cap;
 };
 
 struct tg_torch {
@@ -87,13 +77,13 @@ struct tg_torch {
 	char *cmake_dir;
 	char **libs; /* names N of libN.so in library_dir */
 	size_t nlibs;
-	struct tg_problems problems;
+	struct tg_diag_list problems;
 };
 
 struct tg_probe {
 	struct tg_torch *copies; /* copies[0] is the one Python imports */
 	size_t ncopies;
-	struct tg_problems problems; /* about the path, not one copy */
+	struct tg_diag_list problems; /* about the path, not one copy */
 };
 
 #define TG_PROBE_INIT                                                          \
@@ -119,6 +109,6 @@ const char *tg_probe_agreement_name(enum tg_agreement a);
 int tg_probe_conflict(const struct tg_torch *t, enum tg_source_kind *other);
 
 /* The first error-level problem of t (code != 0), or NULL. */
-const struct tg_problem *tg_probe_first_error(const struct tg_torch *t);
+const struct tg_diag *tg_probe_first_error(const struct tg_torch *t);
 
 #endif
