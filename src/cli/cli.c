@@ -4,7 +4,6 @@
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -43,18 +42,6 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
 	else
 		fputs("try 'torchgate --help'\n", stderr);
 	return CLI_USAGE;
-}
-
-int
-cli_bad_option(const char *cmd, int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		return cli_usage_error(cmd, "option '%s' needs a value", arg);
-	if (optopt > 0 && optopt < 0x100 && strncmp(arg, "--", 2) != 0)
-		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-	return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 
 int

@@ -23,11 +23,38 @@ enum cli_exit {
 /* Longest input line a command reads (stdin batch modes). */
 #define CLI_LINE_MAX ((size_t)1 << 20)
 
+struct cli_ctx;
+struct cli_opt;
+
+/* What the dispatcher sets up for a command before it runs (git's
+ * RUN_SETUP): the shared options it parses and what it loads. */
+enum cli_setup {
+	CLI_QUIET = 1 << 0,	    /* -q, --quiet: ctx->quiet */
+	CLI_TABLE = 1 << 1,	    /* --table FILE: ctx->table loaded */
+	CLI_ENV = 1 << 2,	    /* --python, --prefix, --site-packages */
+	CLI_TORCH = 1 << 3,	    /* probe; a torch required: ctx->torch */
+	CLI_TORCH_VERSION = 1 << 4, /* --torch-version V instead of a torch */
+	CLI_OWN_ARGS = 1 << 5,	    /* parses its own argv (subcommands) */
+};
+
 struct cli_command {
 	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *summary;
+	const char *summary;	    /* one line, for 'torchgate --help' */
+	unsigned setup;		    /* enum cli_setup */
+	const struct cli_opt *opts; /* its own options (CLI_OPT_END) */
+	const char *synopsis;	    /* the usage lines of --help */
+	const char *about;	    /* what it does, for --help */
+	const char *exits;	    /* its exit status, for --help */
+	/* Optional: usage checks on the operands, before any setup. */
+	int (*check)(struct cli_ctx *ctx, int argc, char **argv);
+	/* Optional: with the table loaded, before the probe. */
+	int (*resolve)(struct cli_ctx *ctx, int argc, char **argv);
+	/* The command, given its operands (argv[0] the first). */
+	int (*run)(struct cli_ctx *ctx, int argc, char **argv);
 };
+
+/* Print a command's --help to f (from its tables). */
+void cli_command_help(FILE *f, const struct cli_command *c);
 
 /* "torchgate: <cmd>: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
@@ -35,11 +62,6 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* As cli_error, then "try 'torchgate <cmd> --help'"; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* After getopt_long (optstring starting with ':') returned c, '?' or
- * ':', for an option of argv that it rejected: print the usage error
- * ("unknown option", "option '--x' needs a value"); returns CLI_USAGE. */
-int cli_bad_option(const char *cmd, int c, char **argv);
-
 /* Map a library error code to an exit status. */
 int cli_exit_for(int code);
 

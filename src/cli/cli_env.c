@@ -18,6 +18,8 @@ void
 cli_env_init(struct cli_env *env)
 {
 	memset(env, 0, sizeof(*env));
+	env->sites.v = env->site_v;
+	env->sites.max = CLI_ENV_MAX_SITES;
 }
 
 void
@@ -28,27 +30,20 @@ cli_env_release(struct cli_env *env)
 	tg_interp_release(&env->interp);
 }
 
-int
-cli_env_option(const char *cmd, struct cli_env *env, int c, const char *arg)
+void
+cli_env_options(struct cli_env *env, struct cli_opt out[4])
 {
-	switch (c) {
-	case CLI_OPT_PYTHON:
-		env->python = arg;
-		return 1;
-	case CLI_OPT_PREFIX:
-		env->prefix = arg;
-		return 1;
-	case CLI_OPT_SITE_PACKAGES:
-		if (env->nsites == CLI_ENV_MAX_SITES) {
-			cli_usage_error(cmd, "more than %d --site-packages",
-					CLI_ENV_MAX_SITES);
-			return -1;
-		}
-		env->sites[env->nsites++] = arg;
-		return 1;
-	default:
-		return 0;
-	}
+	const struct cli_opt opts[4] = {
+	    {CLI_OPT_VALUE, "python", 0, &env->python, "PATH",
+	     "the interpreter whose sys.path to search", NULL},
+	    {CLI_OPT_VALUE, "prefix", 0, &env->prefix, "DIR",
+	     "an environment directory (venv, conda)", NULL},
+	    {CLI_OPT_LIST, "site-packages", 0, &env->sites, "DIR",
+	     "search DIR (repeatable, in order) and nothing\nelse", NULL},
+	    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+	};
+
+	memcpy(out, opts, sizeof(opts));
 }
 
 static const char *
@@ -70,7 +65,8 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	int rc = 0;
 	const char *venv, *conda;
 
-	if ((env->python != NULL) + (env->prefix != NULL) + (env->nsites != 0) >
+	if ((env->python != NULL) + (env->prefix != NULL) +
+		(env->sites.n != 0) >
 	    1)
 		return cli_usage_error(cmd, "--python, --prefix and "
 					    "--site-packages exclude each "
@@ -93,9 +89,9 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	venv = env_get("VIRTUAL_ENV");
 	conda = env_get("CONDA_PREFIX");
 
-	if (env->nsites) {
-		for (k = 0; k < env->nsites && !rc; k++)
-			rc = tg_syspath_add_sitedir(&env->path, env->sites[k],
+	if (env->sites.n) {
+		for (k = 0; k < env->sites.n && !rc; k++)
+			rc = tg_syspath_add_sitedir(&env->path, env->sites.v[k],
 						    TG_ORIGIN_ARG, env->cwd, 0,
 						    &err);
 	} else {

@@ -6,7 +6,6 @@
  * it. Exit 1 when an API asked for by name is removed or not yet in that
  * torch, so that `torchgate check torch.amp.custom_fwd` gates a build.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,8 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
 #include "lib/table/evidence.h"
@@ -22,26 +23,13 @@
 
 #define CMD "check"
 
-static const char usage_text[] =
-    "usage: torchgate check [--table FILE] [--format=text|json] [--quiet]\n"
-    "                       [--torch-version V | --python PATH |\n"
-    "                        --prefix DIR | --site-packages DIR...] [API...]\n"
-    "\n"
-    "The lifecycle status of torch APIs (all the table's, or the ones\n"
-    "named) in the installed torch or in torch V: available, deprecated\n"
-    "(since when, the replacement, whether it exists in that torch),\n"
-    "removed or not-yet; private APIs say so. With an install, the\n"
-    "installed files are searched for each API's evidence: confirmed,\n"
-    "contradicted (the files say otherwise: a nightly, a backport, a\n"
-    "table error) or unverifiable.\n"
-    "\n"
-    "  --table FILE       use FILE instead of the built-in table\n"
-    "  --torch-version V  judge for torch V, no install needed\n"
-    "  --format=F         text (default) or json\n"
-    "  --quiet            no warnings on stderr\n" CLI_ENV_HELP "\n"
-    "Exit status: 0 every named API is available or deprecated, 1 one is\n"
-    "removed or not yet there, 2 usage (an API not in the table), 3 no\n"
-    "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.\n";
+static const char *format;
+static const char *const formats[] = {"text", "json", NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
+     formats},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
 
 struct row {
 	const struct tg_api *api;
@@ -162,103 +150,42 @@ json_report(struct tg_buf *out, const struct tg_torch *t,
 	return tg_jsonw_finish(&w);
 }
 
-int
-cmd_check(int argc, char **argv)
+/* Every API named must be in the table. */
+static int
+resolve(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"table", required_argument, NULL, 't'},
-	    {"torch-version", required_argument, NULL, 'V'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_ENV_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	struct cli_env env;
-	struct tg_table table = TG_TABLE_INIT;
-	struct tg_version given = TG_VERSION_INIT;
-	struct tg_err err = TG_ERR_INIT;
-	struct tg_buf out = TG_BUF_INIT;
-	const struct tg_torch *t = NULL;
-	const struct tg_version *v;
-	const char *table_path = NULL, *torch_version = NULL;
-	struct row *rows = NULL;
-	size_t n, k;
-	int c, r, quiet = 0, json = 0, status = CLI_OK, named;
+	int k;
 
-	cli_env_init(&env);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
-			if (r < 0)
-				return CLI_USAGE;
-			continue;
-		}
-		switch (c) {
-		case 't':
-			table_path = optarg;
-			break;
-		case 'V':
-			torch_version = optarg;
-			break;
-		case 'f':
-			if (cli_text_or_json(CMD, optarg, &json))
-				return CLI_USAGE;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(CMD, c, argv);
-		}
-	}
-	if (torch_version && (env.python || env.prefix || env.nsites))
-		return cli_usage_error(CMD, "--torch-version excludes "
-					    "--python, --prefix and "
-					    "--site-packages");
-	if (torch_version && tg_version_parse(&given, torch_version,
-					      strlen(torch_version), &err))
-		return cli_usage_error(CMD, "--torch-version: %s", err.msg);
-	status = cli_load_table(CMD, table_path, &table);
-	if (status)
-		goto out;
-	named = argc > optind;
-	n = named ? (size_t)(argc - optind) : table.n;
-	rows = calloc(n ? n : 1, sizeof(*rows));
-	if (!rows) {
-		cli_error(CMD, "out of memory");
-		status = CLI_IO;
-		goto out;
-	}
-	for (k = 0; k < n; k++) {
-		rows[k].api = named ? tg_table_find(&table, argv[optind + k])
-				    : &table.apis[k];
-		if (!rows[k].api) {
-			status = cli_usage_error(
+	for (k = 0; k < argc; k++)
+		if (!tg_table_find(&ctx->table, argv[k]))
+			return cli_usage_error(
 			    CMD,
 			    "'%s' is not in the table ('torchgate check' "
 			    "lists every API it knows)",
-			    argv[optind + k]);
-			goto out;
-		}
-	}
-	if (torch_version) {
-		v = &given;
-	} else {
-		status = cli_env_probe(CMD, &env);
-		if (!status)
-			status = cli_env_torch(CMD, &env, quiet, &t);
-		if (status)
-			goto out;
-		v = &t->src[t->version_from].v;
+			    argv[k]);
+	return CLI_OK;
+}
+
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_buf out = TG_BUF_INIT;
+	const struct tg_torch *t = ctx->torch;
+	size_t n = argc ? (size_t)argc : ctx->table.n, k;
+	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	int status = CLI_OK;
+
+	if (!rows) {
+		cli_error(CMD, "out of memory");
+		return CLI_IO;
 	}
 	for (k = 0; k < n; k++) {
-		rows[k].status = tg_api_status(rows[k].api, v);
-		rows[k].repl_exists = tg_api_replacement_exists(rows[k].api, v);
+		rows[k].api = argc ? tg_table_find(&ctx->table, argv[k])
+				   : &ctx->table.apis[k];
+		rows[k].status = tg_api_status(rows[k].api, ctx->version);
+		rows[k].repl_exists =
+		    tg_api_replacement_exists(rows[k].api, ctx->version);
 		if (t) {
 			if (tg_evidence_check(rows[k].api, t, rows[k].status,
 					      &rows[k].ev, &err)) {
@@ -268,19 +195,19 @@ cmd_check(int argc, char **argv)
 			}
 			rows[k].checked = 1;
 		}
-		if (named && (rows[k].status == TG_API_REMOVED ||
-			      rows[k].status == TG_API_NOT_YET))
+		if (argc && (rows[k].status == TG_API_REMOVED ||
+			     rows[k].status == TG_API_NOT_YET))
 			status = CLI_FAILED;
 	}
-	if (json) {
-		if (json_report(&out, t, torch_version, rows, n)) {
+	if (format && strcmp(format, "json") == 0) {
+		if (json_report(&out, t, ctx->torch_version, rows, n)) {
 			cli_error(CMD, "out of memory");
 			status = CLI_IO;
 			goto out;
 		}
 		fputs(out.data, stdout);
 	} else {
-		printf("torch %s (%s)\n", t ? t->version : torch_version,
+		printf("torch %s (%s)\n", t ? t->version : ctx->torch_version,
 		       t ? t->dir : "--torch-version, no install");
 		for (k = 0; k < n; k++)
 			text_row(&rows[k]);
@@ -288,8 +215,34 @@ cmd_check(int argc, char **argv)
 out:
 	free(rows);
 	tg_buf_release(&out);
-	tg_version_release(&given);
-	tg_table_release(&table);
-	cli_env_release(&env);
 	return status;
 }
+
+const struct cli_command cmd_check = {
+    .name = CMD,
+    .summary = "lifecycle status of torch APIs in this torch",
+    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH | CLI_TORCH_VERSION,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate check [--table FILE] [--format=text|json] [--quiet]\n"
+	"                       [--torch-version V | --python PATH |\n"
+	"                        --prefix DIR | --site-packages DIR...] "
+	"[API...]",
+    .about = "The lifecycle status of torch APIs (all the table's, or the "
+	     "ones\n"
+	     "named) in the installed torch or in torch V: available, "
+	     "deprecated\n"
+	     "(since when, the replacement, whether it exists in that torch),\n"
+	     "removed or not-yet; private APIs say so. With an install, the\n"
+	     "installed files are searched for each API's evidence: "
+	     "confirmed,\n"
+	     "contradicted (the files say otherwise: a nightly, a backport, a\n"
+	     "table error) or unverifiable.",
+    .exits = "Exit status: 0 every named API is available or deprecated, 1 "
+	     "one is\n"
+	     "removed or not yet there, 2 usage (an API not in the table), 3 "
+	     "no\n"
+	     "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.",
+    .resolve = resolve,
+    .run = run,
+};

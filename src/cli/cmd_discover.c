@@ -13,7 +13,6 @@
  * entry for its parameter). Exit 1 when either list is non-empty, so a
  * table review can gate on it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,8 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
 #include "lib/discover/discover.h"
@@ -30,27 +31,13 @@
 
 #define CMD "discover"
 
-static const char usage_text[] =
-    "usage: torchgate discover [--table FILE] [--format=text|json] "
-    "[--quiet]\n"
-    "                          [--python PATH | --prefix DIR |\n"
-    "                           --site-packages DIR...]\n"
-    "\n"
-    "Harvest the deprecations the installed torch declares about itself:\n"
-    "@deprecated(...) decorators, warnings.warn(...) with FutureWarning,\n"
-    "DeprecationWarning or a message about deprecation in its Python\n"
-    "files; C10_DEPRECATED_MESSAGE, [[deprecated]] and\n"
-    "TORCH_WARN_DEPRECATION in its headers. For each: the name it applies\n"
-    "to, file:line, the message and the replacement the message names.\n"
-    "Then compare with the table: declarations it has no entry for, and\n"
-    "entries it calls deprecated in this torch that torch does not declare.\n"
-    "Files only: torch is never imported.\n"
-    "\n"
-    "  --table FILE       use FILE instead of the built-in table\n"
-    "  --format=F         text (default) or json\n"
-    "  --quiet            no warnings on stderr\n" CLI_ENV_HELP "\n"
-    "Exit status: 0 torch and the table agree, 1 they differ, 2 usage, 3 no\n"
-    "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.\n";
+static const char *format;
+static const char *const formats[] = {"text", "json", NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
+     formats},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
 
 /* The diff: which entry each declaration matched, which entries were
  * matched, and the installed evidence paths of every entry. */
@@ -330,68 +317,32 @@ print_text(const struct tg_decls *d, const struct diff *df,
 	}
 }
 
-int
-cmd_discover(int argc, char **argv)
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"table", required_argument, NULL, 't'},
-	    {"format", required_argument, NULL, 'f'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_ENV_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	struct cli_env env;
-	struct tg_table table = TG_TABLE_INIT;
+	(void)ctx;
+	if (argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[0]);
+	return CLI_OK;
+}
+
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
+{
+	const struct tg_table *table = &ctx->table;
+	const struct tg_torch *t = ctx->torch;
 	struct tg_decls decls = TG_DECLS_INIT;
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf out = TG_BUF_INIT;
 	struct diff df;
-	const struct tg_torch *t = NULL;
-	const char *table_path = NULL;
 	char *base = NULL;
 	size_t k;
-	int c, r, quiet = 0, json = 0, status = CLI_OK;
+	int r, status = CLI_OK, quiet = ctx->quiet;
 
+	(void)argc;
+	(void)argv;
 	memset(&df, 0, sizeof(df));
-	cli_env_init(&env);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
-			if (r < 0)
-				return CLI_USAGE;
-			continue;
-		}
-		switch (c) {
-		case 't':
-			table_path = optarg;
-			break;
-		case 'f':
-			if (cli_text_or_json(CMD, optarg, &json))
-				return CLI_USAGE;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(CMD, c, argv);
-		}
-	}
-	if (optind < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-				       argv[optind]);
-	status = cli_load_table(CMD, table_path, &table);
-	if (status)
-		goto out;
-	status = cli_env_probe(CMD, &env);
-	if (!status)
-		status = cli_env_torch(CMD, &env, quiet, &t);
-	if (status)
-		goto out;
 	r = tg_discover(&decls, t->dir, t->include_dir, &err);
 	if (r) {
 		/* A directory that cannot be read, too many files, memory:
@@ -404,12 +355,12 @@ cmd_discover(int argc, char **argv)
 		cli_error(CMD, "warning: %s", decls.notes[k]);
 	base = tg_path_dirname(t->dir);
 	if (!base ||
-	    diff_run(&df, &decls, &table, t, &t->src[t->version_from].v)) {
+	    diff_run(&df, &decls, table, t, &t->src[t->version_from].v)) {
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;
 	}
-	if (json) {
+	if (format && strcmp(format, "json") == 0) {
 		if (print_json(&decls, &df, t, base, strlen(base), &out)) {
 			cli_error(CMD, "out of memory");
 			status = CLI_IO;
@@ -422,11 +373,37 @@ cmd_discover(int argc, char **argv)
 	if (df.nunknown || df.nmissing)
 		status = CLI_FAILED;
 out:
-	diff_release(&df, &table);
+	diff_release(&df, table);
 	free(base);
 	tg_buf_release(&out);
 	tg_discover_release(&decls);
-	tg_table_release(&table);
-	cli_env_release(&env);
 	return status;
 }
+
+const struct cli_command cmd_discover = {
+    .name = CMD,
+    .summary = "the deprecations this torch declares, against the table",
+    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH,
+    .opts = opts,
+    .synopsis = "usage: torchgate discover [--table FILE] "
+		"[--format=text|json] [--quiet]\n"
+		"                          [--python PATH | --prefix DIR |\n"
+		"                           --site-packages DIR...]",
+    .about =
+	"Harvest the deprecations the installed torch declares about itself:\n"
+	"@deprecated(...) decorators, warnings.warn(...) with FutureWarning,\n"
+	"DeprecationWarning or a message about deprecation in its Python\n"
+	"files; C10_DEPRECATED_MESSAGE, [[deprecated]] and\n"
+	"TORCH_WARN_DEPRECATION in its headers. For each: the name it "
+	"applies\n"
+	"to, file:line, the message and the replacement the message names.\n"
+	"Then compare with the table: declarations it has no entry for, and\n"
+	"entries it calls deprecated in this torch that torch does not "
+	"declare.\n"
+	"Files only: torch is never imported.",
+    .exits = "Exit status: 0 torch and the table agree, 1 they differ, 2 "
+	     "usage, 3 no\n"
+	     "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.",
+    .check = check,
+    .run = run,
+};

@@ -5,7 +5,6 @@
  * the table. Each output is written atomically and only when its content
  * changed, so builds that depend on it do not rebuild for nothing.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,8 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
 #include "lib/util/buf.h"
 #include "lib/out/emit.h"
 #include "lib/util/file.h"
@@ -22,36 +23,29 @@
 #define CMD "emit"
 #define MAX_APIS 4096
 
-static const char usage_text[] =
-    "usage: torchgate emit [--header FILE] [--module FILE] [--prefix P]\n"
-    "                      [--api ID]... [--api-file FILE] [--table FILE]\n"
-    "                      [--torch-version V | --python PATH |\n"
-    "                       --prefix-dir DIR | --site-packages DIR...]\n"
-    "\n"
-    "Write a C/C++ header (<P>_TORCH_VERSION_*, <P>_TORCH_AT_LEAST, CUDA,\n"
-    "HIP, C++11 ABI, C++ standard, and <P>_HAS_/_DEPRECATED_/_REMOVED_\n"
-    "<STEM> for each API) and a Python module with the same facts,\n"
-    "torch_at_least() and check_runtime(). STEM is the API id upper-cased,\n"
-    "'.' and '::' as '_', a leading '_' of a part as 'P_'\n"
-    "(torch.cuda.amp.custom_fwd: TORCH_CUDA_AMP_CUSTOM_FWD). Files are\n"
-    "written atomically and left alone when unchanged.\n"
-    "\n"
-    "  --header FILE      write the header to FILE\n"
-    "  --module FILE      write the Python module to FILE\n"
-    "  --prefix P         macro prefix, a C identifier (default TORCH_GATE)\n"
-    "  --api ID           an API of the table (repeatable)\n"
-    "  --api-file FILE    API ids, one a line ('#' starts a comment)\n"
-    "  --table FILE       use FILE instead of the built-in table\n"
-    "  --torch-version V  emit for torch V without an install (CUDA, HIP\n"
-    "                     and the ABI are then left out)\n"
-    "  --prefix-dir DIR   the environment directory (as probe's --prefix)\n"
-    "  --quiet            print nothing on success\n"
-    "  --python PATH, --site-packages DIR: as for probe\n"
-    "\n"
-    "Exit status: 0 written or unchanged, 2 usage (an API not in the\n"
-    "table, a prefix that is no C identifier), 3 no torch found, 4 a bad\n"
-    "table or a version the header cannot hold, 5 a file could not be\n"
-    "read or written.\n";
+static const char *header, *module, *prefix, *api_file;
+static const char *python, *prefix_dir, *api_v[MAX_APIS], *site_v[64];
+static struct cli_list apis = {api_v, 0, MAX_APIS};
+static struct cli_list sites = {site_v, 0, 64};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_VALUE, "header", 0, &header, "FILE", "write the header to FILE",
+     NULL},
+    {CLI_OPT_VALUE, "module", 0, &module, "FILE",
+     "write the Python module to FILE", NULL},
+    {CLI_OPT_VALUE, "prefix", 0, &prefix, "P",
+     "macro prefix, a C identifier (default TORCH_GATE)", NULL},
+    {CLI_OPT_LIST, "api", 0, &apis, "ID", "an API of the table (repeatable)",
+     NULL},
+    {CLI_OPT_VALUE, "api-file", 0, &api_file, "FILE",
+     "API ids, one a line ('#' starts a comment)", NULL},
+    {CLI_OPT_VALUE, "python", 0, &python, "PATH",
+     "the interpreter whose sys.path to search", NULL},
+    {CLI_OPT_VALUE, "prefix-dir", 0, &prefix_dir, "DIR",
+     "the environment directory (as probe's --prefix)", NULL},
+    {CLI_OPT_LIST, "site-packages", 0, &sites, "DIR",
+     "search DIR (repeatable, in order) and nothing\nelse", NULL},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
 
 /* Append the ids of an --api-file to ids. */
 static int
@@ -120,146 +114,74 @@ write_out(const char *path, const struct tg_buf *b, int quiet)
 	return CLI_OK;
 }
 
-int
-cmd_emit(int argc, char **argv)
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_PREFIX_DIR = 0x200 };
-	static const struct option longopts[] = {
-	    {"header", required_argument, NULL, 'H'},
-	    {"module", required_argument, NULL, 'M'},
-	    {"prefix", required_argument, NULL, 'p'},
-	    {"api", required_argument, NULL, 'a'},
-	    {"api-file", required_argument, NULL, 'A'},
-	    {"table", required_argument, NULL, 't'},
-	    {"torch-version", required_argument, NULL, 'V'},
-	    {"prefix-dir", required_argument, NULL, OPT_PREFIX_DIR},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"python", required_argument, NULL, CLI_OPT_PYTHON},
-	    {"site-packages", required_argument, NULL, CLI_OPT_SITE_PACKAGES},
-	    {NULL, 0, NULL, 0},
-	};
-	struct cli_env env;
-	struct tg_table table = TG_TABLE_INIT;
-	struct tg_version given = TG_VERSION_INIT;
+	(void)ctx;
+	if (argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[0]);
+	if (!header && !module)
+		return cli_usage_error(CMD, "nothing to write: give --header "
+					    "or --module");
+	if (!tg_emit_is_identifier(prefix ? prefix : "TORCH_GATE"))
+		return cli_usage_error(
+		    CMD, "--prefix '%s' is not a C identifier", prefix);
+	if (ctx->torch_version && (python || prefix_dir || sites.n))
+		return cli_usage_error(CMD, "--torch-version excludes "
+					    "--python, --prefix-dir and "
+					    "--site-packages");
+	return CLI_OK;
+}
+
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
+{
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf hdr = TG_BUF_INIT, mod = TG_BUF_INIT;
 	struct tg_emit e;
 	const struct tg_torch *t = NULL;
-	const char *header = NULL, *module = NULL, *table_path = NULL;
-	const char *torch_version = NULL, *api_file = NULL;
 	char **ids = NULL, *api_text = NULL;
 	size_t nids = 0, k;
-	int c, r, quiet = 0, status = CLI_OK;
+	int r, status = CLI_OK;
 
+	(void)argc;
+	(void)argv;
 	memset(&e, 0, sizeof(e));
-	e.prefix = "TORCH_GATE";
-	cli_env_init(&env);
+	e.prefix = prefix ? prefix : "TORCH_GATE";
 	ids = calloc(MAX_APIS, sizeof(*ids));
 	if (!ids)
 		return CLI_IO;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		if (c == OPT_PREFIX_DIR)
-			c = CLI_OPT_PREFIX;
-		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
-			if (r < 0) {
-				status = CLI_USAGE;
-				goto out;
-			}
-			continue;
-		}
-		switch (c) {
-		case 'H':
-			header = optarg;
-			break;
-		case 'M':
-			module = optarg;
-			break;
-		case 'p':
-			e.prefix = optarg;
-			break;
-		case 'a':
-			if (nids == MAX_APIS) {
-				status = cli_usage_error(CMD, "too many --api");
-				goto out;
-			}
-			ids[nids++] = optarg;
-			break;
-		case 'A':
-			api_file = optarg;
-			break;
-		case 't':
-			table_path = optarg;
-			break;
-		case 'V':
-			torch_version = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			goto out;
-		default:
-			status = cli_bad_option(CMD, c, argv);
-			goto out;
-		}
-	}
-	if (optind < argc) {
-		status = cli_usage_error(CMD, "unexpected argument '%s'",
-					 argv[optind]);
-		goto out;
-	}
-	if (!header && !module) {
-		status = cli_usage_error(CMD, "nothing to write: give --header "
-					      "or --module");
-		goto out;
-	}
-	if (!tg_emit_is_identifier(e.prefix)) {
-		status = cli_usage_error(
-		    CMD, "--prefix '%s' is not a C identifier", e.prefix);
-		goto out;
-	}
-	if (torch_version && (env.python || env.prefix || env.nsites)) {
-		status = cli_usage_error(CMD, "--torch-version excludes "
-					      "--python, --prefix-dir and "
-					      "--site-packages");
-		goto out;
-	}
-	if (torch_version && tg_version_parse(&given, torch_version,
-					      strlen(torch_version), &err)) {
-		status = cli_usage_error(CMD, "--torch-version: %s", err.msg);
-		goto out;
-	}
+	for (k = 0; k < apis.n; k++)
+		ids[nids++] = (char *)apis.v[k];
 	if (api_file &&
 	    (status = read_api_file(api_file, ids, &nids, &api_text)))
 		goto out;
-	status = cli_load_table(CMD, table_path, &table);
-	if (status)
-		goto out;
 	for (k = 0; k < nids; k++)
-		if (!tg_table_find(&table, ids[k])) {
+		if (!tg_table_find(&ctx->table, ids[k])) {
 			status = cli_usage_error(
 			    CMD, "'%s' is not in the table", ids[k]);
 			goto out;
 		}
-	if (torch_version) {
-		e.torch = &given;
-		e.version_text = torch_version;
+	if (ctx->torch_version) {
+		e.torch = &ctx->given;
+		e.version_text = ctx->torch_version;
 		e.cxx11_abi = -1;
 		/* torch 2.0 on needs C++17 (its release history); before,
 		 * the standard is left out rather than guessed */
 		e.cxx_standard =
-		    tg_version_num_cmp(given.release[0],
+		    tg_version_num_cmp(ctx->given.release[0],
 				       (struct tg_num){"2", 1}) >= 0
 			? 17
 			: 0;
 	} else {
-		status = cli_env_probe(CMD, &env);
+		ctx->env.python = python;
+		ctx->env.prefix = prefix_dir;
+		for (k = 0; k < sites.n; k++)
+			ctx->env.sites.v[ctx->env.sites.n++] = sites.v[k];
+		status = cli_env_probe(CMD, &ctx->env);
 		if (!status)
-			status = cli_env_torch(CMD, &env, quiet, &t);
+			status = cli_env_torch(CMD, &ctx->env, ctx->quiet, &t);
 		if (status)
 			goto out;
 		e.torch = &t->src[t->version_from].v;
@@ -270,7 +192,7 @@ cmd_emit(int argc, char **argv)
 		e.cxx11_abi = t->cxx11_abi;
 		e.cxx_standard = t->cxx_standard;
 	}
-	if (tg_emit_add_apis(&e, &table, (const char *const *)ids, nids,
+	if (tg_emit_add_apis(&e, &ctx->table, (const char *const *)ids, nids,
 			     &err)) {
 		status = err.code == TG_ENOMEM
 			     ? CLI_IO
@@ -283,18 +205,46 @@ cmd_emit(int argc, char **argv)
 		status = cli_exit_for(r);
 		goto out;
 	}
-	if (header && (status = write_out(header, &hdr, quiet)))
+	if (header && (status = write_out(header, &hdr, ctx->quiet)))
 		goto out;
 	if (module)
-		status = write_out(module, &mod, quiet);
+		status = write_out(module, &mod, ctx->quiet);
 out:
 	tg_emit_release(&e);
 	tg_buf_release(&hdr);
 	tg_buf_release(&mod);
-	tg_version_release(&given);
-	tg_table_release(&table);
-	cli_env_release(&env);
 	free(ids);
 	free(api_text);
 	return status;
 }
+
+const struct cli_command cmd_emit = {
+    .name = CMD,
+    .summary = "write the guard header and Python constants",
+    .setup = CLI_QUIET | CLI_TABLE | CLI_TORCH_VERSION,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate emit [--header FILE] [--module FILE] [--prefix P]\n"
+	"                      [--api ID]... [--api-file FILE] [--table FILE]\n"
+	"                      [--torch-version V | --python PATH |\n"
+	"                       --prefix-dir DIR | --site-packages DIR...]",
+    .about =
+	"Write a C/C++ header (<P>_TORCH_VERSION_*, <P>_TORCH_AT_LEAST, CUDA,\n"
+	"HIP, C++11 ABI, C++ standard, and <P>_HAS_/_DEPRECATED_/_REMOVED_\n"
+	"<STEM> for each API) and a Python module with the same facts,\n"
+	"torch_at_least() and check_runtime(). STEM is the API id "
+	"upper-cased,\n"
+	"'.' and '::' as '_', a leading '_' of a part as 'P_'\n"
+	"(torch.cuda.amp.custom_fwd: TORCH_CUDA_AMP_CUSTOM_FWD). Files are\n"
+	"written atomically and left alone when unchanged. With\n"
+	"--torch-version, CUDA, HIP and the ABI are left out; --quiet prints\n"
+	"nothing on success.",
+    .exits =
+	"Exit status: 0 written or unchanged, 2 usage (an API not in the\n"
+	"table, a prefix that is no C identifier), 3 no torch found, 4 a "
+	"bad\n"
+	"table or a version the header cannot hold, 5 a file could not be\n"
+	"read or written.",
+    .check = check,
+    .run = run,
+};

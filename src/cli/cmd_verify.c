@@ -6,7 +6,6 @@
  * --policy decides how the version is compared. A failure names the
  * first bound that fails, in pkg-config's manner.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,8 @@
 #include "cli/cli.h"
 #include "cli/cli_env.h"
 #include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
 #include "lib/util/buf.h"
 #include "lib/pep/marker.h"
 #include "lib/pep/name.h"
@@ -24,23 +25,17 @@
 
 #define CMD "verify"
 
-static const char usage_text[] =
-    "usage: torchgate verify [--policy=strict|base|release] [--quiet]\n"
-    "                        [--python PATH | --prefix DIR |\n"
-    "                         --site-packages DIR...] SPEC\n"
-    "\n"
-    "Exit 0 when the torch Python would import satisfies SPEC, a PEP 508\n"
-    "requirement on torch ('torch>=2.4,<2.12') or a bare specifier\n"
-    "('>=2.4,<2.12'); else exit 1 with a line that says which bound\n"
-    "failed. Markers and URLs are refused: verify checks a version.\n"
-    "\n"
-    "  --policy=P   strict (default): PEP 440 as is; base: compare the\n"
-    "               release only (2.4.0a0+gitabc satisfies >=2.4);\n"
-    "               release: a pre-release of a released torch counts\n"
-    "               as that release\n"
-    "  --quiet      print nothing on success, no warnings\n" CLI_ENV_HELP "\n"
-    "Exit status: 0 satisfied, 1 not satisfied, 2 usage, 3 no torch\n"
-    "found, 4 bad torch metadata, 5 a torch file cannot be read.\n";
+static const char *policy_name;
+static const char *const policies[] = {"strict", "base", "release", NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_CHOICE, "policy", 0, &policy_name, "P",
+     "strict (default): PEP 440 as is; base: compare the\n"
+     "release only (2.4.0a0+gitabc satisfies >=2.4);\n"
+     "release: a pre-release of a released torch counts\n"
+     "as that release",
+     policies},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
 
 /* The specifier of SPEC: a requirement on torch or a bare specifier. */
 static int
@@ -191,71 +186,47 @@ explain(const struct tg_spec *sp, const char *shown, const struct tg_version *v,
 	}
 }
 
-int
-cmd_verify(int argc, char **argv)
+/* SPEC must parse before anything is probed. */
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"policy", required_argument, NULL, 'P'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    CLI_ENV_LONGOPTS,
-	    {NULL, 0, NULL, 0},
-	};
-	struct cli_env env;
+	struct tg_specset set = TG_SPECSET_INIT;
+	struct tg_buf text = TG_BUF_INIT;
+	int status;
+
+	(void)ctx;
+	if (argc != 1)
+		return cli_usage_error(CMD,
+				       argc ? "one SPEC only" : "missing SPEC");
+	status = parse_spec(argv[0], &set, &text);
+	tg_spec_set_release(&set);
+	tg_buf_release(&text);
+	return status;
+}
+
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
+{
 	struct tg_specset set = TG_SPECSET_INIT;
 	struct tg_buf text = TG_BUF_INIT, msg = TG_BUF_INIT;
 	struct tg_version cmp;
-	const struct tg_torch *t;
+	const struct tg_torch *t = ctx->torch;
 	const struct tg_version *v;
 	enum tg_policy policy = TG_POLICY_STRICT;
-	int c, quiet = 0, status, r;
+	int status;
 	size_t k;
 
-	cli_env_init(&env);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
-		if ((r = cli_env_option(CMD, &env, c, optarg)) != 0) {
-			if (r < 0)
-				return CLI_USAGE;
-			continue;
-		}
-		switch (c) {
-		case 'P':
-			if (tg_policy_parse(optarg, &policy))
-				return cli_usage_error(
-				    CMD,
-				    "--policy must be strict, base or "
-				    "release, not '%s'",
-				    optarg);
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(CMD, c, argv);
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error(CMD, argc - optind ? "one SPEC only"
-							  : "missing SPEC");
-	status = parse_spec(argv[optind], &set, &text);
-	if (status)
-		goto out;
-	status = cli_env_probe(CMD, &env);
-	if (status)
-		goto out;
-	status = cli_env_torch(CMD, &env, quiet, &t);
+	(void)argc;
+	if (policy_name)
+		tg_policy_parse(policy_name, &policy);
+	status = parse_spec(argv[0], &set, &text);
 	if (status)
 		goto out;
 	v = &t->src[t->version_from].v;
 	tg_policy_apply(v, policy, &cmp);
 	if (tg_spec_set_contains(&set, v->str, strlen(v->str), &cmp,
 				 TG_PRE_ALLOW)) {
-		if (!quiet)
+		if (!ctx->quiet)
 			printf("torch %s satisfies %s\n", t->version,
 			       text.len ? text.data : "(any version)");
 		status = CLI_OK;
@@ -281,6 +252,26 @@ out:
 	tg_spec_set_release(&set);
 	tg_buf_release(&text);
 	tg_buf_release(&msg);
-	cli_env_release(&env);
 	return status;
 }
+
+const struct cli_command cmd_verify = {
+    .name = CMD,
+    .summary = "exit 0 when the installed torch satisfies SPEC",
+    .setup = CLI_QUIET | CLI_ENV | CLI_TORCH,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate verify [--policy=strict|base|release] [--quiet]\n"
+	"                        [--python PATH | --prefix DIR |\n"
+	"                         --site-packages DIR...] SPEC",
+    .about = "Exit 0 when the torch Python would import satisfies SPEC, a PEP "
+	     "508\n"
+	     "requirement on torch ('torch>=2.4,<2.12') or a bare specifier\n"
+	     "('>=2.4,<2.12'); else exit 1 with a line that says which bound\n"
+	     "failed. Markers and URLs are refused: verify checks a version.\n"
+	     "--quiet prints nothing on success.",
+    .exits = "Exit status: 0 satisfied, 1 not satisfied, 2 usage, 3 no torch\n"
+	     "found, 4 bad torch metadata, 5 a torch file cannot be read.",
+    .check = check,
+    .run = run,
+};

@@ -5,12 +5,13 @@
  * library; --batch answers one stdin line per line, in order, and never
  * stops at a bad line ("invalid" / "error" are answers there).
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
 #include "lib/pep/marker.h"
 #include "lib/pep/requirement.h"
 #include "lib/pep/spec.h"
@@ -19,24 +20,19 @@
 
 #define CMD "version"
 
-static const char usage_text[] =
-    "usage: torchgate version normalize [--batch] VERSION...\n"
-    "       torchgate version sort < versions\n"
-    "       torchgate version cmp A B\n"
-    "       torchgate version match [--prereleases=auto|allow|deny]\n"
-    "                               [--policy=strict|base|release] SPEC "
-    "VERSION...\n"
-    "       torchgate version match --batch [--prereleases=P] [--policy=P]\n"
-    "                               < 'SPEC<TAB>VERSION[<TAB>true|false]' "
-    "lines\n"
-    "       torchgate version req REQUIREMENT\n"
-    "       torchgate version marker MARKER [ENV-JSON]\n"
-    "       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
-    "lines\n"
-    "\n"
-    "Versions, specifiers, requirements and markers as pypa/packaging "
-    "26.x\nreads them. Exit status: 0 yes/success, 1 no match, 2 usage, "
-    "4 bad input, 5 I/O failure.\n";
+static const char *pre_name, *policy_name;
+static int batch;
+static const char *const pre_modes[] = {"auto", "allow", "deny", NULL};
+static const char *const policies[] = {"strict", "base", "release", NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_SWITCH, "batch", 0, &batch, NULL,
+     "answer each line of standard input (normalize,\nmatch, marker)", NULL},
+    {CLI_OPT_CHOICE, "prereleases", 0, &pre_name, "P",
+     "match: auto (default), allow or deny\npre-releases", pre_modes},
+    {CLI_OPT_CHOICE, "policy", 0, &policy_name, "P",
+     "match: strict (default), base or release", policies},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
 
 struct opts {
 	int batch;
@@ -371,23 +367,18 @@ do_marker(const struct opts *o, int argc, char **argv)
 	return rc ? CLI_OK : CLI_FAILED;
 }
 
-int
-cmd_version(int argc, char **argv)
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"batch", no_argument, NULL, 'b'},
-	    {"prereleases", required_argument, NULL, 'p'},
-	    {"policy", required_argument, NULL, 'P'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
+	const struct cli_opt *tables[] = {opts, NULL};
 	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
-	int c;
+	int first, help;
 
+	(void)ctx;
 	if (argc >= 2 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		fputs(usage_text, stdout);
+		cli_command_help(stdout, &cmd_version);
 		return CLI_OK;
 	}
 	if (argc < 2)
@@ -396,40 +387,21 @@ cmd_version(int argc, char **argv)
 	sub = argv[1];
 	argc--;
 	argv++;
-	opterr = 0;
-	optind = 1;
 	/* options may follow operands (GNU order); an operand that starts
 	 * with '-' needs "--" before it */
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o.batch = 1;
-			break;
-		case 'p':
-			if (tg_spec_prereleases_parse(optarg, &o.pre))
-				return cli_usage_error(
-				    CMD,
-				    "--prereleases must be auto, "
-				    "allow or deny, not '%s'",
-				    optarg);
-			break;
-		case 'P':
-			if (tg_policy_parse(optarg, &o.policy))
-				return cli_usage_error(
-				    CMD,
-				    "--policy must be strict, base "
-				    "or release, not '%s'",
-				    optarg);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_OK;
-		default:
-			return cli_bad_option(CMD, c, argv);
-		}
+	if (cli_opt_parse(CMD, tables, argc, argv, &first, &help))
+		return CLI_USAGE;
+	if (help) {
+		cli_command_help(stdout, &cmd_version);
+		return CLI_OK;
 	}
-	argc -= optind;
-	argv += optind;
+	argc -= first;
+	argv += first;
+	o.batch = batch;
+	if (pre_name)
+		tg_spec_prereleases_parse(pre_name, &o.pre);
+	if (policy_name)
+		tg_policy_parse(policy_name, &o.policy);
 	if (o.batch && argc > 0)
 		return cli_usage_error(CMD, "--batch reads stdin and takes "
 					    "no operands");
@@ -452,3 +424,30 @@ cmd_version(int argc, char **argv)
 		return do_marker(&o, argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
 }
+
+const struct cli_command cmd_version = {
+    .name = CMD,
+    .summary = "PEP 440 / PEP 508 utilities",
+    .setup = CLI_OWN_ARGS,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate version normalize [--batch] VERSION...\n"
+	"       torchgate version sort < versions\n"
+	"       torchgate version cmp A B\n"
+	"       torchgate version match [--prereleases=auto|allow|deny]\n"
+	"                               [--policy=strict|base|release] SPEC "
+	"VERSION...\n"
+	"       torchgate version match --batch [--prereleases=P] "
+	"[--policy=P]\n"
+	"                               < 'SPEC<TAB>VERSION[<TAB>true|false]' "
+	"lines\n"
+	"       torchgate version req REQUIREMENT\n"
+	"       torchgate version marker MARKER [ENV-JSON]\n"
+	"       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
+	"lines",
+    .about = "Versions, specifiers, requirements and markers as "
+	     "pypa/packaging 26.x\nreads them.",
+    .exits = "Exit status: 0 yes/success, 1 no match, 2 usage, 4 bad input, "
+	     "5 I/O\nfailure.",
+    .run = run,
+};

@@ -4,11 +4,23 @@
 #ifndef TG_CLI_COMMANDS_H
 #define TG_CLI_COMMANDS_H
 
-int cmd_check(int argc, char **argv);
-int cmd_discover(int argc, char **argv);
-int cmd_emit(int argc, char **argv);
-int cmd_probe(int argc, char **argv);
-int cmd_verify(int argc, char **argv);
-int cmd_version(int argc, char **argv);
+#include "cli/cli.h"
+
+extern const struct cli_command cmd_check;
+extern const struct cli_command cmd_discover;
+extern const struct cli_command cmd_emit;
+extern const struct cli_command cmd_help;
+extern const struct cli_command cmd_probe;
+extern const struct cli_command cmd_verify;
+extern const struct cli_command cmd_version;
+
+/* Every command, in the order 'torchgate --help' lists them; NULL ends. */
+extern const struct cli_command *const cli_commands[];
+
+/* The command named name exactly, or NULL. */
+const struct cli_command *cli_command_find(const char *name);
+
+/* 'torchgate --help': the commands and the global facts, to f. */
+void cli_usage(FILE *f);
 
 #endif

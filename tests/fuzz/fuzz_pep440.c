@@ -82,10 +82,12 @@ fuzz_requirement(const char *s, size_t n)
 {
 	struct tg_requirement req;
 	struct tg_buf out = TG_BUF_INIT;
+	struct tg_jsonw w;
 
 	if (tg_requirement_parse(&req, s, n, NULL) != 0)
 		return;
-	(void)tg_requirement_to_json(&req, &out, NULL);
+	tg_jsonw_init(&w, &out);
+	(void)tg_requirement_write_json(&req, &w, NULL);
 	tg_buf_release(&out);
 	tg_requirement_release(&req);
 }

@@ -113,13 +113,15 @@ main(void)
 		struct tg_requirement req;
 		struct tg_buf out = TG_BUF_INIT;
 		struct tg_err err = TG_ERR_INIT;
+		struct tg_jsonw w;
 
 		if (tg_requirement_parse(&req, good[k].in, strlen(good[k].in),
 					 &err) != 0) {
 			CHECK(0, "'%s' should parse: %s", good[k].in, err.msg);
 			continue;
 		}
-		CHECK(tg_requirement_to_json(&req, &out, &err) == 0, "json");
+		tg_jsonw_init(&w, &out);
+		CHECK(tg_requirement_write_json(&req, &w, &err) == 0, "json");
 		CHECK_STR(out.data, good[k].json, good[k].in);
 		tg_buf_release(&out);
 		tg_requirement_release(&req);

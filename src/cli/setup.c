@@ -1,0 +1,144 @@
+/* setup.c - what the dispatcher does for every command before it runs
+ * SPDX-License-Identifier: MIT
+ *
+ * One place parses the shared options (--quiet, --table, --torch-version
+ * and the environment), loads the table and probes the environment, in
+ * the same order for every command, so that the same mistake gets the
+ * same message everywhere.
+ */
+#include "cli/setup.h"
+
+#include <string.h>
+
+#include "cli/opt.h"
+
+static const char env_heading[] =
+    "environment (default: $VIRTUAL_ENV, then $CONDA_PREFIX, then\n"
+    "python3 on PATH, read from files; Python is never run):";
+
+/* The shared option tables the setup flags ask for, into tables. */
+static void
+shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
+	       struct cli_opt table[2], struct cli_opt tv[2],
+	       struct cli_opt env[4])
+{
+	const struct cli_opt end = {CLI_OPT_END, NULL, 0,   NULL,
+				    NULL,	 NULL, NULL};
+	const struct cli_opt q = {
+	    CLI_OPT_SWITCH,	     "quiet", 'q', &ctx->quiet, NULL,
+	    "no warnings on stderr", NULL};
+	const struct cli_opt t = {CLI_OPT_VALUE,
+				  "table",
+				  0,
+				  &ctx->table_path,
+				  "FILE",
+				  "use FILE instead of the built-in table",
+				  NULL};
+	const struct cli_opt v = {CLI_OPT_VALUE,
+				  "torch-version",
+				  0,
+				  &ctx->torch_version,
+				  "V",
+				  "judge for torch V, no install needed",
+				  NULL};
+
+	quiet[0] = setup & CLI_QUIET ? q : end;
+	table[0] = setup & CLI_TABLE ? t : end;
+	tv[0] = setup & CLI_TORCH_VERSION ? v : end;
+	quiet[1] = table[1] = tv[1] = end;
+	cli_env_options(&ctx->env, env);
+	if (!(setup & CLI_ENV))
+		env[0] = end;
+}
+
+void
+cli_command_help(FILE *f, const struct cli_command *c)
+{
+	struct cli_ctx ctx;
+	struct cli_opt quiet[2], table[2], tv[2], env[4];
+
+	memset(&ctx, 0, sizeof(ctx));
+	cli_env_init(&ctx.env);
+	shared_options(&ctx, c->setup, quiet, table, tv, env);
+	fprintf(f, "%s\n\n%s\n\n", c->synopsis, c->about);
+	cli_opt_help(f, NULL, table);
+	cli_opt_help(f, NULL, tv);
+	cli_opt_help(f, NULL, c->opts);
+	cli_opt_help(f, NULL, quiet);
+	if (c->setup & CLI_ENV)
+		cli_opt_help(f, env_heading, env);
+	fprintf(f, "\n%s\n", c->exits);
+}
+
+int
+cli_setup_run(const struct cli_command *c, int argc, char **argv)
+{
+	struct cli_ctx ctx; /* the option tables point into it */
+	struct cli_opt quiet[2], table[2], tv[2], env[4];
+	const struct cli_opt *tables[6];
+	struct tg_err err = TG_ERR_INIT;
+	int first = 1, help = 0, status;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cmd = c;
+	ctx.name = c->name;
+	cli_env_init(&ctx.env);
+	shared_options(&ctx, c->setup, quiet, table, tv, env);
+	tables[0] = c->opts;
+	tables[1] = quiet;
+	tables[2] = table;
+	tables[3] = tv;
+	tables[4] = env;
+	tables[5] = NULL;
+	if (c->setup & CLI_OWN_ARGS) {
+		/* subcommands: the command parses with cli_opt_parse itself */
+		status = c->run(&ctx, argc, argv);
+		goto out;
+	}
+	if (cli_opt_parse(c->name, tables, argc, argv, &first, &help))
+		return CLI_USAGE;
+	if (help) {
+		cli_command_help(stdout, c);
+		return CLI_OK;
+	}
+	argc -= first;
+	argv += first;
+	if (c->check && (status = c->check(&ctx, argc, argv)) != CLI_OK)
+		goto out;
+	if (ctx.torch_version) {
+		if (ctx.env.python || ctx.env.prefix || ctx.env.sites.n) {
+			status =
+			    cli_usage_error(c->name, "--torch-version excludes "
+						     "--python, --prefix and "
+						     "--site-packages");
+			goto out;
+		}
+		if (tg_version_parse(&ctx.given, ctx.torch_version,
+				     strlen(ctx.torch_version), &err)) {
+			status = cli_usage_error(c->name, "--torch-version: %s",
+						 err.msg);
+			goto out;
+		}
+		ctx.version = &ctx.given;
+	}
+	if ((c->setup & CLI_TABLE) &&
+	    (status = cli_load_table(c->name, ctx.table_path, &ctx.table)))
+		goto out;
+	if (c->resolve && (status = c->resolve(&ctx, argc, argv)) != CLI_OK)
+		goto out;
+	if ((c->setup & CLI_TORCH) && !ctx.torch_version) {
+		status = cli_env_probe(c->name, &ctx.env);
+		if (!status)
+			status = cli_env_torch(c->name, &ctx.env, ctx.quiet,
+					       &ctx.torch);
+		if (status)
+			goto out;
+		ctx.version = &ctx.torch->src[ctx.torch->version_from].v;
+	}
+	status = c->run(&ctx, argc, argv);
+out:
+	tg_version_release(&ctx.given);
+	tg_table_release(&ctx.table);
+	cli_env_release(&ctx.env);
+	return status;
+}

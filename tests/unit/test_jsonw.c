@@ -1,0 +1,101 @@
+/* test_jsonw.c - unit tests for util/jsonw.c and the buffer's sticky failure
+ * SPDX-License-Identifier: MIT
+ */
+#include <string.h>
+
+#include "check.h"
+#include "lib/util/buf.h"
+#include "lib/util/jsonw.h"
+
+static void
+layouts(void)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct tg_jsonw w;
+
+	/* block outside, flow inside, empty containers, every value kind */
+	tg_jsonw_init(&w, &b);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(&w, "n", -3);
+	tg_jsonw_key(&w, "rows");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_object(&w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(&w, "s", "a\"b\\c\n\t\x01\x7f\xc3\xa9");
+	tg_jsonw_kstr(&w, "null", NULL);
+	tg_jsonw_key(&w, "list");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK); /* flow inside flow */
+	tg_jsonw_bool(&w, 1);
+	tg_jsonw_tristate(&w, -1);
+	tg_jsonw_tristate(&w, 0);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "empty");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "obj");
+	tg_jsonw_object(&w, TG_JSONW_FLOW);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	CHECK(tg_jsonw_finish(&w) == 0, "a whole document");
+	CHECK_STR(b.data,
+		  "{\n"
+		  "  \"n\": -3,\n"
+		  "  \"rows\": [\n"
+		  "    {\"s\": \"a\\\"b\\\\c\\n\\t\\u0001\\u007f\xc3\xa9\", "
+		  "\"null\": null, \"list\": [true, null, false]}\n"
+		  "  ],\n"
+		  "  \"empty\": [],\n"
+		  "  \"obj\": {}\n"
+		  "}\n",
+		  "layout");
+	tg_buf_release(&b);
+
+	/* a root that is a flow array */
+	tg_jsonw_init(&w, &b);
+	tg_jsonw_array(&w, TG_JSONW_FLOW);
+	tg_jsonw_strn(&w, "ab\0c", 4);
+	tg_jsonw_int(&w, 7);
+	tg_jsonw_end(&w);
+	CHECK(tg_jsonw_finish(&w) == 0, "flow root");
+	CHECK_STR(b.data, "[\"ab\\u0000c\", 7]\n", "flow root, NUL escaped");
+	tg_buf_release(&b);
+}
+
+static void
+sticky(void)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct tg_jsonw w;
+
+	/* the first failure stays; later appends, even small ones, do not
+	 * land, and finish reports it */
+	tg_buf_init(&b, 8);
+	CHECK(tg_buf_adds(&b, "12345") == 0, "fits");
+	CHECK(tg_buf_adds(&b, "6789") == TG_ELIMIT, "past max");
+	CHECK(tg_buf_addc(&b, 'x') == TG_ELIMIT, "later appends fail too");
+	CHECK(tg_buf_addf(&b, "%d", 1) == TG_ELIMIT, "addf too");
+	CHECK_STR(b.data, "12345", "nothing after the failure landed");
+	CHECK(tg_buf_error(&b) == TG_ELIMIT, "error kept");
+	tg_buf_clear(&b);
+	CHECK(tg_buf_error(&b) == 0 && tg_buf_adds(&b, "ok") == 0,
+	      "clear forgets the failure");
+	tg_buf_release(&b);
+
+	tg_buf_init(&b, 16);
+	tg_jsonw_init(&w, &b);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(&w, "key", "a value longer than sixteen bytes");
+	tg_jsonw_end(&w);
+	CHECK(tg_jsonw_finish(&w) == TG_ELIMIT,
+	      "a document that did not fit is an error, not a short answer");
+	tg_buf_release(&b);
+}
+
+int
+main(void)
+{
+	layouts();
+	sticky();
+	return check_result("test_jsonw");
+}
