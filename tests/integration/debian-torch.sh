@@ -495,4 +495,12 @@ check "verify (strict) '>=$v_maj.$v_min' exit status for $vpy_ver" "$?" "$want_s
 "$TG" verify --python "$PY" "==$vpy_ver" >/dev/null 2>&1
 check "verify (strict) '==$vpy_ver' exit status" "$?" 0
 
+
+# ---- a dpkg directory too long for a path: said, never cut -----------
+long=/$(printf 'd%.0s' $(seq 4999))
+out=$(TORCHGATE_DPKG_ADMINDIR=$long "$TG" probe --python "$PY" --field version 2>&1 >/dev/null)
+check_has "TORCHGATE_DPKG_ADMINDIR of 5000 characters: warning" "$out" "torchgate: probe: warning: path too long: '${long:0:64}...'"
+TORCHGATE_DPKG_ADMINDIR=$long "$TG" probe --python "$PY" --field version >/dev/null 2>&1
+check "TORCHGATE_DPKG_ADMINDIR of 5000 characters: exit status" "$?" 0
+
 finish
