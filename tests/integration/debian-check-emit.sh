@@ -2,25 +2,20 @@
 # debian-check-emit.sh - check and emit against Debian's real torch
 # SPDX-License-Identifier: MIT
 #
-# usage: debian-check-emit.sh TORCHGATE SRCDIR
+# usage: debian-check-emit.sh TORCHGATE SRCDIR [FIXTURES]
 # On the python3-torch install: the amp family's statuses (what issue 4
 # asks for 1.13), every table entry confirmed or explained, and a header
 # that agrees with torch's own version.h, static_assert by static_assert,
 # compiled as C11 and C++17 with -Wall -Wextra -Werror -pedantic.
 set -u
-TG=$1 SRCDIR=$2
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
-fails=0 passes=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-check() { if [ "$2" = "$3" ]; then passes=$((passes + 1)); echo "ok    $1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
-[ -f /usr/lib/python3/dist-packages/torch/version.py ] && [ -d /usr/include/torch ] ||
-	{ echo "FAIL: Debian's torch is not installed (apt-get install python3-torch libtorch-dev)"; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+need /usr/lib/python3/dist-packages/torch/version.py "Debian's torch is not installed (apt-get install python3-torch libtorch-dev)"
+need /usr/include/torch "Debian's torch is not installed (apt-get install python3-torch libtorch-dev)"
 
 st() { "$TG" check --python "$PY" --format=json "$1" | "$PY" -c 'import json,sys; a=json.load(sys.stdin)["apis"][0]; print(a["status"], a["evidence"]["verdict"])'; }
 ver=$("$TG" probe --python "$PY" --field version)
-case $ver in 1.13*) ;; *) fail "this test knows Debian's 1.13; found $ver" ;; esac
+case $ver in 1.13*) ok "Debian's torch is 1.13 ($ver)" ;; *) fail "this test knows Debian's 1.13; found $ver" ;; esac
 check "torch.amp.autocast" "$(st torch.amp.autocast)" "available confirmed"
 for id in torch.amp.GradScaler torch.amp.custom_fwd torch.amp.custom_bwd torch.amp.grad_scaler.OptState; do
 	check "$id" "$(st $id)" "not-yet confirmed"
@@ -34,7 +29,7 @@ check "check exit (all available)" "$?" 0
 check "check exit (not-yet)" "$?" 1
 # every entry: confirmed, or contradicted only where the notes say why
 "$TG" check --python "$PY" --format=json >"$tmp/all.json"
-"$PY" - "$tmp/all.json" <<'PY' || fails=$((fails + 1))
+expect "every entry confirmed, or contradicted where the notes say why" "$PY" - "$tmp/all.json" <<'PY'
 import json, sys
 apis = json.load(open(sys.argv[1]))["apis"]
 bad = [a["id"] for a in apis if a["evidence"]["verdict"] == "contradicted"]
@@ -79,5 +74,4 @@ check "module without torch" "$out" "$ver False False"
 # with Debian's site-packages, check_runtime reads torch's metadata
 out=$("$PY" -c "import sys; sys.path.insert(0, '$tmp'); import gate; print(gate.check_runtime(), 'torch' in sys.modules)")
 check "check_runtime (metadata, no import)" "$out" "$("$PY" -c 'import importlib.metadata as m; print(m.version("torch"))') False"
-echo "debian-check-emit: $passes passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -2,7 +2,7 @@
 # debian-torch.sh - probe Debian's python3-torch + libtorch-dev, check every field
 # SPDX-License-Identifier: MIT
 #
-# usage: debian-torch.sh TORCHGATE [SRCDIR]
+# usage: debian-torch.sh TORCHGATE SRCDIR [FIXTURES]
 #
 # Runs `torchgate probe --python /usr/bin/python3` on the real Debian
 # install and checks every field it reports against the files on disk.
@@ -15,47 +15,14 @@
 set -u
 export LC_ALL=C
 
-[ $# -ge 1 ] || { echo "usage: debian-torch.sh TORCHGATE [SRCDIR]" >&2; exit 2; }
-TG=$1
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
 NULL='<null>'
-fails=0 passes=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { passes=$((passes + 1)); }
-# check WHAT GOT WANT
-check() {
-	if [ "$2" == "$3" ]; then
-		ok
-		echo "ok    $1 = $3"
-	else
-		fail "$1: torchgate says '$2', the files say '$3'"
-	fi
-}
-# check_has WHAT HAYSTACK NEEDLE
-check_has() {
-	case "$2" in
-	*"$3"*) ok; echo "ok    $1 has '$3'" ;;
-	*) fail "$1: '$2' lacks '$3'" ;;
-	esac
-}
-die() { echo "FAIL: $*"; echo "debian-torch: FAILED (prerequisite missing)"; exit 1; }
 
 # ---- prerequisites: never skip ----------------------------------------
-[ -x "$TG" ] || die "torchgate binary '$TG' is not executable"
-command -v dpkg-query >/dev/null || die "dpkg-query not found: this test needs a Debian system"
-for pkg in python3-torch libtorch-dev; do
-	st=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)
-	[ "$st" = "install ok installed" ] ||
-		die "Debian package '$pkg' is not installed (status: '${st:-unknown}'); run: apt-get install --no-install-recommends python3-torch libtorch-dev"
-done
-[ -x "$PY" ] || die "$PY not found"
-for tool in pkg-config g++ make readlink awk sed grep; do
-	command -v "$tool" >/dev/null || die "'$tool' not found (needed to check the make/pc formats)"
-done
-
-tmp=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
+need_deb python3-torch libtorch-dev
+need "$PY" "the Debian interpreter (python3-minimal)"
+need_cmd pkg-config g++ make readlink awk sed grep
 
 # ---- what torchgate says ----------------------------------------------
 "$TG" probe --python "$PY" --format=json >"$tmp/probe.json" 2>"$tmp/probe.err"
@@ -182,7 +149,7 @@ for i in "${!J_pth_file[@]}"; do
 	got_pth+=("${J_pth_file[$i]}:${J_pth_line[$i]}")
 	line=$(sed -n "${J_pth_line[$i]}p" "${J_pth_file[$i]}" 2>/dev/null)
 	case "$line" in
-	"${J_pth_text[$i]}"*) ok ;;
+	"${J_pth_text[$i]}"*) ok "skipped_pth_lines[$i].text starts ${J_pth_file[$i]} line ${J_pth_line[$i]}" ;;
 	*) fail "skipped_pth_lines[$i].text is not the start of ${J_pth_file[$i]} line ${J_pth_line[$i]}" ;;
 	esac
 done
@@ -197,7 +164,7 @@ for d in "${py_path[@]}"; do
 done
 [ -n "$entry" ] || die "no sys.path entry of $PY holds torch/__init__.py"
 loc=$entry/torch
-dpkg -L python3-torch | grep -qx "$loc/version.py" ||
+dpkg -L python3-torch | grep -qx "$loc/version.py" && ok "$loc/version.py is a file of python3-torch" ||
 	fail "$loc/version.py is not a file of python3-torch: the torch $PY imports is not Debian's"
 check "torch.location" "$J_torch_location" "$loc"
 check "torch.path_entry" "$J_torch_path_entry" "$entry"
@@ -265,11 +232,11 @@ add_source() {
 
 # metadata: python3-torch's egg-info (or dist-info) directory
 meta_dir=$(dpkg -L python3-torch | grep -E "^$entry/torch-[^/]*\\.(egg|dist)-info\$" | head -n 1)
-[ -n "$meta_dir" ] || fail "python3-torch lists no torch-*.egg-info in $entry"
+[ -n "$meta_dir" ] && ok "python3-torch lists $meta_dir" || fail "python3-torch lists no torch-*.egg-info in $entry"
 meta_file=$meta_dir/PKG-INFO
 [ -f "$meta_file" ] || meta_file=$meta_dir/METADATA
 meta_ver=$(meta_version "$meta_file")
-is_canonical "$meta_ver" || fail "test limitation: metadata Version '$meta_ver' is not canonical PEP 440"
+is_canonical "$meta_ver" && ok "Version '$meta_ver' of the metadata is canonical PEP 440" || fail "test limitation: metadata Version '$meta_ver' is not canonical PEP 440"
 add_source metadata "$meta_file" "$meta_ver" "$meta_ver"
 check "torch.metadata_dir" "$J_torch_metadata_dir" "$meta_dir"
 check "field metadata_dir" "$("$TG" probe --python "$PY" --field metadata_dir)" "$meta_dir"
@@ -294,12 +261,12 @@ for rel in torch/csrc/api/include/torch/version.h torch/headeronly/version.h; do
 	fi
 done
 vh_file=$(dpkg -L libtorch-dev | grep -E '/include/torch/csrc/api/include/torch/version.h$' | head -n 1)
-[ -n "$vh_file" ] || fail "libtorch-dev lists no torch/csrc/api/include/torch/version.h"
+[ -n "$vh_file" ] && ok "libtorch-dev lists $vh_file" || fail "libtorch-dev lists no torch/csrc/api/include/torch/version.h"
 
 # CMake, under /usr/lib/<triplet>/cmake/Torch
 triplet=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("MULTIARCH") or "")')
 cmv=$(dpkg -L libtorch-dev | grep -E '/cmake/Torch/TorchConfigVersion\.cmake$' | head -n 1)
-[ -n "$cmv" ] || fail "libtorch-dev lists no cmake/Torch/TorchConfigVersion.cmake"
+[ -n "$cmv" ] && ok "libtorch-dev lists $cmv" || fail "libtorch-dev lists no cmake/Torch/TorchConfigVersion.cmake"
 cmake_dir=$(dirname "$cmv")
 [ -z "$triplet" ] || check "cmake dir is /usr/lib/<triplet>/cmake/Torch" "$cmake_dir" "/usr/lib/$triplet/cmake/Torch"
 cm_ver=$(sed -nE 's/^[[:space:]]*set[[:space:]]*\([[:space:]]*PACKAGE_VERSION[[:space:]]+"([^"]*)".*/\1/p' "$cmv" | head -n 1)
@@ -335,10 +302,10 @@ check "torch.debug (version.py)" "$J_torch_debug" "$want_debug"
 
 # ---- C++ facts from TorchConfig.cmake -----------------------------------
 tc=$cmake_dir/TorchConfig.cmake
-[ -f "$tc" ] || fail "$tc is missing"
+[ -f "$tc" ] && ok "$tc exists" || fail "$tc is missing"
 flags=$(sed -nE 's/^[[:space:]]*set[[:space:]]*\([[:space:]]*TORCH_CXX_FLAGS[[:space:]]+"([^"]*)".*/\1/p' "$tc" | head -n 1)
 abi_n=$(echo "$flags" | sed -nE 's/.*-D_GLIBCXX_USE_CXX11_ABI=([01]).*/\1/p')
-[ -n "$abi_n" ] || fail "$tc sets no -D_GLIBCXX_USE_CXX11_ABI in TORCH_CXX_FLAGS ('$flags')"
+[ -n "$abi_n" ] && ok "$tc sets -D_GLIBCXX_USE_CXX11_ABI=$abi_n" || fail "$tc sets no -D_GLIBCXX_USE_CXX11_ABI in TORCH_CXX_FLAGS ('$flags')"
 want_abi=$NULL
 [ "$abi_n" = 1 ] && want_abi=true
 [ "$abi_n" = 0 ] && want_abi=false
@@ -346,7 +313,7 @@ check "torch.cxx11_abi (TORCH_CXX_FLAGS)" "$J_torch_cxx11_abi" "$want_abi"
 check_has "torch.cxx11_abi_evidence" "$J_torch_cxx11_abi_evidence" "$tc"
 check_has "torch.cxx11_abi_evidence" "$J_torch_cxx11_abi_evidence" "-D_GLIBCXX_USE_CXX11_ABI=$abi_n"
 std=$(sed -nE 's/^[[:space:]]*CXX_STANDARD[[:space:]]+([0-9]+).*/\1/p' "$tc" | head -n 1)
-[ -n "$std" ] || fail "$tc has no CXX_STANDARD"
+[ -n "$std" ] && ok "$tc has a CXX_STANDARD" || fail "$tc has no CXX_STANDARD"
 check "torch.cxx_standard (CXX_STANDARD)" "$J_torch_cxx_standard" "$std"
 check "torch.cxx_standard_evidence" "${J_torch_cxx_standard_evidence:-}" "$tc"
 
@@ -354,7 +321,7 @@ check "torch.cxx_standard_evidence" "${J_torch_cxx_standard_evidence:-}" "$tc"
 want_inc=("$loc/include" "$loc/include/torch/csrc/api/include")
 check "torch.include_dirs" "${J_torch_include_dirs[*]}" "${want_inc[*]}"
 for d in "${J_torch_include_dirs[@]}"; do
-	[ -d "$d" ] && ok || fail "include dir '$d' does not exist"
+	[ -d "$d" ] && ok "include dir '$d' exists" || fail "include dir '$d' does not exist"
 done
 inc_torch_real=$(readlink -f "$loc/include/torch")
 check "torch/include/torch resolves under /usr/include" "$inc_torch_real" /usr/include/torch
@@ -363,9 +330,9 @@ check "version.h through include_dirs[1]" "$(readlink -f "${J_torch_include_dirs
 check "field include_dirs" "$("$TG" probe --python "$PY" --field include_dirs | tr '\n' ' ')" "$(printf '%s ' "${want_inc[@]}")"
 
 check "torch.library_dir" "$J_torch_library_dir" "$loc/lib"
-[ -d "$loc/lib" ] || fail "$loc/lib does not exist"
+[ -d "$loc/lib" ] && ok "$loc/lib exists" || fail "$loc/lib does not exist"
 for l in "${J_torch_libraries[@]}"; do
-	[ -e "$J_torch_library_dir/lib$l.so" ] && ok || fail "listed library '$l': no $J_torch_library_dir/lib$l.so"
+	[ -e "$J_torch_library_dir/lib$l.so" ] && ok "listed library '$l' is $J_torch_library_dir/lib$l.so" || fail "listed library '$l': no $J_torch_library_dir/lib$l.so"
 done
 # torch's own libraries present in the directory must all be listed
 want_libs=()
@@ -420,7 +387,7 @@ check "text first line" "$(head -n 1 "$tmp/probe.txt")" "torch $vpy_ver (from ve
 # ---- shell format: eval gives the same values -----------------------------
 "$TG" probe --python "$PY" --format=shell >"$tmp/probe.sh"
 check "shell exit status" "$?" 0
-bash -n "$tmp/probe.sh" || fail "the shell format is not valid shell"
+bash -n "$tmp/probe.sh" && ok "the shell format is valid shell" || fail "the shell format is not valid shell"
 rel=$(echo "$vpy_ver" | sed -E 's/^([0-9]+!)?([0-9]+(\.[0-9]+)*).*/\2/')
 IFS=. read -r v_maj v_min v_pat _ <<<"$rel"
 (
@@ -434,7 +401,7 @@ IFS=. read -r v_maj v_min v_pat _ <<<"$rel"
 		"$TORCH_CXX_STANDARD" "$TORCH_INCLUDE_DIR" "$TORCH_API_INCLUDE_DIR" "$TORCH_LIBRARY_DIR"
 		"$TORCH_CMAKE_DIR" "$TORCH_INSTALLER" "$TORCH_EDITABLE" "$TORCH_SHADOWED" "$TORCH_LIBRARIES")
 	printf '%s\n' "${vals[@]}"
-) >"$tmp/shell.vals" 2>"$tmp/shell.err" || fail "eval of the shell format failed: $(cat "$tmp/shell.err")"
+) >"$tmp/shell.vals" 2>"$tmp/shell.err" && ok "eval of the shell format" || fail "eval of the shell format failed: $(cat "$tmp/shell.err")"
 {
 	printf '%s\n' "$vpy_ver" "$v_maj" "$v_min" "${v_pat:-0}" version.py "$agreement" "$loc"
 	for k in cuda hip rocm xpu git_version; do nn "$(pyval "$k" "$vpy")"; done
@@ -461,7 +428,7 @@ for v in TORCH_VERSION TORCH_CPPFLAGS TORCH_CXXFLAGS TORCH_LDFLAGS TORCH_LIBS; d
 done
 printf 'compile:\n\t$(CXX) $(TORCH_CPPFLAGS) $(TORCH_CXXFLAGS) -fsyntax-only v.cpp\n' >>"$tmp/Makefile"
 mkv() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" "$1" 2>&1 | tr '\n' ' '; }
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" && ok "make reads the make format" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
 mk_cpp=$(mkv TORCH_CPPFLAGS)
 check "make TORCH_VERSION" "$(mkv TORCH_VERSION)" "$vpy_ver "
 check_has "make TORCH_CPPFLAGS" " $mk_cpp" " -I${want_inc[0]} "
@@ -486,7 +453,7 @@ check_has "pkg-config --cflags" " $pc_cflags " " -I${want_inc[1]} "
 check_has "pkg-config --cflags" " $pc_cflags " " -D_GLIBCXX_USE_CXX11_ABI=$abi_n "
 check_has "pkg-config --cflags" " $pc_cflags " " -std=c++$std "
 check_has "pkg-config --libs" " $(pkg-config --libs torch 2>&1) " " -L$loc/lib "
-pkg-config --atleast-version="$v_maj.$v_min" torch || fail "pkg-config --atleast-version=$v_maj.$v_min torch failed"
+pkg-config --atleast-version="$v_maj.$v_min" torch && ok "pkg-config --atleast-version=$v_maj.$v_min torch" || fail "pkg-config --atleast-version=$v_maj.$v_min torch failed"
 
 # ---- the flags compile against torch's own version.h ---------------------
 cat >"$tmp/v.cpp" <<CPP
@@ -503,8 +470,8 @@ static_assert(TORCH_VERSION_PATCH == $(vh_version "$vh_file" | cut -d. -f3), "pa
 int main() { return 0; }
 CPP
 # shellcheck disable=SC2086
-g++ $pc_cflags -fsyntax-only "$tmp/v.cpp" 2>"$tmp/cc.err" && ok || fail "g++ \$(pkg-config --cflags torch) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
+g++ $pc_cflags -fsyntax-only "$tmp/v.cpp" 2>"$tmp/cc.err" && ok "g++ \$(pkg-config --cflags torch) compiles #include <torch/version.h>" || fail "g++ \$(pkg-config --cflags torch) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) compiles #include <torch/version.h>" || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
 
 # ---- verify, with specs computed from the found version ------------------
 v_next=$v_maj.$((v_min + 1))
@@ -528,5 +495,12 @@ check "verify (strict) '>=$v_maj.$v_min' exit status for $vpy_ver" "$?" "$want_s
 "$TG" verify --python "$PY" "==$vpy_ver" >/dev/null 2>&1
 check "verify (strict) '==$vpy_ver' exit status" "$?" 0
 
-echo "debian-torch: $passes checks passed, $fails failed"
-[ $fails -eq 0 ]
+
+# ---- a dpkg directory too long for a path: said, never cut -----------
+long=/$(printf 'd%.0s' $(seq 4999))
+out=$(TORCHGATE_DPKG_ADMINDIR=$long "$TG" probe --python "$PY" --field version 2>&1 >/dev/null)
+check_has "TORCHGATE_DPKG_ADMINDIR of 5000 characters: warning" "$out" "torchgate: probe: warning: path too long: '${long:0:64}...'"
+TORCHGATE_DPKG_ADMINDIR=$long "$TG" probe --python "$PY" --field version >/dev/null 2>&1
+check "TORCHGATE_DPKG_ADMINDIR of 5000 characters: exit status" "$?" 0
+
+finish

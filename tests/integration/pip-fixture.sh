@@ -2,10 +2,11 @@
 # pip-fixture.sh - probe the real pip/uv site-packages fixture, check every field
 # SPDX-License-Identifier: MIT
 #
-# usage: pip-fixture.sh TORCHGATE SRCDIR
+# usage: pip-fixture.sh TORCHGATE SRCDIR [FIXTURES]
 #
 # Runs `torchgate probe --site-packages DIR` on
-# SRCDIR/../shared/fixtures/site-packages/h200-venv-py312 (a real
+# FIXTURES/site-packages/h200-venv-py312 (FIXTURES defaults to
+# SRCDIR/../shared/fixtures; a real
 # torch 2.11.0+cu130 wheel install, see shared/fixtures/README.md) and
 # checks every field it reports against those files. Expected values are
 # computed here from the files with grep, sed and awk; Python is run only
@@ -15,48 +16,15 @@
 set -u
 export LC_ALL=C
 
-[ $# -ge 2 ] || { echo "usage: pip-fixture.sh TORCHGATE SRCDIR" >&2; exit 2; }
-TG=$1 SRCDIR=$2
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 NULL='<null>'
-fails=0 passes=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { passes=$((passes + 1)); }
-check() {
-	if [ "$2" == "$3" ]; then
-		ok
-		echo "ok    $1 = $3"
-	else
-		fail "$1: torchgate says '$2', the files say '$3'"
-	fi
-}
-check_has() {
-	case "$2" in
-	*"$3"*) ok; echo "ok    $1 has '$3'" ;;
-	*) fail "$1: '$2' lacks '$3'" ;;
-	esac
-}
-check_lacks() {
-	case "$2" in
-	*"$3"*) fail "$1: '$2' has '$3'" ;;
-	*) ok; echo "ok    $1 lacks '$3'" ;;
-	esac
-}
-die() { echo "FAIL: $*"; echo "pip-fixture: FAILED (prerequisite missing)"; exit 1; }
 
 # ---- prerequisites: never skip ----------------------------------------
-[ -x "$TG" ] || die "torchgate binary '$TG' is not executable"
-FIXTURES=${3:-$SRCDIR/../shared/fixtures}
 SP=$FIXTURES/site-packages/h200-venv-py312
-[ -d "$SP" ] || die "the pip fixture '$SP' is absent (CI puts shared/fixtures beside the source tree)"
+need "$SP" "the pip fixture (CI puts shared/fixtures beside the source tree)"
 SP=$(cd "$SP" && pwd) || die "cannot enter '$SP'"
-PY=$(command -v python3) || die "python3 not found (needed to read torchgate's JSON)"
-for tool in pkg-config g++ make awk sed grep readlink; do
-	command -v "$tool" >/dev/null || die "'$tool' not found (needed to check the make/pc formats)"
-done
-
-tmp=$(mktemp -d) || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
+need_cmd python3 pkg-config g++ make awk sed grep readlink
+PY=$(command -v python3)
 
 # ---- what torchgate says ----------------------------------------------
 "$TG" probe --site-packages "$SP" --format=json >"$tmp/probe.json" 2>"$tmp/probe.err"
@@ -196,14 +164,14 @@ for d in "$SP"/*.dist-info "$SP"/*.egg-info; do
 done
 [ -n "$meta_dir" ] || die "no dist-info in $SP says Name: torch"
 meta_ver=$(hdr Version "$meta_file")
-is_canonical "$meta_ver" || fail "test limitation: METADATA Version '$meta_ver' is not canonical PEP 440"
+is_canonical "$meta_ver" && ok "Version '$meta_ver' of the metadata is canonical PEP 440" || fail "test limitation: METADATA Version '$meta_ver' is not canonical PEP 440"
 add_source metadata "$meta_file" "$meta_ver" "$meta_ver"
 check "torch.metadata_dir" "$J_torch_metadata_dir" "$meta_dir"
 check "field metadata_dir" "$(f metadata_dir)" "$meta_dir"
 
 vpy=$loc/version.py
 vpy_ver=$(pyval __version__ "$vpy")
-is_canonical "$vpy_ver" || fail "test limitation: __version__ '$vpy_ver' is not canonical PEP 440"
+is_canonical "$vpy_ver" && ok "__version__ '$vpy_ver' is canonical PEP 440" || fail "test limitation: __version__ '$vpy_ver' is not canonical PEP 440"
 add_source version.py "$vpy" "$vpy_ver" "$vpy_ver"
 
 # version.h forwards to headeronly/version.h (2.9 on): only a file with
@@ -222,10 +190,10 @@ for rel in torch/csrc/api/include/torch/version.h torch/headeronly/version.h; do
 		check "source $name (none: no macros in $rel)" "$(src_get "$name" file)" "<absent>"
 	fi
 done
-[ -n "${vh_file:-}" ] || fail "no version.h in $loc/include has the TORCH_VERSION_* macros"
+[ -n "${vh_file:-}" ] && ok "$vh_file has the TORCH_VERSION_* macros" || fail "no version.h in $loc/include has the TORCH_VERSION_* macros"
 # TORCH_ABI_VERSION as the compiler computes it from the header
 printf '#include <stdio.h>\n#include <torch/headeronly/version.h>\nint main(void) { printf("0x%%016llx\\n", (unsigned long long)TORCH_ABI_VERSION); return 0; }\n' >"$tmp/abi.c"
-cc -I"$loc/include" -o "$tmp/abi" "$tmp/abi.c" || fail "cannot compile a program that includes headeronly/version.h"
+cc -I"$loc/include" -o "$tmp/abi" "$tmp/abi.c" && ok "a program that includes headeronly/version.h compiles" || fail "cannot compile a program that includes headeronly/version.h"
 check "torch.abi_version (as the compiler computes TORCH_ABI_VERSION)" "$("$TG" probe --site-packages "$SP" --field abi_version)" "$("$tmp/abi")"
 grep -q 'include <torch/headeronly/version.h>' "$loc/include/torch/csrc/api/include/torch/version.h" &&
 	echo "note: csrc/api version.h only forwards to headeronly/version.h"
@@ -274,7 +242,7 @@ else
 	[ -n "$abi_n" ] || check "torch.cxx11_abi_evidence" "$J_torch_cxx11_abi_evidence" "$want_ev"
 fi
 std=$(sed -nE 's/^[[:space:]]*CXX_STANDARD[[:space:]]+([0-9]+).*/\1/p' "$tc" | head -n 1)
-[ -n "$std" ] || fail "$tc has no CXX_STANDARD"
+[ -n "$std" ] && ok "$tc has a CXX_STANDARD" || fail "$tc has no CXX_STANDARD"
 check "torch.cxx_standard (CXX_STANDARD)" "$J_torch_cxx_standard" "$std"
 check "torch.cxx_standard_evidence" "${J_torch_cxx_standard_evidence:-}" "$tc"
 
@@ -282,7 +250,7 @@ check "torch.cxx_standard_evidence" "${J_torch_cxx_standard_evidence:-}" "$tc"
 want_inc=("$loc/include" "$loc/include/torch/csrc/api/include")
 check "torch.include_dirs" "${J_torch_include_dirs[*]}" "${want_inc[*]}"
 for d in "${J_torch_include_dirs[@]}"; do
-	[ -d "$d" ] && ok || fail "include dir '$d' does not exist"
+	[ -d "$d" ] && ok "include dir '$d' exists" || fail "include dir '$d' does not exist"
 done
 check "torch.include_real" "$J_torch_include_real" "$(dirname "$(readlink -f "$loc/include/torch")")"
 check "field include_dirs" "$(f include_dirs | tr '\n' ' ')" "$(printf '%s ' "${want_inc[@]}")"
@@ -339,7 +307,7 @@ check_has "text cxx11 abi" "$(cat "$tmp/probe.txt")" "cxx11 abi      unknown"
 # ---- shell format ---------------------------------------------------------
 "$TG" probe --site-packages "$SP" --format=shell >"$tmp/probe.sh"
 check "shell exit status" "$?" 0
-bash -n "$tmp/probe.sh" || fail "the shell format is not valid shell"
+bash -n "$tmp/probe.sh" && ok "the shell format is valid shell" || fail "the shell format is not valid shell"
 rel=$(echo "$vpy_ver" | sed -E 's/^([0-9]+!)?([0-9]+(\.[0-9]+)*).*/\2/')
 IFS=. read -r v_maj v_min v_pat _ <<<"$rel"
 (
@@ -350,7 +318,7 @@ IFS=. read -r v_maj v_min v_pat _ <<<"$rel"
 		"$TORCH_ROCM" "$TORCH_XPU" "$TORCH_GIT_VERSION" "$TORCH_DEBUG" "$TORCH_CXX11_ABI" \
 		"$TORCH_CXX_STANDARD" "$TORCH_INCLUDE_DIR" "$TORCH_API_INCLUDE_DIR" "$TORCH_LIBRARY_DIR" \
 		"$TORCH_CMAKE_DIR" "$TORCH_INSTALLER" "$TORCH_EDITABLE" "$TORCH_SHADOWED" "$TORCH_LIBRARIES"
-) >"$tmp/shell.vals" 2>"$tmp/shell.err" || fail "eval of the shell format failed: $(cat "$tmp/shell.err")"
+) >"$tmp/shell.vals" 2>"$tmp/shell.err" && ok "eval of the shell format" || fail "eval of the shell format failed: $(cat "$tmp/shell.err")"
 {
 	printf '%s\n' "$vpy_ver" "$v_maj" "$v_min" "${v_pat:-0}" version.py "$agreement" "$loc"
 	for k in cuda hip rocm xpu git_version; do nn "$(pyval "$k" "$vpy")"; done
@@ -377,7 +345,7 @@ for v in TORCH_VERSION TORCH_CPPFLAGS TORCH_CXXFLAGS TORCH_LDFLAGS TORCH_LIBS; d
 done
 printf 'compile:\n\t$(CXX) $(TORCH_CPPFLAGS) $(TORCH_CXXFLAGS) -fsyntax-only v.cpp\n' >>"$tmp/Makefile"
 mkv() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" "$1" 2>&1 | tr '\n' ' '; }
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" TORCH_VERSION >/dev/null 2>"$tmp/make.err" && ok "make reads the make format" || fail "make cannot read the make format: $(cat "$tmp/make.err")"
 mk_cpp=$(mkv TORCH_CPPFLAGS)
 check "make TORCH_VERSION" "$(mkv TORCH_VERSION)" "$vpy_ver "
 check_has "make TORCH_CPPFLAGS" " $mk_cpp" " -I${want_inc[0]} "
@@ -406,7 +374,7 @@ if [ -n "$abi_n" ]; then
 else
 	check_lacks "pkg-config --cflags (ABI unknown)" "$pc_cflags" "_GLIBCXX_USE_CXX11_ABI"
 fi
-pkg-config --libs torch >/dev/null 2>&1 || fail "pkg-config --libs torch failed"
+pkg-config --libs torch >/dev/null 2>&1 && ok "pkg-config --libs torch" || fail "pkg-config --libs torch failed"
 
 # ---- the flags compile against the fixture's own version.h ---------------
 IFS=. read -r h_maj h_min h_pat <<<"$(vh_version "$vh_file")"
@@ -421,8 +389,8 @@ static_assert(TORCH_VERSION_PATCH == $h_pat, "patch");
 int main() { return 0; }
 CPP
 # shellcheck disable=SC2086
-g++ $pc_cflags -fsyntax-only "$tmp/v.cpp" 2>"$tmp/cc.err" && ok || fail "g++ \$(pkg-config --cflags torch) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
-env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
+g++ $pc_cflags -fsyntax-only "$tmp/v.cpp" 2>"$tmp/cc.err" && ok "g++ \$(pkg-config --cflags torch) compiles #include <torch/version.h>" || fail "g++ \$(pkg-config --cflags torch) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
+env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -s --no-print-directory -C "$tmp" -f "$tmp/Makefile" compile >"$tmp/cc.err" 2>&1 && ok "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) compiles #include <torch/version.h>" || fail "make's \$(CXX) \$(TORCH_CPPFLAGS) \$(TORCH_CXXFLAGS) cannot compile #include <torch/version.h>: $(head -5 "$tmp/cc.err")"
 
 # ---- verify -----------------------------------------------------------------
 v_next=$v_maj.$((v_min + 1))
@@ -445,5 +413,4 @@ check "verify (strict) '==${vpy_ver%%+*}' exit status" "$?" 0
 V "torch>=$v_maj.$v_min,<$v_next" >/dev/null
 check "verify 'torch>=$v_maj.$v_min,<$v_next' exit status" "$?" "$want_strict"
 
-echo "pip-fixture: $passes checks passed, $fails failed"
-[ $fails -eq 0 ]
+finish

@@ -24,42 +24,22 @@
 set -u
 export LC_ALL=C
 
-[ $# -ge 2 ] || { echo "usage: setuptools-example.sh TORCHGATE SRCDIR [FIXTURES]" >&2; exit 2; }
-TG=$1 SRC=$2
-case $TG in /*) ;; *) TG=$(cd "$(dirname "$TG")" && pwd)/$(basename "$TG") ;; esac
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
 DIST=/usr/lib/python3/dist-packages
-EXAMPLE=$SRC/examples/setuptools
-fails=0 passes=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { passes=$((passes + 1)); echo "ok    $*"; }
-check() { if [ "$2" == "$3" ]; then ok "$1 = $3"; else fail "$1: got '$2', want '$3'"; fi; }
-# expect WHAT CMD...: passes when CMD succeeds
-expect() { local what=$1; shift; if "$@"; then ok "$what"; else fail "$what"; fi; }
-check_has() { case "$2" in *"$3"*) ok "$1 has '$3'" ;; *) fail "$1 lacks '$3': $2" ;; esac; }
-die() { echo "FAIL: $*"; echo "setuptools-example: FAILED (prerequisite missing)"; exit 1; }
+EXAMPLE=$SRCDIR/examples/setuptools
 
 # ---- prerequisites: never skip ------------------------------------------
-[ -x "$TG" ] || die "torchgate binary '$TG' is not executable"
-[ -f "$EXAMPLE/setup.py" ] || die "$EXAMPLE/setup.py not found (SRCDIR '$SRC')"
-command -v dpkg-query >/dev/null || die "dpkg-query not found: this test needs a Debian system"
-for pkg in python3-torch python3-setuptools python3-venv python3-dev; do
-	st=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null)
-	[ "$st" = "install ok installed" ] ||
-		die "Debian package '$pkg' is not installed (status: '${st:-unknown}'); run: apt-get install --no-install-recommends $pkg"
-done
-[ -x "$PY" ] || die "$PY not found"
+need "$EXAMPLE/setup.py" "the example (SRCDIR '$SRCDIR')"
+need_deb python3-torch python3-setuptools python3-venv python3-dev
+need "$PY" "the Debian interpreter (python3-minimal)"
 command -v cc >/dev/null || die "no C compiler (cc): install build-essential"
 # what the venv gets: setuptools and what it needs from Debian, nothing else
 links=(setuptools pkg_resources _distutils_hack)
 for n in "${links[@]}"; do
-	[ -d "$DIST/$n" ] || die "$DIST/$n is missing (python3-setuptools / python3-pkg-resources)"
+	need "$DIST/$n" "python3-setuptools / python3-pkg-resources"
 done
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tg-setuptools.XXXXXX") || die "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-tmp=$(cd "$tmp" && pwd -P) || exit 1
 mkdir "$tmp/home" "$tmp/bin" "$tmp/st"
 ln -s "$TG" "$tmp/bin/torchgate"
 
@@ -164,7 +144,7 @@ print("HAS_TORCH_CUDA_AMP_CUSTOM_FWD", t.HAS_TORCH_CUDA_AMP_CUSTOM_FWD)
 print("HAS_TORCH_AMP_AUTOCAST", t.HAS_TORCH_AMP_AUTOCAST)
 PYEOF
 )
-echo "$out" | grep -q '^torch_importable' || fail "loading the extension failed: $out"
+echo "$out" | grep -q '^torch_importable' && ok "the extension and the module load" || fail "loading the extension failed: $out"
 field() { echo "$out" | sed -n "s/^$1 //p"; }
 check "torch importable while loading the extension" "$(field torch_importable)" False
 check "_gate.torch_version()" "$(field torch_version)" "$want_ver"
@@ -209,7 +189,7 @@ want = torch.amp.custom_fwd if ampext._torch_gate.HAS_TORCH_AMP_CUSTOM_FWD else 
 print("decorator", "%s.%s" % (p.func.__module__.rsplit(".", 1)[0], p.func.__name__), p.func is want)
 PYEOF
 )
-echo "$out" | grep -q '^torch_imported_by_import' || fail "import ampext with $PY failed: $out"
+echo "$out" | grep -q '^torch_imported_by_import' && ok "import ampext with $PY" || fail "import ampext with $PY failed: $out"
 field() { echo "$out" | sed -n "s/^$1 //p"; }
 check "torch imported by 'import ampext'" "$(field torch_imported_by_import)" False
 check_has "ampext.TORCH_RUNTIME_VERSION (metadata)" "$(field runtime)" "$maj.$min"
@@ -248,5 +228,4 @@ else
 	check_has "no torchgate: message" "$out" "ampext: torchgate not found"
 fi
 
-echo "setuptools-example: $passes checks passed, $fails failed"
-[ $fails -eq 0 ]
+finish

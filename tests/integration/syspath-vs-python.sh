@@ -33,20 +33,10 @@
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 
-[ $# -ge 2 ] || { echo "usage: syspath-vs-python.sh TORCHGATE SRCDIR [FIXTURES]" >&2; exit 2; }
-tg=$1
-case $tg in /*) ;; *) tg=$(cd "$(dirname "$tg")" && pwd)/$(basename "$tg") ;; esac
-if [ ! -x "$tg" ]; then
-	echo "FAIL: torchgate binary '$tg' is missing or not executable" >&2
-	exit 1
-fi
-
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+tg=$TG
 caller_path=$PATH
 caller_home=${HOME:-}
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tg-syspath.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-# Python's getcwd() and abspath() see the physical path: use it throughout.
-tmp=$(cd "$tmp" && pwd -P) || exit 1
 
 PY_SYSPATH='import sys; print("\n".join(sys.path[1:]))'
 PY_VERSION='import sys; print("%d.%d" % sys.version_info[:2])'
@@ -54,25 +44,9 @@ PY_EXE='import sys; print(sys.executable)'
 # a UTF-8 locale, as users have: Python < 3.7 reads .pth files as ASCII in C
 LOC=LC_ALL=C.UTF-8
 
-npass=0 nfail=0 ncmp=0
-failed=()
+ncmp=0
 ENVV=()  # the scenario's whole environment, NAME=VALUE
 cwd=$tmp # the scenario's working directory
-
-pass() {
-	npass=$((npass + 1))
-	printf 'ok    %s\n' "$1"
-}
-
-fail() {
-	nfail=$((nfail + 1))
-	failed+=("$1")
-	printf 'FAIL  %s\n' "$1"
-}
-
-note() {
-	printf 'note: %s\n' "$*"
-}
 
 # run OUT ERR CMD...: CMD in $cwd with exactly the environment ENVV
 run() {
@@ -95,9 +69,9 @@ indent() {
 	sed 's/^/      | /' "$1"
 }
 
-# check LABEL PYTHON [PROBE_ARGS...]: PYTHON -c sys.path[1:] against
+# check_syspath LABEL PYTHON [PROBE_ARGS...]: PYTHON -c sys.path[1:] against
 # 'torchgate probe PROBE_ARGS --field sys_path', and the version likewise
-check() {
+check_syspath() {
 	local label=$1 py=$2 d prc vrc trc tvrc bad=
 	shift 2
 	ncmp=$((ncmp + 1))
@@ -123,7 +97,7 @@ check() {
 	cmp -s "$d/py.path" "$d/tg.path" || bad="$bad sys_path"
 	cmp -s "$d/py.ver" "$d/tg.ver" || bad="$bad python_version"
 	if [ -z "$bad" ]; then
-		pass "$label"
+		ok "$label"
 		return
 	fi
 	fail "$label [${bad# }]"
@@ -157,7 +131,7 @@ check_field() {
 	rc=$?
 	got=$(cat "$d/out")
 	if [ "$got" = "$want" ] && [ $rc -lt 126 ]; then
-		pass "$label"
+		ok "$label"
 		return
 	fi
 	fail "$label"
@@ -208,20 +182,20 @@ test_interp() {
 	# 1. the plain interpreter
 	cwd=$base/work
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$emptyhome")
-	check "$tag 1 plain, empty HOME" "$py" --python "$py"
+	check_syspath "$tag 1 plain, empty HOME" "$py" --python "$py"
 
 	# 2. user site
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$home")
-	check "$tag 2 user site \$HOME/.local/lib/python$xy/site-packages (with a .pth)" \
+	check_syspath "$tag 2 user site \$HOME/.local/lib/python$xy/site-packages (with a .pth)" \
 		"$py" --python "$py"
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$home" "PYTHONNOUSERSITE=1")
-	check "$tag 2 user site, PYTHONNOUSERSITE=1" "$py" --python "$py"
+	check_syspath "$tag 2 user site, PYTHONNOUSERSITE=1" "$py" --python "$py"
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$home" "PYTHONUSERBASE=$base/ub")
-	check "$tag 2 PYTHONUSERBASE=\$tmp/ub" "$py" --python "$py"
+	check_syspath "$tag 2 PYTHONUSERBASE=\$tmp/ub" "$py" --python "$py"
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$home" "PYTHONNOUSERSITE=")
-	check "$tag 2 user site, PYTHONNOUSERSITE= (empty) (extra)" "$py" --python "$py"
+	check_syspath "$tag 2 user site, PYTHONNOUSERSITE= (empty) (extra)" "$py" --python "$py"
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$home" "PYTHONNOUSERSITE=0")
-	check "$tag 2 user site, PYTHONNOUSERSITE=0 (extra)" "$py" --python "$py"
+	check_syspath "$tag 2 user site, PYTHONNOUSERSITE=0 (extra)" "$py" --python "$py"
 
 	# 3. PYTHONPATH
 	for v in "$base/pp/abs" relpp "$base/pp/abs::$base/pp/dotdot" \
@@ -233,10 +207,10 @@ test_interp() {
 		*) f= ;;
 		esac
 		ENVV=("PATH=$caller_path" "$LOC" "HOME=$emptyhome" "PYTHONPATH=$v")
-		check "$tag 3 PYTHONPATH=${v//$tmp/\$tmp}$f" "$py" --python "$py"
+		check_syspath "$tag 3 PYTHONPATH=${v//$tmp/\$tmp}$f" "$py" --python "$py"
 	done
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$emptyhome" "PYTHONPATH=")
-	check "$tag 3 PYTHONPATH= (set, empty) (extra)" "$py" --python "$py"
+	check_syspath "$tag 3 PYTHONPATH= (set, empty) (extra)" "$py" --python "$py"
 
 	# 4. venvs
 	for v in nosys sys; do
@@ -251,15 +225,15 @@ test_interp() {
 			if [ "$h" = "$home" ]; then f="HOME with a user site"; else f="empty HOME"; fi
 			ENVV=("PATH=$caller_path" "$LOC" "HOME=$h")
 			for b in python3 python; do
-				check "$tag 4 venv ($v-site-packages), $f, --python venv/bin/$b" \
+				check_syspath "$tag 4 venv ($v-site-packages), $f, --python venv/bin/$b" \
 					"venv/bin/$b" --python "venv/bin/$b"
 			done
-			check "$tag 4 venv ($v-site-packages), $f, --python \$tmp/.../venv/bin/python3 (extra)" \
+			check_syspath "$tag 4 venv ($v-site-packages), $f, --python \$tmp/.../venv/bin/python3 (extra)" \
 				"$cwd/venv/bin/python3" --python "$cwd/venv/bin/python3"
 		done
 		cwd=$base/work
 		ENVV=("PATH=$base/$v/venv/bin:$caller_path" "$LOC" "HOME=$home" "VIRTUAL_ENV=$base/$v/venv")
-		check "$tag 4 venv ($v-site-packages) activated: VIRTUAL_ENV and PATH, no --python (extra)" \
+		check_syspath "$tag 4 venv ($v-site-packages) activated: VIRTUAL_ENV and PATH, no --python (extra)" \
 			"$base/$v/venv/bin/python3"
 	done
 
@@ -279,7 +253,7 @@ test_interp() {
 			fail "$tag 4 no torch found: --field sys_path prints nothing (exit $v)"
 			indent "$tmp/nt.perr"
 		else
-			pass "$tag 4 no torch found (probe exit 3): --field sys_path still prints the path (exit $v)"
+			ok "$tag 4 no torch found (probe exit 3): --field sys_path still prints the path (exit $v)"
 		fi
 	fi
 
@@ -301,7 +275,7 @@ test_interp() {
 	ENVV=("PATH=$caller_path" "$LOC" "HOME=$emptyhome")
 
 	pth_case() {
-		check "$tag 5 .pth: $1" "$venv/bin/python3" --python "$venv/bin/python3"
+		check_syspath "$tag 5 .pth: $1" "$venv/bin/python3" --python "$venv/bin/python3"
 		pth_reset "$sp"
 	}
 	pth_reset "$sp"
@@ -416,7 +390,7 @@ shim_check() {
 		indent "$tmp/shim.err"
 		return
 	fi
-	check "$label: sys_path" "$want"
+	check_syspath "$label: sys_path" "$want"
 	check_field "$label: --field python names $want" "$want" python
 }
 
@@ -476,10 +450,5 @@ fi
 
 # --- summary ----------------------------------------------------------------
 
-printf '\n%d passed, %d failed\n' $npass $nfail
-if [ $nfail -ne 0 ]; then
-	printf 'failed:\n'
-	printf '  %s\n' "${failed[@]}"
-	exit 1
-fi
-exit 0
+echo
+finish

@@ -2,19 +2,15 @@
 # table-schema.sh - the API tables against their JSON Schema, two ways
 # SPDX-License-Identifier: MIT
 #
-# usage: table-schema.sh TORCHGATE SRCDIR
+# usage: table-schema.sh TORCHGATE SRCDIR [FIXTURES]
 # data/apis.json and tests/data/apis-mini.json must pass both the JSON
 # Schema (data/apis.schema.json, checked with Debian's python3-jsonschema)
 # and torchgate's own strict loader; each mutation below must fail both.
 set -u
-TG=$1 SRCDIR=$2
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 "$PY" -c 'import jsonschema' 2>/dev/null ||
-	{ echo "FAIL: $PY cannot import jsonschema (apt-get install python3-jsonschema)"; exit 1; }
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+	die "$PY cannot import jsonschema (apt-get install python3-jsonschema)"
 schema=$SRCDIR/data/apis.schema.json
 
 validate() { # FILE -> 0 valid, 1 invalid
@@ -33,17 +29,20 @@ PY
 loads() { "$TG" check --table "$1" --torch-version 2.11.0 >/dev/null 2>"$tmp/err"; }
 
 for t in "$SRCDIR/data/apis.json" "$SRCDIR/tests/data/apis-mini.json"; do
-	validate "$t" && echo "ok    schema: $t" || fail "schema rejects $t"
-	loads "$t" && echo "ok    loader: $t" || fail "loader rejects $t: $(cat "$tmp/err")"
+	if validate "$t"; then ok "schema: $t"; else fail "schema rejects $t"; fi
+	if loads "$t"; then ok "loader: $t"; else fail "loader rejects $t: $(cat "$tmp/err")"; fi
 done
 n=$("$PY" -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["entries"]))' "$SRCDIR/data/apis.json")
-[ "$n" -ge 80 ] && echo "ok    data/apis.json has $n entries" || fail "data/apis.json has $n entries, fewer than 80"
+if [ "$n" -ge 80 ]; then ok "data/apis.json has $n entries"; else fail "data/apis.json has $n entries, fewer than 80"; fi
 
 # the default table is data/apis.json, embedded
-"$TG" check --torch-version 2.11.0 --format=json >"$tmp/a.json" &&
+if "$TG" check --torch-version 2.11.0 --format=json >"$tmp/a.json" &&
 	"$TG" check --table "$SRCDIR/data/apis.json" --torch-version 2.11.0 --format=json >"$tmp/b.json" &&
-	cmp -s "$tmp/a.json" "$tmp/b.json" && echo "ok    the built-in table is data/apis.json" ||
+	cmp -s "$tmp/a.json" "$tmp/b.json"; then
+	ok "the built-in table is data/apis.json"
+else
 	fail "the built-in table differs from data/apis.json"
+fi
 
 # mutations of the mini table: both validators must reject each
 mini=$SRCDIR/tests/data/apis-mini.json
@@ -57,9 +56,16 @@ e = doc["entries"]
 exec(sys.argv[3])
 json.dump(doc, open(sys.argv[2], "w"), indent=1)
 PY
-	validate "$tmp/m$i.json" >/dev/null && fail "schema accepts mutation: $expr"
-	loads "$tmp/m$i.json" && fail "loader accepts mutation: $expr" ||
-		echo "ok    both reject: $expr -> $(head -c 160 "$tmp/err")"
+	if validate "$tmp/m$i.json" >/dev/null; then
+		fail "schema accepts mutation: $expr"
+	else
+		ok "schema rejects: $expr"
+	fi
+	if loads "$tmp/m$i.json"; then
+		fail "loader accepts mutation: $expr"
+	else
+		ok "loader rejects: $expr -> $(head -c 160 "$tmp/err")"
+	fi
 done <<'MUT'
 e[0]["language"] = "rust"
 e[0]["kind"] = "gadget"
@@ -78,5 +84,4 @@ doc["schema_version"] = 2
 doc["entries"] = []
 doc["extra"] = 1
 MUT
-echo "table-schema: $fails failed"
-[ "$fails" -eq 0 ]
+finish

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util/path.h"
 #include "lib/util/str.h"
 
 #define WINDOW 65536
@@ -111,11 +112,14 @@ open_list(const char *admindir, const char *pkg, struct tg_err *err)
 	struct dirent *de;
 	size_t n = strlen(pkg);
 
-	snprintf(path, sizeof(path), "%s/info/%s.list", admindir, pkg);
+	if (tg_path_fmt(path, sizeof(path), err, "%s/info/%s.list", admindir,
+			pkg))
+		return -1;
 	fd = open_ro(path, &absent, err);
 	if (fd >= 0 || !absent)
 		return fd;
-	snprintf(path, sizeof(path), "%s/info", admindir);
+	if (tg_path_fmt(path, sizeof(path), err, "%s/info", admindir))
+		return -1;
 	d = opendir(path);
 	if (!d)
 		return -1;
@@ -125,9 +129,9 @@ open_list(const char *admindir, const char *pkg, struct tg_err *err)
 		if (l > n + 6 && strncmp(de->d_name, pkg, n) == 0 &&
 		    de->d_name[n] == ':' &&
 		    strcmp(de->d_name + l - 5, ".list") == 0) {
-			snprintf(path, sizeof(path), "%s/info/%s", admindir,
-				 de->d_name);
-			fd = open_ro(path, NULL, err);
+			if (tg_path_fmt(path, sizeof(path), err, "%s/info/%s",
+					admindir, de->d_name) == 0)
+				fd = open_ro(path, NULL, err);
 			break;
 		}
 	}
@@ -151,10 +155,15 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 			*err = e2;
 		return e2.code;
 	}
-	snprintf(want, sizeof(want), "%s\n", file);
+	if (tg_path_fmt(want, sizeof(want), &e2, "%s\n", file) ||
+	    tg_path_fmt(path, sizeof(path), &e2, "%s/status", admindir)) {
+		if (err)
+			*err = e2;
+		close(lfd);
+		return e2.code;
+	}
 	if (find_line(lfd, 0, want) < 0)
 		goto out;
-	snprintf(path, sizeof(path), "%s/status", admindir);
 	sfd = open_ro(path, &absent, &e2);
 	if (sfd < 0) {
 		if (e2.code && err)
@@ -168,6 +177,7 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		close(sfd);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
+	/* pkg is the caller's constant package name, far below the limit */
 	snprintf(want, sizeof(want), "Package: %s\n", pkg);
 	for (at = 0; (at = find_line(sfd, at, want)) >= 0; at++) {
 		ssize_t r = pread(sfd, stanza, STANZA_MAX, at);

@@ -199,9 +199,11 @@ cmp_dotted(const char *a, const char *b)
 }
 
 /* The program of pyenv version name: exact, else the newest installed
- * version that starts with "name." (pyenv's prefix resolution). */
+ * version that starts with "name." (pyenv's prefix resolution). NULL
+ * when there is none, or with err set when a path is too long. */
 static char *
-pyenv_program(const char *root, const char *name, const char *program)
+pyenv_program(const char *root, const char *name, const char *program,
+	      struct tg_err *err)
 {
 	char path[4096], best[256] = "";
 	DIR *d;
@@ -211,10 +213,12 @@ pyenv_program(const char *root, const char *name, const char *program)
 	if (strchr(name, '/') || strcmp(name, "..") == 0 ||
 	    strcmp(name, ".") == 0)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, name,
-		 program);
+	if (tg_path_fmt(path, sizeof(path), err, "%s/versions/%s/bin/%s", root,
+			name, program))
+		return NULL;
 	if (is_executable_file(path))
 		return tg_str_ndup(path, strlen(path));
+	/* shorter than the path above, which fitted */
 	snprintf(path, sizeof(path), "%s/versions", root);
 	d = opendir(path);
 	if (!d)
@@ -226,8 +230,11 @@ pyenv_program(const char *root, const char *name, const char *program)
 		    strlen(v) >= sizeof(best) ||
 		    strspn(v, "0123456789.") != strlen(v))
 			continue;
-		snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, v,
-			 program);
+		if (tg_path_fmt(path, sizeof(path), err,
+				"%s/versions/%s/bin/%s", root, v, program)) {
+			closedir(d);
+			return NULL;
+		}
 		if (is_executable_file(path) &&
 		    (!best[0] || cmp_dotted(v, best) > 0))
 			snprintf(best, sizeof(best), "%s", v);
@@ -235,6 +242,7 @@ pyenv_program(const char *root, const char *name, const char *program)
 	closedir(d);
 	if (!best[0])
 		return NULL;
+	/* the same path as in the loop, which fitted */
 	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, best,
 		 program);
 	return tg_str_ndup(path, strlen(path));
@@ -248,6 +256,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 	const char *program = tg_path_basename(shim);
 	char *names = NULL, *source = NULL, *dir = NULL, *shims = NULL;
 	char *p, *tok, *save = NULL;
+	struct tg_err e = TG_ERR_INIT;
 	int rc = 0;
 
 	if (env->pyenv_version && env->pyenv_version[0]) {
@@ -291,7 +300,13 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 		if (strcmp(tok, "system") == 0)
 			p = find_on_path(program, env->path, env->cwd, shims);
 		else
-			p = pyenv_program(root, tok, program);
+			p = pyenv_program(root, tok, program, &e);
+		if (!p && e.code) {
+			rc = e.code;
+			if (err)
+				*err = e;
+			goto out;
+		}
 		if (p) {
 			char msg[4200];
 
@@ -357,30 +372,35 @@ cfg_value(const char *text, size_t len, const char *key)
 	return NULL;
 }
 
-/* The one X.Y with DIR/lib/pythonX.Y/os.py or site-packages; -1 when
- * none or several. */
+/* The one X.Y with DIR/lib/pythonX.Y/os.py or site-packages: 0, 1 when
+ * none or several, a TG_E* code (err set) when a path is too long. */
 static int
-scan_lib_version(const char *prefix, int *major, int *minor)
+scan_lib_version(const char *prefix, int *major, int *minor, struct tg_err *err)
 {
 	char path[4096];
 	DIR *d;
 	struct dirent *de;
-	int found = 0;
+	int found = 0, rc;
 
-	snprintf(path, sizeof(path), "%s/lib", prefix);
+	if ((rc = tg_path_fmt(path, sizeof(path), err, "%s/lib", prefix)))
+		return rc;
 	d = opendir(path);
 	if (!d)
-		return -1;
+		return 1;
 	while ((de = readdir(d))) {
 		int a, b;
 		char probe[4096 + 300];
 
 		if (version_from_name(de->d_name, &a, &b))
 			continue;
-		snprintf(probe, sizeof(probe), "%s/%s/os.py", path, de->d_name);
+		if ((rc = tg_path_fmt(probe, sizeof(probe), err, "%s/%s/os.py",
+				      path, de->d_name)))
+			break;
 		if (!tg_path_is_file(probe)) {
-			snprintf(probe, sizeof(probe), "%s/%s/site-packages",
-				 path, de->d_name);
+			if ((rc = tg_path_fmt(probe, sizeof(probe), err,
+					      "%s/%s/site-packages", path,
+					      de->d_name)))
+				break;
 			if (!tg_path_is_dir(probe))
 				continue;
 		}
@@ -394,20 +414,25 @@ scan_lib_version(const char *prefix, int *major, int *minor)
 			found = 1;
 	}
 	closedir(d);
-	return found == 1 ? 0 : -1;
+	if (rc)
+		return rc;
+	return found == 1 ? 0 : 1;
 }
 
-/* Going up from dir, the first directory holding lib/pythonX.Y/os.py. */
+/* Going up from dir, the first directory holding lib/pythonX.Y/os.py;
+ * NULL when none, or with err set when a path is too long. */
 static char *
-search_landmark(const char *dir, int major, int minor)
+search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 {
 	char *d = tg_str_ndup(dir, strlen(dir));
 
 	while (d) {
 		char probe[4200], *up;
 
-		snprintf(probe, sizeof(probe), "%s/lib/python%d.%d/os.py",
-			 strcmp(d, "/") == 0 ? "" : d, major, minor);
+		if (tg_path_fmt(probe, sizeof(probe), err,
+				"%s/lib/python%d.%d/os.py",
+				strcmp(d, "/") == 0 ? "" : d, major, minor))
+			break;
 		if (tg_path_is_file(probe))
 			return d;
 		if (strcmp(d, "/") == 0)
@@ -421,13 +446,16 @@ search_landmark(const char *dir, int major, int minor)
 }
 
 static int
-check_debian_site(struct tg_interp *in)
+check_debian_site(struct tg_interp *in, struct tg_err *err)
 {
 	char path[4200], *text = NULL;
 	size_t len;
+	int rc;
 
-	snprintf(path, sizeof(path), "%s/lib/python%d.%d/site.py",
-		 in->base_prefix, in->major, in->minor);
+	if ((rc = tg_path_fmt(path, sizeof(path), err,
+			      "%s/lib/python%d.%d/site.py", in->base_prefix,
+			      in->major, in->minor)))
+		return rc;
 	if (tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, NULL) == 0 &&
 	    text)
 		in->debian = strstr(text, "\"dist-packages\"") != NULL;
@@ -517,22 +545,40 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		    env->pythonhome, colon ? (size_t)(colon - env->pythonhome)
 					   : strlen(env->pythonhome));
 		if (!have_version &&
-		    !scan_lib_version(in->base_prefix, &in->major, &in->minor))
+		    (rc = scan_lib_version(in->base_prefix, &in->major,
+					   &in->minor, err)) <= 0) {
+			if (rc)
+				goto out;
 			have_version = 1;
+		}
 	} else if (have_version) {
+		struct tg_err e = TG_ERR_INIT;
+
 		in->base_prefix =
-		    search_landmark(base_dir, in->major, in->minor);
+		    search_landmark(base_dir, in->major, in->minor, &e);
+		if (!in->base_prefix && e.code) {
+			rc = e.code;
+			if (err)
+				*err = e;
+			goto out;
+		}
 	} else {
 		/* no version in any name: try the prefix one level up */
 		char *up = tg_path_dirname(base_dir);
 
-		if (up && !scan_lib_version(up, &in->major, &in->minor)) {
+		if (up && (rc = scan_lib_version(up, &in->major, &in->minor,
+						 err)) <= 0) {
+			if (rc) {
+				free(up);
+				goto out;
+			}
 			have_version = 1;
 			in->base_prefix = up;
 			up = NULL;
 		}
 		free(up);
 	}
+	rc = 0;
 	if (!have_version || !in->base_prefix) {
 		rc = tg_err_set(err, TG_EINVAL,
 				"cannot tell the Python version and prefix of "
@@ -543,7 +589,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	if (!in->prefix)
 		in->prefix =
 		    tg_str_ndup(in->base_prefix, strlen(in->base_prefix));
-	check_debian_site(in);
+	rc = check_debian_site(in, err);
 out:
 	free(exe_dir);
 	free(real);
@@ -630,7 +676,11 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 		return rc;
 	}
 	free(py);
-	if (scan_lib_version(abs, &in->major, &in->minor)) {
+	if ((rc = scan_lib_version(abs, &in->major, &in->minor, err))) {
+		if (rc < 0) {
+			free(abs);
+			return rc;
+		}
 		rc = tg_err_set(err, TG_ENOENT,
 				"no environment at '%s': no bin/python3 and "
 				"not exactly one lib/pythonX.Y",
@@ -640,6 +690,5 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	}
 	in->prefix = abs;
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
-	check_debian_site(in);
-	return 0;
+	return check_debian_site(in, err);
 }

@@ -285,21 +285,26 @@ add_prefix_sites(struct tg_syspath *sp, const struct tg_interp *in,
 
 	if (in->debian) {
 		if (venv)
-			snprintf(path[n++], sizeof(path[0]),
+			rc = tg_path_fmt(path[n++], sizeof(path[0]), err,
+					 "%s/lib/python%d.%d/site-packages",
+					 prefix, in->major, in->minor);
+		if (!rc)
+			rc = tg_path_fmt(
+			    path[n++], sizeof(path[0]), err,
+			    "%s/local/lib/python%d.%d/dist-packages", prefix,
+			    in->major, in->minor);
+		if (!rc)
+			rc =
+			    tg_path_fmt(path[n++], sizeof(path[0]), err,
+					"%s/lib/python3/dist-packages", prefix);
+		if (!rc)
+			rc = tg_path_fmt(path[n++], sizeof(path[0]), err,
+					 "%s/lib/python%d.%d/dist-packages",
+					 prefix, in->major, in->minor);
+	} else {
+		rc = tg_path_fmt(path[n++], sizeof(path[0]), err,
 				 "%s/lib/python%d.%d/site-packages", prefix,
 				 in->major, in->minor);
-		snprintf(path[n++], sizeof(path[0]),
-			 "%s/local/lib/python%d.%d/dist-packages", prefix,
-			 in->major, in->minor);
-		snprintf(path[n++], sizeof(path[0]),
-			 "%s/lib/python3/dist-packages", prefix);
-		snprintf(path[n++], sizeof(path[0]),
-			 "%s/lib/python%d.%d/dist-packages", prefix, in->major,
-			 in->minor);
-	} else {
-		snprintf(path[n++], sizeof(path[0]),
-			 "%s/lib/python%d.%d/site-packages", prefix, in->major,
-			 in->minor);
 	}
 	for (k = 0; k < n && rc == 0; k++)
 		if (tg_path_is_dir(path[k]))
@@ -354,17 +359,22 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 		}
 	}
 	if (!rc && in->executable) {
-		snprintf(buf, sizeof(buf), "%s/lib/python%d%d.zip",
-			 in->base_prefix, in->major, in->minor);
-		rc = append(sp, tg_str_ndup(buf, strlen(buf)), TG_ORIGIN_STDLIB,
-			    NULL, 0, err);
-		snprintf(buf, sizeof(buf), "%s/lib/python%d.%d",
-			 in->base_prefix, in->major, in->minor);
+		rc = tg_path_fmt(buf, sizeof(buf), err, "%s/lib/python%d%d.zip",
+				 in->base_prefix, in->major, in->minor);
 		if (!rc)
 			rc = append(sp, tg_str_ndup(buf, strlen(buf)),
 				    TG_ORIGIN_STDLIB, NULL, 0, err);
-		snprintf(buf, sizeof(buf), "%s/lib/python%d.%d/lib-dynload",
-			 in->base_prefix, in->major, in->minor);
+		if (!rc)
+			rc = tg_path_fmt(buf, sizeof(buf), err,
+					 "%s/lib/python%d.%d", in->base_prefix,
+					 in->major, in->minor);
+		if (!rc)
+			rc = append(sp, tg_str_ndup(buf, strlen(buf)),
+				    TG_ORIGIN_STDLIB, NULL, 0, err);
+		if (!rc)
+			rc = tg_path_fmt(buf, sizeof(buf), err,
+					 "%s/lib/python%d.%d/lib-dynload",
+					 in->base_prefix, in->major, in->minor);
 		if (!rc)
 			rc = append(sp, tg_str_ndup(buf, strlen(buf)),
 				    TG_ORIGIN_STDLIB, NULL, 0, err);
@@ -382,14 +392,21 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 		    !(in->venv && !in->system_site) && in->executable;
 	if (user_site && (env->userbase || env->home)) {
 		if (env->userbase && env->userbase[0])
-			snprintf(buf, sizeof(buf),
-				 "%s/lib/python%d.%d/site-packages",
-				 env->userbase, in->major, in->minor);
+			rc = tg_path_fmt(buf, sizeof(buf), NULL,
+					 "%s/lib/python%d.%d/site-packages",
+					 env->userbase, in->major, in->minor);
 		else
-			snprintf(buf, sizeof(buf),
-				 "%s/.local/lib/python%d.%d/site-packages",
-				 env->home, in->major, in->minor);
-		if (tg_path_is_dir(buf)) {
+			rc = tg_path_fmt(
+			    buf, sizeof(buf), NULL,
+			    "%s/.local/lib/python%d.%d/site-packages",
+			    env->home, in->major, in->minor);
+		/* absent is exactly right for a user site too long to build:
+		 * buf is longer than PATH_MAX, and site.py's os.path.isdir()
+		 * is False for such a path (ENAMETOOLONG) */
+		if (rc)
+			buf[0] = '\0';
+		rc = 0;
+		if (buf[0] && tg_path_is_dir(buf)) {
 			rc = tg_syspath_add_sitedir(sp, buf, TG_ORIGIN_USER,
 						    env->cwd, in->minor, err);
 			if (rc)

@@ -705,8 +705,9 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 					: TG_DPKG_ADMINDIR;
 		char *ver = NULL, status[4200];
 
-		snprintf(status, sizeof(status), "%s/status", admin);
-		if (tg_dpkg_version_of(admin, "python3-torch", real, &ver, &e))
+		if (tg_path_fmt(status, sizeof(status), &e, "%s/status",
+				admin) ||
+		    tg_dpkg_version_of(admin, "python3-torch", real, &ver, &e))
 			rc = problem(&t->problems, 0, "%s", e.msg);
 		else if (ver)
 			rc = set_source(t, TG_SRC_DPKG, status, ver, 1);

@@ -7,13 +7,44 @@
  */
 #include "lib/util/path.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "lib/util/str.h"
+
+/* How much of a path too long to build the message names. */
+#define PATH_FMT_SHOWN 64
+
+int
+tg_path_fmt(char *out, size_t size, struct tg_err *err, const char *fmt, ...)
+{
+	char start[PATH_FMT_SHOWN + 1];
+	va_list ap;
+	int n;
+
+	assert(size > 0);
+	va_start(ap, fmt);
+	n = vsnprintf(out, size, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < size)
+		return 0;
+	out[0] = '\0';
+	if (n < 0)
+		return tg_err_set(err, TG_EINVAL, "cannot format a path");
+	/* vsnprintf wrote the start of the path: name it, not the whole */
+	va_start(ap, fmt);
+	vsnprintf(start, sizeof(start), fmt, ap);
+	va_end(ap);
+	return tg_err_set(err, TG_ELIMIT,
+			  "path too long: '%s...' (%d bytes, at most %zu)",
+			  start, n, size - 1);
+}
 
 char *
 tg_path_join(const char *a, const char *b)

@@ -4,7 +4,15 @@
 #ifndef TG_LIB_UTIL_PATH_H
 #define TG_LIB_UTIL_PATH_H
 
+#include <stddef.h>
+
 #include "lib/util/err.h"
+
+/* Format a path into out[size] as snprintf does; a path that does not fit
+ * is never cut: TG_ELIMIT with "path too long: '<its start>...'", and out
+ * holds "". Size is at least 1. */
+int tg_path_fmt(char *out, size_t size, struct tg_err *err, const char *fmt,
+		...) TG_PRINTF(4, 5);
 
 /* os.path.join(a, b): b when b is absolute. NULL when out of memory. */
 char *tg_path_join(const char *a, const char *b);
