@@ -44,6 +44,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/lex/pylex.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
@@ -404,99 +405,60 @@ struct pystr {
 	int raw;
 };
 
-/* Whether a string literal (with its prefix) starts at s[i]. */
+/* Whether a string literal (with its prefix) starts at s[i], read by
+ * the tokenizer; a quote right after a name or number starts none (the
+ * name is not a prefix). */
 static int
 py_string_at(const char *s, size_t len, size_t i, struct pystr *ps)
 {
-	size_t j = i, k;
-	int raw = 0, triple;
-	char q;
+	struct tg_pylex_tok t;
 
 	if (i > 0 && ident_char((unsigned char)s[i - 1]))
 		return 0;
-	while (j < len && j - i < 2 && s[j] && strchr("rRbBuUfFtT", s[j])) {
-		raw |= s[j] == 'r' || s[j] == 'R';
-		j++;
-	}
-	if (j >= len || (s[j] != '"' && s[j] != '\''))
+	if (!tg_pylex_string(s, len, i, &t))
 		return 0;
-	q = s[j];
-	triple = j + 2 < len && s[j + 1] == q && s[j + 2] == q;
-	ps->raw = raw;
-	ps->body = j + (triple ? 3 : 1);
-	for (k = ps->body; k < len; k++) {
-		if (s[k] == '\\') {
-			k++;
-			continue;
-		}
-		if (!triple && s[k] == '\n')
-			break;
-		if (s[k] != q)
-			continue;
-		if (!triple) {
-			ps->body_end = k;
-			ps->end = k + 1;
-			return 1;
-		}
-		if (k + 2 < len && s[k + 1] == q && s[k + 2] == q) {
-			ps->body_end = k;
-			ps->end = k + 3;
-			return 1;
-		}
-	}
-	/* Unterminated: the literal runs to the line's or the file's end. */
-	ps->body_end = ps->end = k < len ? k : len;
+	ps->raw = (t.flags & TG_PYLEX_RAW) != 0;
+	ps->body = t.off + t.pre + t.quote;
+	ps->end = t.off + t.len;
+	ps->body_end =
+	    t.flags & TG_PYLEX_UNTERMINATED ? ps->end : ps->end - t.quote;
+	if (ps->body_end < ps->body)
+		ps->body_end = ps->body;
 	return 1;
 }
 
-/* Mask comments and literal bodies; mark the lines that start a
- * statement (not inside brackets, a string or a backslash
- * continuation). */
+/* Mask comments and literal bodies from the tokens; mark the lines that
+ * start a statement: those after a newline token outside brackets (a
+ * backslash continuation makes none, a newline in a string is none). */
 static void
 py_mask(struct src *x)
 {
-	const char *s = x->s;
-	size_t i = 0, line = 0, depth = 0;
-	int cont = 0;
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+	size_t k;
 
 	x->lstart[0] = 1;
-	while (i < x->len) {
-		char c = s[i];
-		struct pystr ps;
-
-		if (c == '#') {
-			for (; i < x->len && s[i] != '\n'; i++)
-				x->m[i] = ' ';
-		} else if (c == '\n') {
-			line++;
-			x->lstart[line] = depth == 0 && !cont;
-			cont = 0;
-			i++;
-		} else if (c == '\\' && i + 1 < x->len &&
-			   (s[i + 1] == '\n' ||
-			    (s[i + 1] == '\r' && i + 2 < x->len &&
-			     s[i + 2] == '\n'))) {
-			cont = 1;
-			i++;
-		} else if ((ident_start((unsigned char)c) || c == '"' ||
-			    c == '\'') &&
-			   py_string_at(s, x->len, i, &ps)) {
-			size_t k;
-
-			blank(x->m, ps.body, ps.body_end);
-			for (k = ps.body; k < ps.body_end; k++)
-				if (s[k] == '\n')
-					x->lstart[++line] = 0;
-			i = ps.end > i ? ps.end : i + 1;
-		} else if (ident_char((unsigned char)c)) {
-			while (i < x->len && ident_char((unsigned char)s[i]))
-				i++;
-		} else {
-			if (c == '(' || c == '[' || c == '{')
-				depth++;
-			else if ((c == ')' || c == ']' || c == '}') && depth)
-				depth--;
-			i++;
+	tg_pylex_init(&lx, x->s, x->len);
+	while (tg_pylex_next(&lx, &t) && t.kind != TG_PYLEX_END) {
+		switch (t.kind) {
+		case TG_PYLEX_COMMENT:
+			for (k = t.off; k < x->len && x->s[k] != '\n'; k++)
+				x->m[k] = ' ';
+			break;
+		case TG_PYLEX_STRING:
+			k = t.flags & TG_PYLEX_UNTERMINATED
+				? t.off + t.len
+				: t.off + t.len - t.quote;
+			if (t.off + t.pre + t.quote < k)
+				blank(x->m, t.off + t.pre + t.quote, k);
+			break;
+		case TG_PYLEX_NEWLINE:
+		case TG_PYLEX_NL:
+			if (t.len && t.line < x->nlines)
+				x->lstart[t.line] = t.depth == 0;
+			break;
+		default:
+			break;
 		}
 	}
 }
