@@ -4,8 +4,9 @@
  * Each declaration form in Python and C++ text (the torch 2.x spellings
  * and the Debian 1.13 ones), what must not count (comments, docstrings,
  * strings, the macros' own definitions), the replacement a message
- * names, and the walk over a temporary tree: symlinks in and out, a
- * symlink loop, the depth and size limits, order, errors.
+ * names, and the walk over a temporary tree: symlinks in and out (a
+ * link out of the torch tree is not followed), a symlink loop, the
+ * depth and size limits, order, errors.
  */
 #include <fcntl.h>
 #include <ftw.h>
@@ -524,12 +525,16 @@ walk(void)
 	tg_discover_release(&d2);
 
 	/* Without an include directory the headers are not looked at, and
-	 * torch/include is walked for Python like any directory. */
+	 * torch/include is walked for Python like any directory: its ATen
+	 * is a link out of the torch tree, so it is not followed (a note). */
 	CHECK(tg_discover(&d2, torch, NULL, &err) == 0, "no include: %s",
 	      err.msg);
 	CHECK(!find(&d2, "at::f", NULL), "no headers without include_dir");
-	CHECK(find(&d2, "torch.include.ATen.ops.f", NULL) != NULL,
-	      "include walked for .py without include_dir");
+	CHECK(!find(&d2, "torch.include.ATen.ops.f", NULL),
+	      "a link out of the tree is not walked for .py");
+	CHECK(has_note(&d2, "/include/ATen': a symlink to '") &&
+		  has_note(&d2, "/usr/include/ATen', outside '"),
+	      "note for the link out of the tree");
 	tg_discover_release(&d2);
 
 	/* Errors: the starting directories must be readable. */

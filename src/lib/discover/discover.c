@@ -19,10 +19,10 @@
  * is looked up in the same file's assignments; the replacement is what
  * "use X instead" and its kin name, backquoted, quoted or code-like.
  *
- * Limits: walk depth TG_DISCOVER_DEPTH_MAX, TG_DISCOVER_FILES_MAX
- * directory entries, directories identified by device and inode so a
- * symlink back to a directory on the way down is a loop (a note) and a
- * directory reached twice is walked once. A file that cannot hold a
+ * Limits: the walk (util/walk) goes TG_DISCOVER_DEPTH_MAX deep, looks
+ * at TG_DISCOVER_FILES_MAX directory entries, never follows a symlink
+ * out of the tree, and notes a loop; a directory reached twice is
+ * walked once. A file that cannot hold a
  * site (no "deprecated" or "warnings" in Python, no "deprecat" or
  * "DEPRECAT" in C++) is not masked at all, and most cannot. A
  * call's arguments are looked for within SPAN_MAX bytes of its '(';
@@ -44,11 +44,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/lex/pylex.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
 #include "lib/util/scan.h"
+#include "lib/util/walk.h"
 
 #define SPAN_MAX ((size_t)64 * 1024) /* '(' to its ')' */
 #define HEAD_SPAN_MAX 4096	     /* a C++ declaration after its attribute */
@@ -404,99 +406,60 @@ struct pystr {
 	int raw;
 };
 
-/* Whether a string literal (with its prefix) starts at s[i]. */
+/* Whether a string literal (with its prefix) starts at s[i], read by
+ * the tokenizer; a quote right after a name or number starts none (the
+ * name is not a prefix). */
 static int
 py_string_at(const char *s, size_t len, size_t i, struct pystr *ps)
 {
-	size_t j = i, k;
-	int raw = 0, triple;
-	char q;
+	struct tg_pylex_tok t;
 
 	if (i > 0 && ident_char((unsigned char)s[i - 1]))
 		return 0;
-	while (j < len && j - i < 2 && s[j] && strchr("rRbBuUfFtT", s[j])) {
-		raw |= s[j] == 'r' || s[j] == 'R';
-		j++;
-	}
-	if (j >= len || (s[j] != '"' && s[j] != '\''))
+	if (!tg_pylex_string(s, len, i, &t))
 		return 0;
-	q = s[j];
-	triple = j + 2 < len && s[j + 1] == q && s[j + 2] == q;
-	ps->raw = raw;
-	ps->body = j + (triple ? 3 : 1);
-	for (k = ps->body; k < len; k++) {
-		if (s[k] == '\\') {
-			k++;
-			continue;
-		}
-		if (!triple && s[k] == '\n')
-			break;
-		if (s[k] != q)
-			continue;
-		if (!triple) {
-			ps->body_end = k;
-			ps->end = k + 1;
-			return 1;
-		}
-		if (k + 2 < len && s[k + 1] == q && s[k + 2] == q) {
-			ps->body_end = k;
-			ps->end = k + 3;
-			return 1;
-		}
-	}
-	/* Unterminated: the literal runs to the line's or the file's end. */
-	ps->body_end = ps->end = k < len ? k : len;
+	ps->raw = (t.flags & TG_PYLEX_RAW) != 0;
+	ps->body = t.off + t.pre + t.quote;
+	ps->end = t.off + t.len;
+	ps->body_end =
+	    t.flags & TG_PYLEX_UNTERMINATED ? ps->end : ps->end - t.quote;
+	if (ps->body_end < ps->body)
+		ps->body_end = ps->body;
 	return 1;
 }
 
-/* Mask comments and literal bodies; mark the lines that start a
- * statement (not inside brackets, a string or a backslash
- * continuation). */
+/* Mask comments and literal bodies from the tokens; mark the lines that
+ * start a statement: those after a newline token outside brackets (a
+ * backslash continuation makes none, a newline in a string is none). */
 static void
 py_mask(struct src *x)
 {
-	const char *s = x->s;
-	size_t i = 0, line = 0, depth = 0;
-	int cont = 0;
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+	size_t k;
 
 	x->lstart[0] = 1;
-	while (i < x->len) {
-		char c = s[i];
-		struct pystr ps;
-
-		if (c == '#') {
-			for (; i < x->len && s[i] != '\n'; i++)
-				x->m[i] = ' ';
-		} else if (c == '\n') {
-			line++;
-			x->lstart[line] = depth == 0 && !cont;
-			cont = 0;
-			i++;
-		} else if (c == '\\' && i + 1 < x->len &&
-			   (s[i + 1] == '\n' ||
-			    (s[i + 1] == '\r' && i + 2 < x->len &&
-			     s[i + 2] == '\n'))) {
-			cont = 1;
-			i++;
-		} else if ((ident_start((unsigned char)c) || c == '"' ||
-			    c == '\'') &&
-			   py_string_at(s, x->len, i, &ps)) {
-			size_t k;
-
-			blank(x->m, ps.body, ps.body_end);
-			for (k = ps.body; k < ps.body_end; k++)
-				if (s[k] == '\n')
-					x->lstart[++line] = 0;
-			i = ps.end > i ? ps.end : i + 1;
-		} else if (ident_char((unsigned char)c)) {
-			while (i < x->len && ident_char((unsigned char)s[i]))
-				i++;
-		} else {
-			if (c == '(' || c == '[' || c == '{')
-				depth++;
-			else if ((c == ')' || c == ']' || c == '}') && depth)
-				depth--;
-			i++;
+	tg_pylex_init(&lx, x->s, x->len);
+	while (tg_pylex_next(&lx, &t) && t.kind != TG_PYLEX_END) {
+		switch (t.kind) {
+		case TG_PYLEX_COMMENT:
+			for (k = t.off; k < x->len && x->s[k] != '\n'; k++)
+				x->m[k] = ' ';
+			break;
+		case TG_PYLEX_STRING:
+			k = t.flags & TG_PYLEX_UNTERMINATED
+				? t.off + t.len
+				: t.off + t.len - t.quote;
+			if (t.off + t.pre + t.quote < k)
+				blank(x->m, t.off + t.pre + t.quote, k);
+			break;
+		case TG_PYLEX_NEWLINE:
+		case TG_PYLEX_NL:
+			if (t.len && t.line < x->nlines)
+				x->lstart[t.line] = t.depth == 0;
+			break;
+		default:
+			break;
 		}
 	}
 }
@@ -2019,12 +1982,7 @@ tg_discover_replacement(const char *message, char **out, struct tg_err *err)
 	return rc;
 }
 
-/* ---- the walk ------------------------------------------------------- */
-
-struct dirid {
-	dev_t dev;
-	ino_t ino;
-};
+/* ---- the walk ------------------------------------------------------ */
 
 struct walk {
 	const struct ctx *cx;
@@ -2032,57 +1990,10 @@ struct walk {
 	struct tg_err *err;
 	int cxx;
 	const char *modroot; /* torch_dir's last component */
-	size_t nseen;
-	struct dirid anc[TG_DISCOVER_DEPTH_MAX + 1];
-	size_t depth;
-	struct dirid *vis; /* open addressing; ino 0 marks a free slot */
-	size_t nvis, capvis;
 	int have_skip;
-	struct dirid skip;
+	dev_t skip_dev;
+	ino_t skip_ino;
 };
-
-static size_t
-dirid_hash(struct dirid d)
-{
-	return (size_t)(d.ino * 0x9e3779b97f4a7c15ULL) ^ (size_t)d.dev;
-}
-
-/* 1 when d was visited already, else records it: 0, or TG_ENOMEM. */
-static int
-visit(struct walk *w, struct dirid d)
-{
-	size_t k;
-
-	if (d.ino == 0)
-		d.ino = (ino_t)-1; /* 0 marks a free slot */
-	if (2 * (w->nvis + 1) > w->capvis) {
-		size_t cap = w->capvis ? 2 * w->capvis : 256;
-		struct dirid *v = calloc(cap, sizeof(*v));
-
-		if (!v)
-			return TG_ENOMEM;
-		for (k = 0; k < w->capvis; k++) {
-			size_t h;
-
-			if (w->vis[k].ino == 0)
-				continue;
-			for (h = dirid_hash(w->vis[k]) & (cap - 1); v[h].ino;
-			     h = (h + 1) & (cap - 1))
-				;
-			v[h] = w->vis[k];
-		}
-		free(w->vis);
-		w->vis = v;
-		w->capvis = cap;
-	}
-	for (k = dirid_hash(d) & (w->capvis - 1); w->vis[k].ino;
-	     k = (k + 1) & (w->capvis - 1))
-		if (w->vis[k].ino == d.ino && w->vis[k].dev == d.dev)
-			return 1;
-	w->vis[k] = d;
-	w->nvis++;
-	return 0;
-}
 
 static int
 has_ext(const char *name, const char *ext)
@@ -2123,26 +2034,27 @@ module_name(const char *root, const char *rel)
 }
 
 static int
-scan_file(struct walk *w, const char *path, const char *rel,
-	  const struct stat *st)
+scan_file(void *vw, const struct tg_walk_entry *e)
 {
+	struct walk *w = vw;
+	const char *path = e->path;
 	char *text = NULL, *module = NULL;
 	size_t len;
-	struct tg_err e = TG_ERR_INIT;
+	struct tg_err er = TG_ERR_INIT;
 	int rc;
 
-	if ((size_t)st->st_size > TG_DISCOVER_FILE_MAX)
+	if ((size_t)e->st->st_size > TG_DISCOVER_FILE_MAX)
 		return note(w->out, w->err, "skipped '%s': larger than 16 MiB",
 			    path);
-	rc = tg_file_read(path, TG_DISCOVER_FILE_MAX, &text, &len, NULL, &e);
+	rc = tg_file_read(path, TG_DISCOVER_FILE_MAX, &text, &len, NULL, &er);
 	if (rc == TG_ENOMEM)
-		return tg_err_set(w->err, rc, "%s", e.msg);
+		return tg_err_set(w->err, rc, "%s", er.msg);
 	if (rc == TG_ELIMIT)
 		return note(w->out, w->err, "skipped '%s': larger than 16 MiB",
 			    path);
 	if (rc)
-		return note(w->out, w->err, "skipped %s", e.msg);
-	if (!w->cxx && !(module = module_name(w->modroot, rel))) {
+		return note(w->out, w->err, "skipped %s", er.msg);
+	if (!w->cxx && !(module = module_name(w->modroot, e->rel))) {
 		free(text);
 		return tg_err_set(w->err, TG_ENOMEM, "out of memory");
 	}
@@ -2152,156 +2064,57 @@ scan_file(struct walk *w, const char *path, const char *rel,
 	return rc;
 }
 
+/* The files of the language walked; no __pycache__, and the Python
+ * walk leaves the include directory to the header walk. */
 static int
-cmp_name(const void *a, const void *b)
+want(void *vw, const struct tg_walk_entry *e)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const struct walk *w = vw;
+
+	if (!S_ISDIR(e->st->st_mode))
+		return wanted(w, e->name);
+	if (!w->cxx && strcmp(e->name, "__pycache__") == 0)
+		return 0;
+	return !(w->have_skip && e->st->st_dev == w->skip_dev &&
+		 e->st->st_ino == w->skip_ino);
 }
 
-static int walk_dir(struct walk *w, const char *path, const char *rel);
-
+/* A note for what the walk left out that a user may want to know of;
+ * a dangling link, a directory reached twice, a device or FIFO: none.
+ * The limits that stop the walk are its error, not a note. */
 static int
-walk_entry(struct walk *w, const char *path, const char *rel, const char *name)
+skipped(void *vw, const struct tg_walk_entry *e, enum tg_walk_why why,
+	const char *msg)
 {
-	char *child = tg_path_join(path, name);
-	char *crel =
-	    *rel ? tg_path_join(rel, name) : tg_str_ndup(name, strlen(name));
-	struct stat st;
-	struct dirid id;
-	size_t k;
-	int rc = 0;
+	struct walk *w = vw;
 
-	if (!child || !crel) {
-		rc = tg_err_set(w->err, TG_ENOMEM, "out of memory");
-		goto out;
+	switch (why) {
+	case TG_WALK_OUTSIDE:
+	case TG_WALK_LOOP:
+	case TG_WALK_DEPTH:
+	case TG_WALK_UNREADABLE:
+		return note(w->out, w->err, "skipped '%s': %s", e->path, msg);
+	default:
+		return 0;
 	}
-	if (stat(child, &st) != 0) {
-		/* A dangling symlink is not worth a note. */
-		if (errno != ENOENT)
-			rc = note(w->out, w->err, "skipped '%s': %s", child,
-				  strerror(errno));
-		goto out;
-	}
-	if (S_ISREG(st.st_mode)) {
-		if (wanted(w, name))
-			rc = scan_file(w, child, crel, &st);
-		goto out;
-	}
-	if (!S_ISDIR(st.st_mode))
-		goto out;
-	if (!w->cxx && strcmp(name, "__pycache__") == 0)
-		goto out;
-	id.dev = st.st_dev;
-	id.ino = st.st_ino;
-	if (w->have_skip && id.dev == w->skip.dev && id.ino == w->skip.ino)
-		goto out;
-	for (k = 0; k <= w->depth; k++)
-		if (w->anc[k].dev == id.dev && w->anc[k].ino == id.ino) {
-			rc = note(w->out, w->err,
-				  "skipped '%s': a symlink loop", child);
-			goto out;
-		}
-	if (w->depth + 1 > TG_DISCOVER_DEPTH_MAX) {
-		rc = note(w->out, w->err,
-			  "skipped '%s': deeper than %d directories", child,
-			  TG_DISCOVER_DEPTH_MAX);
-		goto out;
-	}
-	rc = visit(w, id);
-	if (rc) {
-		rc = rc < 0 ? tg_err_set(w->err, rc, "out of memory") : 0;
-		goto out;
-	}
-	w->anc[++w->depth] = id;
-	rc = walk_dir(w, child, crel);
-	w->depth--;
-out:
-	free(crel);
-	free(child);
-	return rc;
 }
 
-static int
-walk_dir(struct walk *w, const char *path, const char *rel)
-{
-	DIR *dir = opendir(path);
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, k;
-	int rc = 0;
-
-	if (!dir) {
-		if (w->depth == 0)
-			return tg_err_set(w->err, TG_EIO,
-					  "cannot read '%s': %s", path,
-					  strerror(errno));
-		return note(w->out, w->err, "skipped '%s': %s", path,
-			    strerror(errno));
-	}
-	errno = 0;
-	while ((de = readdir(dir)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if (++w->nseen > TG_DISCOVER_FILES_MAX) {
-			rc = tg_err_set(w->err, TG_ELIMIT,
-					"more than %d files under '%s'",
-					TG_DISCOVER_FILES_MAX, path);
-			goto out;
-		}
-		if (n == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			char **v = realloc(names, ncap * sizeof(*v));
-
-			if (!v) {
-				rc = tg_err_set(w->err, TG_ENOMEM,
-						"out of memory");
-				goto out;
-			}
-			names = v;
-			cap = ncap;
-		}
-		names[n] = tg_str_ndup(de->d_name, strlen(de->d_name));
-		if (!names[n]) {
-			rc = tg_err_set(w->err, TG_ENOMEM, "out of memory");
-			goto out;
-		}
-		n++;
-	}
-	closedir(dir);
-	dir = NULL;
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_name);
-	for (k = 0; k < n && !rc; k++)
-		rc = walk_entry(w, path, rel, names[k]);
-out:
-	if (dir)
-		closedir(dir);
-	for (k = 0; k < n; k++)
-		free(names[k]);
-	free(names);
-	return rc;
-}
-
+/* root: the Python tree, or the include directory, whose entries may be
+ * links out of it (Debian's torch/include/ATen -> /usr/include/ATen). */
 static int
 walk_root(struct walk *w, const char *root, struct tg_err *err)
 {
-	struct stat st;
-	int rc;
+	struct tg_walk_opts o;
 
-	if (stat(root, &st) != 0)
-		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", root,
-				  strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", root,
-				  strerror(ENOTDIR));
-	w->depth = 0;
-	w->anc[0].dev = st.st_dev;
-	w->anc[0].ino = st.st_ino;
-	rc = visit(w, w->anc[0]);
-	if (rc)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	return walk_dir(w, root, "");
+	memset(&o, 0, sizeof(o));
+	o.max_depth = TG_DISCOVER_DEPTH_MAX;
+	o.max_entries = TG_DISCOVER_FILES_MAX;
+	o.flags = w->cxx ? TG_WALK_ROOT_LINKS : 0;
+	o.want = want;
+	o.file = scan_file;
+	o.skipped = skipped;
+	o.ctx = w;
+	return tg_walk(root, &o, err);
 }
 
 static int
@@ -2351,22 +2164,18 @@ tg_discover(struct tg_decls *out, const char *torch_dir,
 	w.modroot = tg_path_basename(root);
 	if (include_dir && stat(include_dir, &st) == 0) {
 		w.have_skip = 1;
-		w.skip.dev = st.st_dev;
-		w.skip.ino = st.st_ino;
+		w.skip_dev = st.st_dev;
+		w.skip_ino = st.st_ino;
 	}
 	rc = walk_root(&w, torch_dir, err);
 	if (rc || !include_dir)
 		goto out;
-	free(w.vis);
-	w.vis = NULL;
-	w.nvis = w.capvis = 0;
 	w.have_skip = 0;
 	w.cxx = 1;
 	rc = walk_root(&w, include_dir, err);
 out:
 	if (!rc && out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_decl);
-	free(w.vis);
 	free(root);
 	ctx_release(&cx);
 	return rc;

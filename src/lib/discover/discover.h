@@ -69,8 +69,11 @@ struct tg_decls {
 
 /* Harvest the declarations under torch_dir (*.py, skipping __pycache__
  * and the include directory) and include_dir (*.h, *.hpp, *.cuh; NULL
- * for none), following symlinks but never into a directory already on
- * the way down nor twice into one directory. Appends to out, which must
+ * for none), following symlinks that stay inside the directory walked
+ * (and the links directly in include_dir wherever they lead, as
+ * Debian's torch/include/ATen -> /usr/include/ATen, but never to an
+ * ancestor of it such as '/'), never into a directory already on the
+ * way down nor twice into one directory; see util/walk.h. Appends to out, which must
  * start empty (TG_DECLS_INIT). Errors: TG_EIO when torch_dir or
  * include_dir cannot be read at all, TG_ELIMIT past
  * TG_DISCOVER_FILES_MAX files, TG_ENOMEM; a file or directory below

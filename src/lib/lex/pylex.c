@@ -1,0 +1,424 @@
+/* pylex.c - a Python tokenizer: strings, comments, names, brackets
+ * SPDX-License-Identifier: MIT
+ *
+ * The state is the position, the line, the bracket depth and whether
+ * the logical line holds code; everything else is found from the bytes
+ * at the position, so a token never needs memory of its own. A string
+ * is read whole by read_str, which for an f-string reads its fields
+ * with read_field: code up to the '}' that closes the field (nested
+ * brackets and strings skipped, '#' comments to the line's end), then
+ * an optional format spec that may hold fields of its own. Each level
+ * of nesting is one C call frame, at most TG_PYLEX_NEST_MAX of them.
+ * Invariant: every index stays below len; a function returns where its
+ * construct ends, never past len.
+ */
+#include "lib/lex/pylex.h"
+
+#include <string.h>
+
+static int
+id_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       c >= 0x80;
+}
+
+static int
+id_char(unsigned char c)
+{
+	return id_start(c) || (c >= '0' && c <= '9');
+}
+
+static int
+is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The flags of the string prefix s[a..e), or -1 when it is none. */
+static int
+prefix_flags(const char *s, size_t a, size_t e)
+{
+	int fl = 0, r = 0, other = 0;
+	size_t k;
+
+	if (e - a > 2)
+		return -1;
+	for (k = a; k < e; k++) {
+		switch (s[k]) {
+		case 'r':
+		case 'R':
+			if (r++)
+				return -1;
+			fl |= TG_PYLEX_RAW;
+			break;
+		case 'b':
+		case 'B':
+			if (other++)
+				return -1;
+			fl |= TG_PYLEX_BYTES;
+			break;
+		case 'f':
+		case 'F':
+		case 't':
+		case 'T':
+			if (other++)
+				return -1;
+			fl |= TG_PYLEX_FSTRING;
+			break;
+		case 'u':
+		case 'U':
+			if (other++ || e - a > 1)
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return fl;
+}
+
+static size_t read_str(const char *s, size_t len, size_t q, int fl, int level,
+		       unsigned *out);
+
+/* The field of an f-string opening at s[i] ('{'): the index after its
+ * closing '}', or, with *bad set, where the string ends unterminated (a
+ * newline in a single-quoted string, an unterminated nested string, the
+ * end of the input). A quote in a field starts a nested string (PEP
+ * 701), whatever the outer string's quote. */
+static size_t
+read_field(const char *s, size_t len, size_t i, int triple, int level, int *bad)
+{
+	size_t d = 0;
+	unsigned fl;
+
+	for (i++; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\n' && !triple) {
+			*bad = 1;
+			return i;
+		}
+		if (c == '\'' || c == '"') {
+			i = read_str(s, len, i, 0, level + 1, &fl);
+			if (fl & TG_PYLEX_UNTERMINATED) {
+				*bad = 1;
+				return i;
+			}
+			continue;
+		}
+		if (id_start(c)) {
+			size_t a = i;
+			int pf;
+
+			while (i < len && id_char((unsigned char)s[i]))
+				i++;
+			if (i < len && (s[i] == '\'' || s[i] == '"') &&
+			    (pf = prefix_flags(s, a, i)) >= 0) {
+				i = read_str(s, len, i, pf, level + 1, &fl);
+				if (fl & TG_PYLEX_UNTERMINATED) {
+					*bad = 1;
+					return i;
+				}
+			}
+			continue;
+		}
+		if (c == '#') {
+			while (i < len && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (c == '\\') {
+			i += i + 1 < len ? 2 : 1;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{') {
+			d++;
+		} else if ((c == ')' || c == ']') && d) {
+			d--;
+		} else if (c == '}') {
+			if (d == 0)
+				return i + 1;
+			d--;
+		} else if (c == ':' && d == 0) {
+			/* The format spec: text, with fields of its own. */
+			for (i++; i < len; i++) {
+				if (s[i] == '\n' && !triple) {
+					*bad = 1;
+					return i;
+				}
+				if (s[i] == '}')
+					return i + 1;
+				if (s[i] == '{' &&
+				    level + 1 < TG_PYLEX_NEST_MAX) {
+					i = read_field(s, len, i, triple,
+						       level + 1, bad);
+					if (*bad)
+						return i;
+					i--;
+				}
+			}
+			break;
+		}
+		i++;
+	}
+	*bad = 1;
+	return len;
+}
+
+/* The end of the string whose opening quote is at s[q], with prefix
+ * flags fl; *out gets the flags of the token. */
+static size_t
+read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
+{
+	char qc = s[q];
+	int triple = q + 2 < len && s[q + 1] == qc && s[q + 2] == qc, bad = 0;
+	size_t k = q + (triple ? 3 : 1);
+
+	*out = (unsigned)fl | (triple ? TG_PYLEX_TRIPLE : 0);
+	if ((fl & TG_PYLEX_FSTRING) && level >= TG_PYLEX_NEST_MAX) {
+		fl &= ~TG_PYLEX_FSTRING;
+		*out |= TG_PYLEX_TOO_DEEP;
+	}
+	while (k < len) {
+		char c = s[k];
+
+		if (c == '\\') {
+			if (k + 1 < len && (fl & TG_PYLEX_FSTRING) &&
+			    (s[k + 1] == '{' || s[k + 1] == '}')) {
+				k++;
+				continue;
+			}
+			if (k + 2 < len && (fl & TG_PYLEX_FSTRING) &&
+			    !(fl & TG_PYLEX_RAW) && s[k + 1] == 'N' &&
+			    s[k + 2] == '{') {
+				/* \N{NAME}: braces of the escape, no field */
+				for (k += 3; k < len && s[k] != '}' &&
+					     s[k] != qc && s[k] != '\n';
+				     k++)
+					;
+				if (k < len && s[k] == '}')
+					k++;
+				continue;
+			}
+			k += 2;
+			continue;
+		}
+		if (c == '\n' && !triple)
+			break;
+		if ((fl & TG_PYLEX_FSTRING) && (c == '{' || c == '}')) {
+			if (k + 1 < len && s[k + 1] == c) {
+				k += 2; /* {{ or }} */
+				continue;
+			}
+			if (c == '}') {
+				k++;
+				continue;
+			}
+			k = read_field(s, len, k, triple, level, &bad);
+			if (bad)
+				break;
+			continue;
+		}
+		if (c == qc && (!triple || (k + 2 < len && s[k + 1] == qc &&
+					    s[k + 2] == qc)))
+			return k + (triple ? 3 : 1);
+		k++;
+	}
+	*out |= TG_PYLEX_UNTERMINATED;
+	return k < len ? k : len;
+}
+
+int
+tg_pylex_string(const char *s, size_t len, size_t at, struct tg_pylex_tok *t)
+{
+	size_t i = at, end;
+	int pf = 0;
+	unsigned fl;
+
+	if (at >= len)
+		return 0;
+	while (i < len && id_char((unsigned char)s[i]))
+		i++;
+	if (i >= len || (s[i] != '\'' && s[i] != '"'))
+		return 0;
+	if (i > at && (pf = prefix_flags(s, at, i)) < 0)
+		return 0;
+	end = read_str(s, len, i, pf, 0, &fl);
+	memset(t, 0, sizeof(*t));
+	t->kind = TG_PYLEX_STRING;
+	t->flags = fl;
+	t->off = at;
+	t->len = end - at;
+	t->pre = (unsigned char)(i - at);
+	t->quote = (fl & TG_PYLEX_TRIPLE) ? 3 : 1;
+	return 1;
+}
+
+void
+tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len)
+{
+	memset(lx, 0, sizeof(*lx));
+	lx->s = s;
+	lx->len = len;
+	lx->line = 1;
+}
+
+/* The length of the operator at s[i]. */
+static size_t
+op_len(const char *s, size_t len, size_t i)
+{
+	static const char *const three[] = {"**=", "//=", ">>=", "<<=", "..."};
+	static const char *const two[] = {
+	    "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", ":=",
+	    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="};
+	size_t k;
+
+	for (k = 0; i + 2 < len && k < sizeof(three) / sizeof(three[0]); k++)
+		if (memcmp(s + i, three[k], 3) == 0)
+			return 3;
+	for (k = 0; i + 1 < len && k < sizeof(two) / sizeof(two[0]); k++)
+		if (memcmp(s + i, two[k], 2) == 0)
+			return 2;
+	return s[i] && strchr("+-*/%@&|^~<>()[]{},:;.=!", s[i]) ? 1 : 0;
+}
+
+/* The end of the number at s[i]. */
+static size_t
+number_end(const char *s, size_t len, size_t i)
+{
+	int hex =
+	    i + 1 < len && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+
+	while (i < len) {
+		char c = s[i];
+
+		if (id_char((unsigned char)c) || c == '.') {
+			i++;
+			if (!hex && (c == 'e' || c == 'E') && i < len &&
+			    (s[i] == '+' || s[i] == '-') && i + 1 < len &&
+			    is_digit((unsigned char)s[i + 1]))
+				i++;
+			continue;
+		}
+		break;
+	}
+	return i;
+}
+
+/* Move to end, counting lines. */
+static void
+advance(struct tg_pylex *lx, size_t end)
+{
+	for (; lx->pos < end; lx->pos++)
+		if (lx->s[lx->pos] == '\n') {
+			lx->line++;
+			lx->lstart = lx->pos + 1;
+		}
+}
+
+int
+tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
+{
+	const char *s = lx->s;
+	size_t len = lx->len, i, end;
+
+	memset(t, 0, sizeof(*t));
+	for (;;) {
+		i = lx->pos;
+		if (i >= len)
+			break;
+		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' ||
+		    (s[i] == '\r' && !(i + 1 < len && s[i + 1] == '\n'))) {
+			lx->pos++;
+			continue;
+		}
+		if (s[i] == '\\' && i + 1 < len &&
+		    (s[i + 1] == '\n' ||
+		     (s[i + 1] == '\r' && i + 2 < len && s[i + 2] == '\n'))) {
+			advance(lx, i + (s[i + 1] == '\n' ? 2 : 3));
+			continue;
+		}
+		break;
+	}
+	i = lx->pos;
+	t->off = i;
+	t->line = lx->line;
+	t->col = i - lx->lstart;
+	t->depth = lx->depth;
+	if (i >= len) {
+		if (lx->code && !lx->ended && lx->depth == 0) {
+			t->kind = TG_PYLEX_NEWLINE;
+			lx->code = 0;
+			return 1;
+		}
+		t->kind = TG_PYLEX_END;
+		t->flags = lx->depth ? TG_PYLEX_UNBALANCED : 0;
+		if (lx->ended)
+			return 0;
+		lx->ended = 1;
+		return 1;
+	}
+	if (s[i] == '\n' || s[i] == '\r') {
+		end = i + (s[i] == '\r' ? 2 : 1);
+		t->kind =
+		    lx->depth == 0 && lx->code ? TG_PYLEX_NEWLINE : TG_PYLEX_NL;
+		if (t->kind == TG_PYLEX_NEWLINE)
+			lx->code = 0;
+	} else if (s[i] == '#') {
+		for (end = i; end < len && s[end] != '\n'; end++)
+			;
+		if (end > i && end < len && s[end - 1] == '\r')
+			end--;
+		t->kind = TG_PYLEX_COMMENT;
+	} else if (id_start((unsigned char)s[i])) {
+		for (end = i; end < len && id_char((unsigned char)s[end]);
+		     end++)
+			;
+		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
+		      tg_pylex_string(s, len, i, t)))
+			t->kind = TG_PYLEX_NAME;
+		else
+			end = i + t->len;
+		t->line = lx->line;
+		t->col = i - lx->lstart;
+		t->depth = lx->depth;
+		lx->code = 1;
+	} else if (s[i] == '\'' || s[i] == '"') {
+		tg_pylex_string(s, len, i, t);
+		end = i + t->len;
+		t->line = lx->line;
+		t->col = i - lx->lstart;
+		t->depth = lx->depth;
+		lx->code = 1;
+	} else if (is_digit((unsigned char)s[i]) ||
+		   (s[i] == '.' && i + 1 < len &&
+		    is_digit((unsigned char)s[i + 1]))) {
+		end = number_end(s, len, i);
+		t->kind = TG_PYLEX_NUMBER;
+		lx->code = 1;
+	} else if ((end = op_len(s, len, i)) > 0) {
+		char c = s[i];
+
+		end += i;
+		t->kind = TG_PYLEX_OP;
+		if (c == '(' || c == '[' || c == '{') {
+			lx->depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (lx->depth)
+				lx->depth--;
+			else
+				t->flags |= TG_PYLEX_UNBALANCED;
+			t->depth = lx->depth;
+		}
+		lx->code = 1;
+	} else {
+		end = i + 1;
+		t->kind = TG_PYLEX_ERROR;
+		lx->code = 1;
+	}
+	t->off = i;
+	t->len = end - i;
+	advance(lx, end);
+	return 1;
+}
