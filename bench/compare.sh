@@ -45,6 +45,6 @@ for k in "${!names[@]}"; do
 		"$old ${args[$k]}" "$new ${args[$k]}" >/dev/null 2>&1 ||
 		{ echo "compare.sh: hyperfine failed on ${names[$k]}" >&2; exit 2; }
 	read -r to tn < <("$PY" -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print(r[0]["mean"]*1e3, r[1]["mean"]*1e3)' "$tmp/h.json")
-	awk -v n="${names[$k]}" -v io="$io" -v in="$in" -v to="$to" -v tn="$tn" \
-		'BEGIN { printf "%-6s %14d %14d %7.3f %10.2f %10.2f %7.3f\n", n, io, in, in / io, to, tn, tn / to }'
+	awk -v n="${names[$k]}" -v io="$io" -v inew="$in" -v to="$to" -v tn="$tn" \
+		'BEGIN { printf "%-6s %14d %14d %7.3f %10.2f %10.2f %7.3f\n", n, io, inew, inew / io, to, tn, tn / to }'
 done

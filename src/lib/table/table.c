@@ -10,6 +10,7 @@
  */
 #include "lib/table/table.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,25 +238,29 @@ check_keys(struct tload *L, const struct tg_json *obj,
 	   const char *const *allowed, const char *const *required,
 	   const char *what)
 {
-	const struct tg_json *it, *jt;
+	const struct tg_json *it;
+	unsigned long long seen = 0; /* which allowed keys were met */
 	size_t k;
 
 	if (!tg_json_is_object(obj))
 		return tfail(L, "%s must be an object", what ? what : "it");
 	for (it = tg_json_child(obj); it; it = tg_json_next(it)) {
+		const char *key = tg_json_key(it);
+
 		for (k = 0; allowed[k]; k++)
-			if (strcmp(tg_json_key(it), allowed[k]) == 0)
+			if (strcmp(key, allowed[k]) == 0)
 				break;
-		L->path[L->depth].key = tg_json_key(it);
+		assert(k < 64);
+		L->path[L->depth].key = key;
 		L->depth++;
 		if (!allowed[k])
-			return tfail(L, "unknown field \"%s\"%s%s",
-				     tg_json_key(it), what ? " in " : "",
-				     what ? what : "");
-		for (jt = tg_json_next(it); jt; jt = tg_json_next(jt))
-			if (strcmp(tg_json_key(jt), tg_json_key(it)) == 0)
-				return tfail(L, "field \"%s\" appears twice",
-					     tg_json_key(it));
+			return tfail(L, "unknown field \"%s\"%s%s", key,
+				     what ? " in " : "", what ? what : "");
+		/* cJSON keeps both members of a repeated key; the position
+		 * reported is the key's first member */
+		if (seen & (1ULL << k))
+			return tfail(L, "field \"%s\" appears twice", key);
+		seen |= 1ULL << k;
 		L->depth--;
 	}
 	for (k = 0; required[k]; k++)
