@@ -1,0 +1,97 @@
+#!/bin/bash
+# check-docs-selftest.sh - check-docs.sh finds what it is meant to find
+# SPDX-License-Identifier: MIT
+#
+# usage: check-docs-selftest.sh SRCDIR TORCHGATE
+#
+# The real pages pass; a page that lacks an option of --help, a page that
+# documents one --help does not list, and a command without a page each
+# fail, with a message naming the option or the page. A stand-in
+# torchgate, a script with a fixed --help, shows that both spellings of an
+# option line ('-x, --long' and '--long') are read, and a usage paragraph
+# only when there is no option line.
+set -u
+srcdir=${1:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
+tg=${2:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
+check=$srcdir/tests/tools/check-docs.sh
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# expect STATUS PATTERN SRCDIR TORCHGATE: check-docs.sh exits STATUS and
+# its stderr matches PATTERN (a grep -E pattern; empty: stderr is empty).
+expect() {
+	local want=$1 pat=$2 got
+	bash "$check" "$3" "$4" 2>"$tmp/err" >/dev/null
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "FAIL: check-docs.sh $3 $4: exit $got, want $want" >&2
+		cat "$tmp/err" >&2
+		fail=1
+	elif [ -z "$pat" ] && [ -s "$tmp/err" ]; then
+		echo "FAIL: check-docs.sh $3 $4: unexpected messages" >&2
+		cat "$tmp/err" >&2
+		fail=1
+	elif [ -n "$pat" ] && ! grep -qE -- "$pat" "$tmp/err"; then
+		echo "FAIL: check-docs.sh $3 $4: no message matching '$pat'" >&2
+		cat "$tmp/err" >&2
+		fail=1
+	fi
+}
+
+# A copy of the real pages, changed one way at a time.
+fresh() {
+	rm -rf "$tmp/src" && mkdir -p "$tmp/src/tests/tools" &&
+		cp -R "$srcdir/doc" "$tmp/src/doc"
+}
+
+fresh
+expect 0 "" "$tmp/src" "$tg"
+
+# A missing option: probe's page loses --quiet.
+fresh
+sed -i 's/^\.BR \\-q ", " \\-\\-quiet$/.BR \\-q/' "$tmp/src/doc/torchgate-probe.1"
+expect 1 "probe: --quiet is in 'probe --help' but not in OPTIONS" "$tmp/src" "$tg"
+
+# An extra option: verify's page documents --bogus.
+fresh
+sed -i 's/^\.SH OPTIONS$/.SH OPTIONS\n.TP\n.B \\-\\-bogus\nNot an option./' "$tmp/src/doc/torchgate-verify.1"
+expect 1 "verify: --bogus is in OPTIONS of doc/torchgate-verify.1 but not in 'verify --help'" "$tmp/src" "$tg"
+
+# An option outside OPTIONS does not count.
+fresh
+sed -i 's/^\.SH "EXIT STATUS"$/.SH "EXIT STATUS"\n.TP\n.B \\-\\-bogus\nNot an option./' "$tmp/src/doc/torchgate-check.1"
+expect 0 "" "$tmp/src" "$tg"
+
+# A command without a page.
+fresh
+rm "$tmp/src/doc/torchgate-emit.1"
+expect 1 "emit: no page doc/torchgate-emit.1" "$tmp/src" "$tg"
+
+# A stand-in torchgate: both option spellings, an option after another's
+# metavariable, and a usage paragraph read only without option lines.
+cat >"$tmp/tg" <<'EOS'
+#!/bin/bash
+case "$*" in
+--help) printf 'usage: tg <command>\n\ncommands:\n  foo   a\n  bar   b\n\nexit status: 0.\n' ;;
+"foo --help") printf 'usage: tg foo [--ignored]\n           --also-ignored\n\nText.\n\n  -a, --alpha      one\n  --beta=B         two\n                   --not-an-option in a description\n  --gamma G, --delta D: as for bar\n' ;;
+"bar --help") printf 'usage: tg bar [--one] [--two=X]\n\nText, and no option line.\n' ;;
+*) exit 2 ;;
+esac
+EOS
+chmod +x "$tmp/tg"
+page() {
+	printf '.TH X 1\n.SH NAME\nx\n.SH OPTIONS\n'
+	for o in "$@"; do printf '.TP\n.BR \\-\\-%s " x"\nText.\n' "$o"; done
+	printf '.TP\n.BR \\-h ", " \\-\\-help\nHelp.\n.SH "SEE ALSO"\n.TP\n.B \\-\\-seealso\n'
+}
+rm -rf "$tmp/fake" && mkdir -p "$tmp/fake/doc"
+page alpha beta gamma delta >"$tmp/fake/doc/torchgate-foo.1"
+page one two >"$tmp/fake/doc/torchgate-bar.1"
+expect 0 "" "$tmp/fake" "$tmp/tg"
+page alpha beta gamma >"$tmp/fake/doc/torchgate-foo.1"
+expect 1 "foo: --delta is in 'foo --help' but not in OPTIONS" "$tmp/fake" "$tmp/tg"
+page one two three >"$tmp/fake/doc/torchgate-bar.1"
+expect 1 "bar: --three is in OPTIONS of doc/torchgate-bar.1 but not in 'bar --help'" "$tmp/fake" "$tmp/tg"
+
+exit $fail
