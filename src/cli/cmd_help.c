@@ -2,7 +2,10 @@
  * SPDX-License-Identifier: MIT
  *
  * The pages are built into the binary (man_pages.c), so help shows the
- * page of this very binary, installed or not. When man(1) is on PATH and
+ * page of this very binary, installed or not. Besides the commands'
+ * pages, the concept pages are there by their short names: 'torchgate
+ * help environment' is torchgate-environment(7), 'help apis' the table
+ * format. When man(1) is on PATH and
  * standard output is a terminal it renders the page (man -l -, the page
  * on its standard input); otherwise the page is written as plain text.
  * The page goes to man through a pipe: nothing the user gave is passed
@@ -62,6 +65,20 @@ show_with_man(const char *roff)
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/* The built-in page torchgate-<word>, or NULL. */
+static const char *
+page_of(const char *word)
+{
+	char name[64];
+	size_t k;
+
+	snprintf(name, sizeof(name), "torchgate-%s", word);
+	for (k = 0; cli_man_pages[k].name; k++)
+		if (strcmp(cli_man_pages[k].name, name) == 0)
+			return cli_man_pages[k].roff;
+	return NULL;
+}
+
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -71,7 +88,7 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	(void)ctx;
 	if (argc > 1)
 		return cli_usage_error(CMD, "one command only");
-	if (argc == 0 || cli_command_find(argv[0]))
+	if (argc == 0 || cli_command_find(argv[0]) || page_of(argv[0]))
 		return CLI_OK;
 	for (k = 0; cli_commands[k] && k < 16; k++)
 		names[k] = cli_commands[k]->name;
@@ -87,8 +104,7 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 static int
 run(struct cli_ctx *ctx, int argc, char **argv)
 {
-	char name[64];
-	const char *roff = NULL;
+	const char *roff;
 	size_t k;
 
 	(void)ctx;
@@ -96,10 +112,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		cli_usage(stdout);
 		return CLI_OK;
 	}
-	snprintf(name, sizeof(name), "torchgate-%s", argv[0]);
-	for (k = 0; cli_man_pages[k].name && !roff; k++)
-		if (strcmp(cli_man_pages[k].name, name) == 0)
-			roff = cli_man_pages[k].roff;
+	roff = page_of(argv[0]);
 	/* a command without a page of its own is in torchgate(1) */
 	for (k = 0; cli_man_pages[k].name && !roff; k++)
 		if (strcmp(cli_man_pages[k].name, "torchgate") == 0)

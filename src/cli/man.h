@@ -15,9 +15,9 @@ struct cli_man_page {
  * a NULL name. */
 extern const struct cli_man_page cli_man_pages[];
 
-/* Write roff as plain text to f: requests dropped or turned into blank
- * lines and headings, escapes into characters, lines kept as written
- * (no filling). For when no man(1) is there to render the page. */
+/* Write roff as plain text to f, filled as man would lay it out:
+ * requests turned into headings, paragraphs and indents, escapes into
+ * characters. For when no man(1) is there to render the page. */
 void cli_man_text(FILE *f, const char *roff);
 
 #endif

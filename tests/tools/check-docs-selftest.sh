@@ -8,8 +8,8 @@
 # documents one --help does not list, and a command without a page each
 # fail, with a message naming the option or the page. A stand-in
 # torchgate, a script with a fixed --help, shows that both spellings of an
-# option line ('-x, --long' and '--long') are read, and a usage paragraph
-# only when there is no option line.
+# option line ('-x, --long' and '--long') are read, and that the usage
+# lines and descriptions are not.
 set -u
 srcdir=${1:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
 tg=${2:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
@@ -68,14 +68,15 @@ fresh
 rm "$tmp/src/doc/torchgate-emit.1"
 expect 1 "emit: no page doc/torchgate-emit.1" "$tmp/src" "$tg"
 
-# A stand-in torchgate: both option spellings, an option after another's
-# metavariable, and a usage paragraph read only without option lines.
+# A stand-in torchgate with --help in the generated layout: both option
+# spellings, a description line that mentions an option, a name too long
+# for its column.
 cat >"$tmp/tg" <<'EOS'
 #!/bin/bash
 case "$*" in
 --help) printf 'usage: tg <command>\n\ncommands:\n  foo   a\n  bar   b\n\nexit status: 0.\n' ;;
-"foo --help") printf 'usage: tg foo [--ignored]\n           --also-ignored\n\nText.\n\n  -a, --alpha      one\n  --beta=B         two\n                   --not-an-option in a description\n  --gamma G, --delta D: as for bar\n' ;;
-"bar --help") printf 'usage: tg bar [--one] [--two=X]\n\nText, and no option line.\n' ;;
+"foo --help") printf 'usage: tg foo [--ignored]\n           --also-ignored\n\nText.\n\n  -a, --alpha           one\n      --beta=B          two\n                        --not-an-option in a description\n      --gamma-is-a-long-name G\n                        three\n' ;;
+"bar --help") printf 'usage: tg bar [--one] [--two=X]\n\nText.\n\n      --one             one\n      --two X           two\n' ;;
 *) exit 2 ;;
 esac
 EOS
@@ -86,11 +87,11 @@ page() {
 	printf '.TP\n.BR \\-h ", " \\-\\-help\nHelp.\n.SH "SEE ALSO"\n.TP\n.B \\-\\-seealso\n'
 }
 rm -rf "$tmp/fake" && mkdir -p "$tmp/fake/doc"
-page alpha beta gamma delta >"$tmp/fake/doc/torchgate-foo.1"
+page alpha beta gamma-is-a-long-name >"$tmp/fake/doc/torchgate-foo.1"
 page one two >"$tmp/fake/doc/torchgate-bar.1"
 expect 0 "" "$tmp/fake" "$tmp/tg"
-page alpha beta gamma >"$tmp/fake/doc/torchgate-foo.1"
-expect 1 "foo: --delta is in 'foo --help' but not in OPTIONS" "$tmp/fake" "$tmp/tg"
+page alpha beta >"$tmp/fake/doc/torchgate-foo.1"
+expect 1 "foo: --gamma-is-a-long-name is in 'foo --help' but not in OPTIONS" "$tmp/fake" "$tmp/tg"
 page one two three >"$tmp/fake/doc/torchgate-bar.1"
 expect 1 "bar: --three is in OPTIONS of doc/torchgate-bar.1 but not in 'bar --help'" "$tmp/fake" "$tmp/tg"
 

@@ -7,12 +7,8 @@
 # For every command that 'TORCHGATE --help' lists, doc/torchgate-CMD.1 must
 # exist, and the long options of 'TORCHGATE CMD --help' and those of the
 # page's OPTIONS section must be the same set (git's
-# t/t0450-txt-doc-vs-help.sh). Only --help's text is read: an option is a
-# line after the usage paragraph that begins with blanks, then '-x, --long'
-# or '--long', indented no deeper than the least indented such line (a
-# deeper one continues a description); every --long before the option's
-# description (two blanks or ': ') counts. A --help with no such line (version's today) is read from
-# its usage paragraph instead. In the page, an option is a --long in the
+# t/t0450-txt-doc-vs-help.sh). Only --help's text is read (see
+# help_options for its layout). In the page, an option is a --long in the
 # tag line of a .TP or .TQ in the OPTIONS section. --help itself may be
 # documented without being listed: every command takes it.
 set -u
@@ -24,26 +20,13 @@ err() {
 	fail=1
 }
 
-# The long options of a --help text on stdin, one a line, sorted.
+# The long options of a --help text on stdin, one a line, sorted. --help
+# is made from the command's option table (src/cli/opt.c): an option line
+# is '  -x, --long ...' or '      --long ...'; its description starts in
+# column 25, after two blanks, and continues on lines indented 24.
 help_options() {
-	awk '
-	BEGIN { n = 0 }
-	!done && /^[ \t]*$/ { done = 1; next }
-	!done { usage = usage " " $0; next }
-	/^ +(-[A-Za-z0-9], )?--[A-Za-z0-9]/ {
-		s = $0
-		match(s, /^ +/)
-		ind[n] = RLENGTH
-		if (n == 0 || RLENGTH < min) min = RLENGTH
-		s = substr(s, RLENGTH + 1)
-		if ((i = index(s, "  ")) > 0) s = substr(s, 1, i - 1)
-		if ((i = index(s, ": ")) > 0) s = substr(s, 1, i - 1)
-		opt[n++] = s
-	}
-	END {
-		if (!n) print usage
-		for (k = 0; k < n; k++) if (ind[k] == min) print opt[k]
-	}' |
+	grep -E -- '^(  -[A-Za-z0-9], |      )--[A-Za-z0-9]' |
+		sed -E 's/^ +//; s/  .*//' |
 		grep -oE -- '--[A-Za-z0-9][A-Za-z0-9-]*' | sort -u
 }
 
