@@ -354,10 +354,17 @@ limits(void)
 	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "many.py", &err) == 0,
 	      "many: %s", err.msg);
 	CHECK(d.n == 10000, "many: %zu declarations", d.n);
-	CHECK(d.nnotes == 1 &&
-		  strcmp(d.notes[0], "'many.py': stopped at line 10001: more "
-				     "than 10000 declarations") == 0,
-	      "many: %s", d.nnotes ? d.notes[0] : "(no note)");
+	CHECK(d.notes.n == 1 && strcmp(d.notes.v[0].message,
+				       "'many.py': stopped at line 10001: more "
+				       "than 10000 declarations") == 0,
+	      "many: %s", d.notes.n ? d.notes.v[0].message : "(no note)");
+	CHECK(d.notes.n == 1 && d.notes.v[0].severity == TG_SEV_WARNING &&
+		  d.notes.v[0].code == 0 &&
+		  strcmp(d.notes.v[0].rule, TG_DISCOVER_RULE_LIMIT) == 0 &&
+		  d.notes.v[0].path &&
+		  strcmp(d.notes.v[0].path, "many.py") == 0 &&
+		  d.notes.v[0].line == 10001 && d.notes.v[0].column == 0,
+	      "many: the note's fields");
 	tg_discover_release(&d);
 	free(t);
 
@@ -368,10 +375,16 @@ limits(void)
 		       sizeof(open_call) - 1);
 	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "open.py", &err) == 0,
 	      "open: %s", err.msg);
-	CHECK(d.n == 0 && d.nnotes == 1 &&
-		  strstr(d.notes[0], "'open.py': stopped at line 1: more to "
-				     "read than 32 bytes per byte") != NULL,
-	      "open: %zu, %s", d.n, d.nnotes ? d.notes[0] : "(no note)");
+	CHECK(d.n == 0 && d.notes.n == 1 &&
+		  strstr(d.notes.v[0].message,
+			 "'open.py': stopped at line 1: more to "
+			 "read than 32 bytes per byte") != NULL,
+	      "open: %zu, %s", d.n,
+	      d.notes.n ? d.notes.v[0].message : "(no note)");
+	CHECK(d.notes.n == 1 &&
+		  strcmp(d.notes.v[0].rule, TG_DISCOVER_RULE_LIMIT) == 0 &&
+		  d.notes.v[0].line == 1,
+	      "open: the note's rule and line");
 	tg_discover_release(&d);
 	free(t);
 }
@@ -405,14 +418,24 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+/* Whether a note holds needle, under rule, about a path ending in
+ * tail. */
 static int
-has_note(const struct tg_decls *d, const char *needle)
+has_note(const struct tg_decls *d, const char *needle, const char *rule,
+	 const char *tail)
 {
-	size_t k;
+	size_t k, n = strlen(tail);
 
-	for (k = 0; k < d->nnotes; k++)
-		if (strstr(d->notes[k], needle))
+	for (k = 0; k < d->notes.n; k++) {
+		const struct tg_diag *g = &d->notes.v[k];
+
+		if (strstr(g->message, needle) &&
+		    g->severity == TG_SEV_WARNING &&
+		    strcmp(g->rule, rule) == 0 && g->path &&
+		    strlen(g->path) >= n &&
+		    strcmp(g->path + strlen(g->path) - n, tail) == 0)
 			return 1;
+	}
 	return 0;
 }
 
@@ -485,8 +508,9 @@ walk(void)
 	for (k = 0; k < d.n; k++)
 		printf("  %s:%zu %s [%s]\n", d.v[k].file + strlen(dir),
 		       d.v[k].line, d.v[k].symbol, d.v[k].kind);
-	for (k = 0; k < d.nnotes; k++)
-		printf("  note: %s\n", d.notes[k] + 0);
+	for (k = 0; k < d.notes.n; k++)
+		printf("  note: [%s] %s\n", d.notes.v[k].rule,
+		       d.notes.v[k].message);
 	x = find(&d, "torch", TG_DECL_WARN);
 	CHECK(x && x->line == 2, "module-level warning");
 	x = find(&d, "torch.cuda.amp.autocast_mode.custom_fwd",
@@ -504,10 +528,16 @@ walk(void)
 	for (k = 0; k < d.n; k++)
 		n += strcmp(d.v[k].symbol, "at::f") == 0;
 	CHECK(n == 1, "ATen and ATen2 are one directory: %zu", n);
-	CHECK(has_note(&d, "a symlink loop"), "loop note");
-	CHECK(has_note(&d, "larger than 16 MiB"), "size note");
-	CHECK(has_note(&d, "deeper than 64 directories"), "depth note");
-	CHECK(d.nnotes == 3, "%zu notes, want 3", d.nnotes);
+	CHECK(has_note(&d, "a symlink loop", TG_DISCOVER_RULE_WALK,
+		       "/cuda/amp/loop"),
+	      "loop note");
+	CHECK(has_note(&d, "larger than 16 MiB", TG_DISCOVER_RULE_FILE,
+		       "/huge.py"),
+	      "size note");
+	CHECK(has_note(&d, "deeper than 64 directories", TG_DISCOVER_RULE_WALK,
+		       "/d"),
+	      "depth note");
+	CHECK(d.notes.n == 3, "%zu notes, want 3", d.notes.n);
 	for (k = 1; k < d.n; k++)
 		CHECK(strcmp(d.v[k - 1].file, d.v[k].file) < 0 ||
 			  (strcmp(d.v[k - 1].file, d.v[k].file) == 0 &&
@@ -532,8 +562,10 @@ walk(void)
 	CHECK(!find(&d2, "at::f", NULL), "no headers without include_dir");
 	CHECK(!find(&d2, "torch.include.ATen.ops.f", NULL),
 	      "a link out of the tree is not walked for .py");
-	CHECK(has_note(&d2, "/include/ATen': a symlink to '") &&
-		  has_note(&d2, "/usr/include/ATen', outside '"),
+	CHECK(has_note(&d2, "/include/ATen': a symlink to '",
+		       TG_DISCOVER_RULE_WALK, "/include/ATen") &&
+		  has_note(&d2, "/usr/include/ATen', outside '",
+			   TG_DISCOVER_RULE_WALK, "/include/ATen"),
 	      "note for the link out of the tree");
 	tg_discover_release(&d2);
 

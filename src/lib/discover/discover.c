@@ -40,6 +40,7 @@
 
 #include "lib/discover/internal.h"
 #include "lib/util/buf.h"
+#include "lib/util/diag.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/scan.h"
@@ -64,10 +65,8 @@ tg_discover_release(struct tg_decls *d)
 
 	for (k = 0; k < d->n; k++)
 		decl_release(&d->v[k]);
-	for (k = 0; k < d->nnotes; k++)
-		free(d->notes[k]);
 	free(d->v);
-	free(d->notes);
+	tg_diag_list_release(&d->notes);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -105,31 +104,36 @@ nomem:
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
-static int note(struct tg_decls *d, struct tg_err *err, const char *fmt, ...)
-    TG_PRINTF(3, 4);
+static int note(struct tg_decls *d, struct tg_err *err, const char *rule,
+		const char *path, size_t line, const char *fmt, ...)
+    TG_PRINTF(6, 7);
 
+/* A warning in d->notes. The message may be longer than the
+ * TG_ERR_MSG_MAX bytes tg_diag_add formats (a path near PATH_MAX and the
+ * walk's own message); it is then stored whole, as the notes were
+ * before they became diagnostics, so that stderr does not change. */
 static int
-note(struct tg_decls *d, struct tg_err *err, const char *fmt, ...)
+note(struct tg_decls *d, struct tg_err *err, const char *rule, const char *path,
+     size_t line, const char *fmt, ...)
 {
 	char buf[TG_ERR_MSG_MAX + 64];
+	size_t n = d->notes.n;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (d->nnotes == d->notes_cap) {
-		size_t cap = d->notes_cap ? 2 * d->notes_cap : 8;
-		char **v = realloc(d->notes, cap * sizeof(*v));
-
-		if (!v)
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		d->notes = v;
-		d->notes_cap = cap;
-	}
-	d->notes[d->nnotes] = tg_str_ndup(buf, strlen(buf));
-	if (!d->notes[d->nnotes])
+	if (tg_diag_add(&d->notes, TG_SEV_WARNING, 0, path, line, 0, rule, NULL,
+			"%s", buf))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	d->nnotes++;
+	if (d->notes.n > n && strlen(buf) >= TG_ERR_MSG_MAX) {
+		char *whole = tg_str_ndup(buf, strlen(buf));
+
+		if (!whole)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		free(d->notes.v[n].message);
+		d->notes.v[n].message = whole;
+	}
 	return 0;
 }
 
@@ -291,11 +295,13 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 			     cxx ? tg_harvest_cxx_site : tg_harvest_py_site, r,
 			     &e);
 	if (!rc && r->stopped)
-		rc = note(out, err, "'%s': stopped at line %zu: %s", file,
-			  r->stopped, r->why);
+		rc = note(out, err, TG_DISCOVER_RULE_LIMIT, file, r->stopped,
+			  "'%s': stopped at line %zu: %s", file, r->stopped,
+			  r->why);
 out:
 	if (rc == TG_ELIMIT)
-		rc = note(out, err, "'%s': %s", file, e.msg);
+		rc = note(out, err, TG_DISCOVER_RULE_LIMIT, file, 0, "'%s': %s",
+			  file, e.msg);
 	else if (rc)
 		tg_err_set(err, rc, "%s", e.msg);
 	free(ct);
@@ -394,16 +400,17 @@ scan_file(void *vw, const struct tg_walk_entry *e)
 	int rc;
 
 	if ((size_t)e->st->st_size > TG_DISCOVER_FILE_MAX)
-		return note(w->out, w->err, "skipped '%s': larger than 16 MiB",
-			    path);
+		return note(w->out, w->err, TG_DISCOVER_RULE_FILE, path, 0,
+			    "skipped '%s': larger than 16 MiB", path);
 	rc = tg_file_read(path, TG_DISCOVER_FILE_MAX, &text, &len, NULL, &er);
 	if (rc == TG_ENOMEM)
 		return tg_err_set(w->err, rc, "%s", er.msg);
 	if (rc == TG_ELIMIT)
-		return note(w->out, w->err, "skipped '%s': larger than 16 MiB",
-			    path);
+		return note(w->out, w->err, TG_DISCOVER_RULE_FILE, path, 0,
+			    "skipped '%s': larger than 16 MiB", path);
 	if (rc)
-		return note(w->out, w->err, "skipped %s", er.msg);
+		return note(w->out, w->err, TG_DISCOVER_RULE_FILE, path, 0,
+			    "skipped %s", er.msg);
 	if (!w->cxx && !(module = module_name(w->modroot, e->rel))) {
 		free(text);
 		return tg_err_set(w->err, TG_ENOMEM, "out of memory");
@@ -443,7 +450,8 @@ skipped(void *vw, const struct tg_walk_entry *e, enum tg_walk_why why,
 	case TG_WALK_LOOP:
 	case TG_WALK_DEPTH:
 	case TG_WALK_UNREADABLE:
-		return note(w->out, w->err, "skipped '%s': %s", e->path, msg);
+		return note(w->out, w->err, TG_DISCOVER_RULE_WALK, e->path, 0,
+			    "skipped '%s': %s", e->path, msg);
 	default:
 		return 0;
 	}
