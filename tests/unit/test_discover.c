@@ -287,6 +287,73 @@ cxx_forms(void)
 	tg_discover_release(&d);
 }
 
+/* How C++ text is lexed (lex/clex): a "//" comment goes on over a
+ * backslash-newline, as in C++'s translation phase 2 (before clex the
+ * next line was read as code); an unterminated raw string runs to the
+ * end of the file; a splice in code is whitespace; a directive goes on
+ * over its continued lines. */
+static void
+cxx_lexing(void)
+{
+	static const struct {
+		const char *text;
+		size_t n;	    /* declarations */
+		const char *symbol; /* of the first, at line */
+		size_t line;
+	} c[] = {
+	    {"// a note \\\n"
+	     "C10_DEPRECATED_MESSAGE(\"x\") void f();\n"
+	     "C10_DEPRECATED_MESSAGE(\"y\") void g();\n",
+	     1, "g", 3},
+	    {"// a note \\\r\n"
+	     "[[deprecated]] int a;\r\n"
+	     "[[deprecated]] int b;\r\n",
+	     1, "b", 3},
+	    {"// no splice \\ here\n"
+	     "[[deprecated]] int a;\n",
+	     1, "a", 2},
+	    {"[[deprecated]] int a;\n"
+	     "const char *s = R\"x(\n"
+	     "[[deprecated]] int b;\n"
+	     ")y\";\n"
+	     "[[deprecated]] int c;\n",
+	     1, "a", 1},
+	    {"const char *s = R\"x()y\")x\";\n"
+	     "[[deprecated]] int a;\n",
+	     1, "a", 2},
+	    {"[[deprecated]] int \\\nsplit;\n", 1, "split", 1},
+	    {"#define X \\\n"
+	     "  [[deprecated]] int no;\n"
+	     "[[deprecated]] int yes;\n",
+	     1, "yes", 3},
+	    {"#define X /* a\n"
+	     "  [[deprecated]] int no; */ [[deprecated]] int no2;\n"
+	     "[[deprecated]] int yes;\n",
+	     1, "yes", 3},
+	    {"char q = '\\'';\n"
+	     "[[deprecated]] constexpr int k = 1'000;\n",
+	     1, "k", 2},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct tg_decls d = TG_DECLS_INIT;
+		struct tg_err err = TG_ERR_INIT;
+
+		CHECK(tg_discover_text(&d, c[k].text, strlen(c[k].text), 1,
+				       NULL, "f.h", &err) == 0,
+		      "lexing %zu: %s", k, err.msg);
+		CHECK(d.n == c[k].n, "lexing %zu: %zu declarations, want %zu",
+		      k, d.n, c[k].n);
+		CHECK(d.n && strcmp(d.v[0].symbol, c[k].symbol) == 0 &&
+			  d.v[0].line == c[k].line,
+		      "lexing %zu: %s:%zu, want %s:%zu", k,
+		      d.n ? d.v[0].symbol : "(none)", d.n ? d.v[0].line : 0,
+		      c[k].symbol, c[k].line);
+		tg_discover_release(&d);
+	}
+}
+
 static void
 replacements(void)
 {
@@ -592,6 +659,7 @@ main(void)
 {
 	python_forms();
 	cxx_forms();
+	cxx_lexing();
 	replacements();
 	limits();
 	walk();

@@ -1,8 +1,9 @@
 /* harvest_cxx.c - the deprecations declared in C++ headers
  * SPDX-License-Identifier: MIT
  *
- * Masks a header (comments, literal bodies and preprocessor directives
- * blanked, newlines kept) and reads each site the pattern finds:
+ * Masks a header from lex/clex's tokens (comments, literal bodies and
+ * preprocessor directives blanked, newlines kept; a "//" comment goes on
+ * over a backslash-newline, as in C++) and reads each site the pattern finds:
  * C10_DEPRECATED_MESSAGE(...), TORCH_WARN_DEPRECATION(...) and
  * [[deprecated]] / [[deprecated("...")]]. The name a declaration applies
  * to comes from a brace tracker that moves forward with the sites and
@@ -17,6 +18,7 @@
 
 #include "lib/discover/discover.h"
 #include "lib/discover/internal.h"
+#include "lib/lex/clex.h"
 #include "lib/util/buf.h"
 
 /* Sites in masked C++. */
@@ -42,121 +44,53 @@ cxx_prefix(const char *s, size_t a, size_t e, int *raw)
 	return 0;
 }
 
-/* The end of the literal whose opening quote is at q (one past its
- * closing quote); raw strings end at )delim". */
-static size_t
-cxx_literal_end(const char *s, size_t len, size_t q, int raw)
+/* Blank the splices (backslash-newline) in the gap s[a..e) between two
+ * tokens: clex reads them as whitespace, the sites must too. The gap
+ * holds nothing else but whitespace (a stray backslash is a token), and
+ * a '\r' is blanked as the scanner before clex did. */
+static void
+blank_splices(const struct src *x, size_t a, size_t e)
 {
-	size_t k;
-
-	if (raw) {
-		char delim[18];
-		size_t d = 0;
-
-		for (k = q + 1; k < len && s[k] != '(' && d < 16; k++)
-			delim[d++] = s[k];
-		if (k >= len || s[k] != '(')
-			return q + 1;
-		delim[d] = '\0';
-		for (k++; k < len; k++)
-			if (s[k] == ')' && len - k > d + 1 &&
-			    strncmp(s + k + 1, delim, d) == 0 &&
-			    s[k + 1 + d] == '"')
-				return k + d + 2;
-		return len;
-	}
-	for (k = q + 1; k < len && s[k] != s[q] && s[k] != '\n'; k++)
-		if (s[k] == '\\')
-			k++;
-	return k < len && s[k] == s[q] ? k + 1 : (k < len ? k : len);
+	for (; a < e; a++)
+		if (x->s[a] == '\\' || x->s[a] == '\r')
+			x->m[a] = ' ';
 }
 
-/* Mask comments, literal bodies and preprocessor directives. */
+/* Mask comments, literal bodies and preprocessor directives from
+ * lex/clex's tokens: comments and directives whole, string and char
+ * literals from after the quote to before the closing one (raw strings:
+ * the delimiters and parentheses too; an unterminated one to where clex
+ * ends it), newlines kept; names, numbers and punctuators stay. */
 void
 tg_harvest_cxx_mask(struct src *x)
 {
-	const char *s = x->s;
-	char *m = x->m;
-	size_t i = 0, len = x->len;
-	int bol = 1, directive = 0;
+	struct tg_clex lx;
+	struct tg_clex_tok t;
+	size_t prev = 0, q, e;
 
-	while (i < len) {
-		char c = s[i];
-
-		if (c == '\n') {
-			directive = 0;
-			bol = 1;
-			i++;
-		} else if (c == '\\' && i + 1 < len &&
-			   (s[i + 1] == '\n' || s[i + 1] == '\r')) {
-			/* A continuation: the directive goes on. */
-			m[i] = ' ';
-			i++;
-			if (s[i] == '\r')
-				m[i++] = ' ';
-			if (i < len && s[i] == '\n')
-				i++;
-		} else if (c == '/' && i + 1 < len && s[i + 1] == '/') {
-			for (; i < len && s[i] != '\n'; i++)
-				m[i] = ' ';
-		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
-			size_t k;
-
-			for (k = i + 2; k + 1 < len; k++)
-				if (s[k] == '*' && s[k + 1] == '/')
-					break;
-			k = k + 1 < len ? k + 2 : len;
-			blank(m, i, k);
-			i = k;
-		} else if (directive) {
-			if (c == '"' || c == '\'') {
-				size_t k = cxx_literal_end(s, len, i, 0);
-
-				blank(m, i, k);
-				i = k > i ? k : i + 1;
-			} else {
-				m[i++] = ' ';
-			}
-		} else if (c == '#' && bol) {
-			directive = 1;
-			m[i++] = ' ';
-		} else if (c == '"' || c == '\'') {
-			size_t k = cxx_literal_end(s, len, i, 0);
-
-			bol = 0;
-			if (k > i + 1)
-				blank(m, i + 1, k - (s[k - 1] == c));
-			i = k > i ? k : i + 1;
-		} else if (ident_char((unsigned char)c)) {
-			size_t a = i;
-			int raw = 0;
-
-			bol = 0;
-			if (c >= '0' && c <= '9') {
-				/* A number: 1'000 is not a char literal. */
-				while (i < len &&
-				       (ident_char((unsigned char)s[i]) ||
-					s[i] == '.' || s[i] == '\''))
-					i++;
-				continue;
-			}
-			while (i < len && ident_char((unsigned char)s[i]))
-				i++;
-			if (i < len && (s[i] == '"' || s[i] == '\'') &&
-			    cxx_prefix(s, a, i, &raw)) {
-				size_t k = cxx_literal_end(s, len, i,
-							   raw && s[i] == '"');
-
-				if (k > i + 1)
-					blank(m, i + 1, k - (s[k - 1] == s[i]));
-				i = k > i ? k : i + 1;
-			}
-		} else {
-			if (!space((unsigned char)c))
-				bol = 0;
-			i++;
+	tg_clex_init(&lx, x->s, x->len);
+	while (tg_clex_next(&lx, &t) && t.kind != TG_CLEX_END) {
+		blank_splices(x, prev, t.off);
+		prev = t.off + t.len;
+		switch (t.kind) {
+		case TG_CLEX_COMMENT:
+		case TG_CLEX_DIRECTIVE:
+			blank(x->m, t.off, t.off + t.len);
+			break;
+		case TG_CLEX_STRING:
+		case TG_CLEX_CHAR:
+			q = t.off + t.pre;
+			e = t.off + t.len;
+			if (!(t.flags & TG_CLEX_UNTERMINATED))
+				e--;
+			if (q + 1 < e)
+				blank(x->m, q + 1, e);
+			break;
+		default:
+			break;
 		}
 	}
+	blank_splices(x, prev, x->len);
 }
 
 /* Render a C++ argument x->m[a..e): its string literals concatenated
