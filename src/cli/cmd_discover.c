@@ -351,8 +351,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		status = CLI_IO;
 		goto out;
 	}
-	for (k = 0; !quiet && k < decls.nnotes; k++)
-		cli_error(CMD, "warning: %s", decls.notes[k]);
+	for (k = 0; !quiet && k < decls.notes.n; k++)
+		cli_error(CMD, "warning: %s", decls.notes.v[k].message);
 	base = tg_path_dirname(t->dir);
 	if (!base ||
 	    diff_run(&df, &decls, table, t, &t->src[t->version_from].v)) {

@@ -287,6 +287,73 @@ cxx_forms(void)
 	tg_discover_release(&d);
 }
 
+/* How C++ text is lexed (lex/clex): a "//" comment goes on over a
+ * backslash-newline, as in C++'s translation phase 2 (before clex the
+ * next line was read as code); an unterminated raw string runs to the
+ * end of the file; a splice in code is whitespace; a directive goes on
+ * over its continued lines. */
+static void
+cxx_lexing(void)
+{
+	static const struct {
+		const char *text;
+		size_t n;	    /* declarations */
+		const char *symbol; /* of the first, at line */
+		size_t line;
+	} c[] = {
+	    {"// a note \\\n"
+	     "C10_DEPRECATED_MESSAGE(\"x\") void f();\n"
+	     "C10_DEPRECATED_MESSAGE(\"y\") void g();\n",
+	     1, "g", 3},
+	    {"// a note \\\r\n"
+	     "[[deprecated]] int a;\r\n"
+	     "[[deprecated]] int b;\r\n",
+	     1, "b", 3},
+	    {"// no splice \\ here\n"
+	     "[[deprecated]] int a;\n",
+	     1, "a", 2},
+	    {"[[deprecated]] int a;\n"
+	     "const char *s = R\"x(\n"
+	     "[[deprecated]] int b;\n"
+	     ")y\";\n"
+	     "[[deprecated]] int c;\n",
+	     1, "a", 1},
+	    {"const char *s = R\"x()y\")x\";\n"
+	     "[[deprecated]] int a;\n",
+	     1, "a", 2},
+	    {"[[deprecated]] int \\\nsplit;\n", 1, "split", 1},
+	    {"#define X \\\n"
+	     "  [[deprecated]] int no;\n"
+	     "[[deprecated]] int yes;\n",
+	     1, "yes", 3},
+	    {"#define X /* a\n"
+	     "  [[deprecated]] int no; */ [[deprecated]] int no2;\n"
+	     "[[deprecated]] int yes;\n",
+	     1, "yes", 3},
+	    {"char q = '\\'';\n"
+	     "[[deprecated]] constexpr int k = 1'000;\n",
+	     1, "k", 2},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
+		struct tg_decls d = TG_DECLS_INIT;
+		struct tg_err err = TG_ERR_INIT;
+
+		CHECK(tg_discover_text(&d, c[k].text, strlen(c[k].text), 1,
+				       NULL, "f.h", &err) == 0,
+		      "lexing %zu: %s", k, err.msg);
+		CHECK(d.n == c[k].n, "lexing %zu: %zu declarations, want %zu",
+		      k, d.n, c[k].n);
+		CHECK(d.n && strcmp(d.v[0].symbol, c[k].symbol) == 0 &&
+			  d.v[0].line == c[k].line,
+		      "lexing %zu: %s:%zu, want %s:%zu", k,
+		      d.n ? d.v[0].symbol : "(none)", d.n ? d.v[0].line : 0,
+		      c[k].symbol, c[k].line);
+		tg_discover_release(&d);
+	}
+}
+
 static void
 replacements(void)
 {
@@ -354,10 +421,17 @@ limits(void)
 	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "many.py", &err) == 0,
 	      "many: %s", err.msg);
 	CHECK(d.n == 10000, "many: %zu declarations", d.n);
-	CHECK(d.nnotes == 1 &&
-		  strcmp(d.notes[0], "'many.py': stopped at line 10001: more "
-				     "than 10000 declarations") == 0,
-	      "many: %s", d.nnotes ? d.notes[0] : "(no note)");
+	CHECK(d.notes.n == 1 && strcmp(d.notes.v[0].message,
+				       "'many.py': stopped at line 10001: more "
+				       "than 10000 declarations") == 0,
+	      "many: %s", d.notes.n ? d.notes.v[0].message : "(no note)");
+	CHECK(d.notes.n == 1 && d.notes.v[0].severity == TG_SEV_WARNING &&
+		  d.notes.v[0].code == 0 &&
+		  strcmp(d.notes.v[0].rule, TG_DISCOVER_RULE_LIMIT) == 0 &&
+		  d.notes.v[0].path &&
+		  strcmp(d.notes.v[0].path, "many.py") == 0 &&
+		  d.notes.v[0].line == 10001 && d.notes.v[0].column == 0,
+	      "many: the note's fields");
 	tg_discover_release(&d);
 	free(t);
 
@@ -368,10 +442,16 @@ limits(void)
 		       sizeof(open_call) - 1);
 	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "open.py", &err) == 0,
 	      "open: %s", err.msg);
-	CHECK(d.n == 0 && d.nnotes == 1 &&
-		  strstr(d.notes[0], "'open.py': stopped at line 1: more to "
-				     "read than 32 bytes per byte") != NULL,
-	      "open: %zu, %s", d.n, d.nnotes ? d.notes[0] : "(no note)");
+	CHECK(d.n == 0 && d.notes.n == 1 &&
+		  strstr(d.notes.v[0].message,
+			 "'open.py': stopped at line 1: more to "
+			 "read than 32 bytes per byte") != NULL,
+	      "open: %zu, %s", d.n,
+	      d.notes.n ? d.notes.v[0].message : "(no note)");
+	CHECK(d.notes.n == 1 &&
+		  strcmp(d.notes.v[0].rule, TG_DISCOVER_RULE_LIMIT) == 0 &&
+		  d.notes.v[0].line == 1,
+	      "open: the note's rule and line");
 	tg_discover_release(&d);
 	free(t);
 }
@@ -405,14 +485,24 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+/* Whether a note holds needle, under rule, about a path ending in
+ * tail. */
 static int
-has_note(const struct tg_decls *d, const char *needle)
+has_note(const struct tg_decls *d, const char *needle, const char *rule,
+	 const char *tail)
 {
-	size_t k;
+	size_t k, n = strlen(tail);
 
-	for (k = 0; k < d->nnotes; k++)
-		if (strstr(d->notes[k], needle))
+	for (k = 0; k < d->notes.n; k++) {
+		const struct tg_diag *g = &d->notes.v[k];
+
+		if (strstr(g->message, needle) &&
+		    g->severity == TG_SEV_WARNING &&
+		    strcmp(g->rule, rule) == 0 && g->path &&
+		    strlen(g->path) >= n &&
+		    strcmp(g->path + strlen(g->path) - n, tail) == 0)
 			return 1;
+	}
 	return 0;
 }
 
@@ -485,8 +575,9 @@ walk(void)
 	for (k = 0; k < d.n; k++)
 		printf("  %s:%zu %s [%s]\n", d.v[k].file + strlen(dir),
 		       d.v[k].line, d.v[k].symbol, d.v[k].kind);
-	for (k = 0; k < d.nnotes; k++)
-		printf("  note: %s\n", d.notes[k] + 0);
+	for (k = 0; k < d.notes.n; k++)
+		printf("  note: [%s] %s\n", d.notes.v[k].rule,
+		       d.notes.v[k].message);
 	x = find(&d, "torch", TG_DECL_WARN);
 	CHECK(x && x->line == 2, "module-level warning");
 	x = find(&d, "torch.cuda.amp.autocast_mode.custom_fwd",
@@ -504,10 +595,16 @@ walk(void)
 	for (k = 0; k < d.n; k++)
 		n += strcmp(d.v[k].symbol, "at::f") == 0;
 	CHECK(n == 1, "ATen and ATen2 are one directory: %zu", n);
-	CHECK(has_note(&d, "a symlink loop"), "loop note");
-	CHECK(has_note(&d, "larger than 16 MiB"), "size note");
-	CHECK(has_note(&d, "deeper than 64 directories"), "depth note");
-	CHECK(d.nnotes == 3, "%zu notes, want 3", d.nnotes);
+	CHECK(has_note(&d, "a symlink loop", TG_DISCOVER_RULE_WALK,
+		       "/cuda/amp/loop"),
+	      "loop note");
+	CHECK(has_note(&d, "larger than 16 MiB", TG_DISCOVER_RULE_FILE,
+		       "/huge.py"),
+	      "size note");
+	CHECK(has_note(&d, "deeper than 64 directories", TG_DISCOVER_RULE_WALK,
+		       "/d"),
+	      "depth note");
+	CHECK(d.notes.n == 3, "%zu notes, want 3", d.notes.n);
 	for (k = 1; k < d.n; k++)
 		CHECK(strcmp(d.v[k - 1].file, d.v[k].file) < 0 ||
 			  (strcmp(d.v[k - 1].file, d.v[k].file) == 0 &&
@@ -532,8 +629,10 @@ walk(void)
 	CHECK(!find(&d2, "at::f", NULL), "no headers without include_dir");
 	CHECK(!find(&d2, "torch.include.ATen.ops.f", NULL),
 	      "a link out of the tree is not walked for .py");
-	CHECK(has_note(&d2, "/include/ATen': a symlink to '") &&
-		  has_note(&d2, "/usr/include/ATen', outside '"),
+	CHECK(has_note(&d2, "/include/ATen': a symlink to '",
+		       TG_DISCOVER_RULE_WALK, "/include/ATen") &&
+		  has_note(&d2, "/usr/include/ATen', outside '",
+			   TG_DISCOVER_RULE_WALK, "/include/ATen"),
 	      "note for the link out of the tree");
 	tg_discover_release(&d2);
 
@@ -560,6 +659,7 @@ main(void)
 {
 	python_forms();
 	cxx_forms();
+	cxx_lexing();
 	replacements();
 	limits();
 	walk();

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "lib/util/diag.h"
 #include "lib/util/err.h"
 
 /* Walk limits: directory depth below the starting directory, files
@@ -55,17 +56,28 @@ struct tg_decl {
 struct tg_decls {
 	struct tg_decl *v; /* sorted by file, then line */
 	size_t n, cap;
-	/* What was skipped and why, one line each: a file too large or
-	 * unreadable, a symlink loop, the depth limit, a file whose
-	 * declarations stopped at a limit (see discover.c). */
-	char **notes;
-	size_t nnotes, notes_cap;
+	/* What was skipped and why: warnings, in the order met, with the
+	 * path (and the line, when a file stopped at one) and one of the
+	 * TG_DISCOVER_RULE_* ids; the message says it all on its own. */
+	struct tg_diag_list notes;
 };
 
 #define TG_DECLS_INIT                                                          \
 	{                                                                      \
-		NULL, 0, 0, NULL, 0, 0                                         \
+		NULL, 0, 0, TG_DIAG_LIST_INIT                                  \
 	}
+
+/* The rule ids of the notes, stable. "discover-walk": a directory or
+ * link the walk did not go into (a symlink out of the tree, a loop, past
+ * TG_DISCOVER_DEPTH_MAX, unreadable); path is the entry. "discover-file":
+ * a file not read (larger than TG_DISCOVER_FILE_MAX, unreadable); path
+ * is the file. "discover-limit": a file read only in part, its sites past
+ * a per-file limit (declarations, bytes re-read) or a regex past its
+ * match limits; path is the file, line the line it stopped at (0 when
+ * not known). */
+#define TG_DISCOVER_RULE_WALK "discover-walk"
+#define TG_DISCOVER_RULE_FILE "discover-file"
+#define TG_DISCOVER_RULE_LIMIT "discover-limit"
 
 /* Harvest the declarations under torch_dir (*.py, skipping __pycache__
  * and the include directory) and include_dir (*.h, *.hpp, *.cuh; NULL
