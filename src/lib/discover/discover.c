@@ -108,33 +108,19 @@ static int note(struct tg_decls *d, struct tg_err *err, const char *rule,
 		const char *path, size_t line, const char *fmt, ...)
     TG_PRINTF(6, 7);
 
-/* A warning in d->notes. The message may be longer than the
- * TG_ERR_MSG_MAX bytes tg_diag_add formats (a path near PATH_MAX and the
- * walk's own message); it is then stored whole, as the notes were
- * before they became diagnostics, so that stderr does not change. */
+/* A warning in d->notes. */
 static int
 note(struct tg_decls *d, struct tg_err *err, const char *rule, const char *path,
      size_t line, const char *fmt, ...)
 {
-	char buf[TG_ERR_MSG_MAX + 64];
-	size_t n = d->notes.n;
 	va_list ap;
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rc = tg_diag_addv(&d->notes, TG_SEV_WARNING, 0, path, line, 0, rule,
+			  NULL, fmt, ap);
 	va_end(ap);
-	if (tg_diag_add(&d->notes, TG_SEV_WARNING, 0, path, line, 0, rule, NULL,
-			"%s", buf))
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	if (d->notes.n > n && strlen(buf) >= TG_ERR_MSG_MAX) {
-		char *whole = tg_str_ndup(buf, strlen(buf));
-
-		if (!whole)
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		free(d->notes.v[n].message);
-		d->notes.v[n].message = whole;
-	}
-	return 0;
+	return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 0;
 }
 
 /* ---- small text helpers -------------------------------------------- */

@@ -9,13 +9,13 @@
 #include <string.h>
 
 int
-tg_diag_add(struct tg_diag_list *l, enum tg_severity severity, int code,
-	    const char *path, size_t line, size_t column, const char *rule,
-	    const char *snippet, const char *fmt, ...)
+tg_diag_addv(struct tg_diag_list *l, enum tg_severity severity, int code,
+	     const char *path, size_t line, size_t column, const char *rule,
+	     const char *snippet, const char *fmt, va_list ap)
 {
-	char msg[TG_ERR_MSG_MAX];
 	struct tg_diag *d;
-	va_list ap;
+	va_list aq;
+	int n;
 
 	if (l->n == TG_DIAG_MAX) {
 		l->dropped++;
@@ -30,17 +30,23 @@ tg_diag_add(struct tg_diag_list *l, enum tg_severity severity, int code,
 		l->v = p;
 		l->cap = nc;
 	}
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	d = &l->v[l->n];
 	memset(d, 0, sizeof(*d));
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return TG_EINVAL;
+	if ((size_t)n > TG_DIAG_MESSAGE_MAX)
+		n = TG_DIAG_MESSAGE_MAX;
+	d->message = malloc((size_t)n + 1);
+	if (d->message)
+		vsnprintf(d->message, (size_t)n + 1, fmt, ap);
 	d->severity = severity;
 	d->code = code;
 	d->line = line;
 	d->column = column;
 	d->rule = rule;
-	d->message = strdup(msg);
 	d->path = path ? strdup(path) : NULL;
 	d->snippet = snippet ? strdup(snippet) : NULL;
 	if (!d->message || (path && !d->path) || (snippet && !d->snippet)) {
@@ -51,6 +57,21 @@ tg_diag_add(struct tg_diag_list *l, enum tg_severity severity, int code,
 	}
 	l->n++;
 	return 0;
+}
+
+int
+tg_diag_add(struct tg_diag_list *l, enum tg_severity severity, int code,
+	    const char *path, size_t line, size_t column, const char *rule,
+	    const char *snippet, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = tg_diag_addv(l, severity, code, path, line, column, rule, snippet,
+			  fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 const struct tg_diag *

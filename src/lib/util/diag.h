@@ -8,16 +8,20 @@
  * probe's problems, the .pth lines not followed and discover's notes are
  * lists of these; text, JSON and SARIF output are renderers over them.
  * A list holds at most TG_DIAG_MAX records; past that, adds are counted
- * in dropped and not stored.
+ * in dropped and not stored. A message is kept whole up to
+ * TG_DIAG_MESSAGE_MAX bytes.
  */
 #ifndef TG_LIB_UTIL_DIAG_H
 #define TG_LIB_UTIL_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "lib/util/err.h"
 
 #define TG_DIAG_MAX 100000
+/* The longest message kept, in bytes; a longer one is cut there. */
+#define TG_DIAG_MESSAGE_MAX 16384
 
 enum tg_severity { TG_SEV_ERROR, TG_SEV_WARNING, TG_SEV_NOTE };
 
@@ -47,6 +51,11 @@ struct tg_diag_list {
 int tg_diag_add(struct tg_diag_list *l, enum tg_severity severity, int code,
 		const char *path, size_t line, size_t column, const char *rule,
 		const char *snippet, const char *fmt, ...) TG_PRINTF(9, 10);
+
+/* As tg_diag_add, with the arguments of fmt in ap. */
+int tg_diag_addv(struct tg_diag_list *l, enum tg_severity severity, int code,
+		 const char *path, size_t line, size_t column, const char *rule,
+		 const char *snippet, const char *fmt, va_list ap);
 
 /* The first record of severity error, or NULL. */
 const struct tg_diag *tg_diag_first_error(const struct tg_diag_list *l);
