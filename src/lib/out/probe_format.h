@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: MIT
  *
  * Renders what interp.c, syspath.c and probe.c found. JSON follows the
- * schema documented in torchgate(1) (schema_version 1); shell output is
+ * schema documented in torchgate-probe(1) (schema_version 1); shell output is
  * safe to eval; make output is a Makefile fragment; pc output is a
  * pkg-config file. Output is a function of the input only: no time, no
  * host name, nothing from the environment beyond what was probed.
