@@ -11,7 +11,9 @@
 # checks every field it reports against those files. Expected values are
 # computed here from the files with grep, sed and awk; Python is run only
 # to read torchgate's JSON. No torch version is written in this file.
-# It fails, never skips, when the fixture is absent.
+# It fails, never skips, when the fixture is absent; CTest registers it
+# only when configure found the fixtures:
+# ctest: needs-fixtures
 # shellcheck disable=SC2154 # J_* come from torchgate's JSON, sourced below
 set -u
 export LC_ALL=C
