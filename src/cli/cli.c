@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <stdio_ext.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -127,7 +128,14 @@ cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
 int
 cli_close_stdout(const char *cmd, int status)
 {
-	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+	/* GNU close_stream: a closed stdout (EBADF) is an error only when
+	 * something was to be written to it; a command that printed nothing
+	 * keeps its own status */
+	int pending = __fpending(stdout) != 0, failed = ferror(stdout);
+
+	if (fclose(stdout) != 0 && (failed || pending || errno != EBADF))
+		failed = 1;
+	if (failed) {
 		cli_error(cmd, "cannot write to standard output: %s",
 			  strerror(errno));
 		return CLI_IO; /* a lost answer outweighs any other status */

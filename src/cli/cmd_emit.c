@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_env.h"
@@ -17,6 +19,7 @@
 #include "lib/util/buf.h"
 #include "lib/out/emit.h"
 #include "lib/util/file.h"
+#include "lib/util/path.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
 
@@ -114,6 +117,29 @@ write_out(const char *path, const struct tg_buf *b, int quiet)
 	return CLI_OK;
 }
 
+/* Whether a and b are one file: the same path once made absolute and
+ * normal, or, when both exist, the same device and inode (a link, a
+ * hard link). */
+static int
+same_file(const char *a, const char *b)
+{
+	char cwd[4096];
+	char *pa, *pb;
+	struct stat sa, sb;
+	int same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return strcmp(a, b) == 0;
+	pa = tg_path_abs(a, cwd);
+	pb = tg_path_abs(b, cwd);
+	same = pa && pb ? strcmp(pa, pb) == 0 : strcmp(a, b) == 0;
+	free(pa);
+	free(pb);
+	return same;
+}
+
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -124,6 +150,11 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	if (!header && !module)
 		return cli_usage_error(CMD, "nothing to write: give --header "
 					    "or --module");
+	if (header && module && same_file(header, module))
+		return cli_usage_error(CMD,
+				       "--header and --module name the same "
+				       "file '%s'",
+				       module);
 	if (!tg_emit_is_identifier(prefix ? prefix : "TORCH_GATE"))
 		return cli_usage_error(
 		    CMD, "--prefix '%s' is not a C identifier", prefix);

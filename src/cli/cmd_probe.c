@@ -13,7 +13,8 @@
 
 #define CMD "probe"
 
-static const char *format, *field;
+static const char *format, *field_v[32];
+static struct cli_list fields = {field_v, 0, 32};
 static const char *const formats[] = {"text", "json", "shell",
 				      "make", "pc",   NULL};
 static const struct cli_opt opts[] = {
@@ -22,7 +23,7 @@ static const struct cli_opt opts[] = {
      "TORCH_*= lines), make (a Makefile fragment), pc\n"
      "(a pkg-config torch.pc)",
      formats},
-    {CLI_OPT_VALUE, "field", 0, &field, "NAME",
+    {CLI_OPT_LIST, "field", 0, &fields, "NAME",
      "print one value (an empty line when unknown;\n"
      "lists one item a line, nothing when empty):\n"
      "version version_source location agreement cuda\n"
@@ -30,7 +31,7 @@ static const struct cli_opt opts[] = {
      "cxx11_abi cxx_standard include_dirs library_dir\n"
      "libraries cmake_dir metadata_dir installer\n"
      "editable shadowed python python_version prefix\n"
-     "sys_path",
+     "sys_path; repeatable: each in turn",
      NULL},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };
@@ -38,24 +39,45 @@ static const struct cli_opt opts[] = {
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
-	size_t k;
+	size_t j, k;
 
 	(void)ctx;
 	if (argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 				       argv[0]);
-	if (field && format)
+	if (fields.n && format)
 		return cli_usage_error(CMD, "--format and --field exclude each "
 					    "other");
-	if (field) {
+	for (j = 0; j < fields.n; j++) {
 		for (k = 0; tg_probe_field_names[k]; k++)
-			if (strcmp(field, tg_probe_field_names[k]) == 0)
+			if (strcmp(fields.v[j], tg_probe_field_names[k]) == 0)
 				break;
 		if (!tg_probe_field_names[k])
 			return cli_usage_error(CMD, "unknown field '%s'",
-					       field);
+					       fields.v[j]);
 	}
 	return CLI_OK;
+}
+
+/* A field about the environment, which needs no torch. */
+static int
+env_field(const char *name)
+{
+	return strcmp(name, "sys_path") == 0 || strcmp(name, "python") == 0 ||
+	       strcmp(name, "python_version") == 0 ||
+	       strcmp(name, "prefix") == 0;
+}
+
+/* Every --field in turn into out; 0 or the failure (err set). */
+static int
+write_fields(const struct cli_env *env, struct tg_buf *out, struct tg_err *err)
+{
+	size_t k;
+	int r = 0;
+
+	for (k = 0; k < fields.n && !r; k++)
+		r = tg_probe_format_field(&env->view, fields.v[k], out, err);
+	return r;
 }
 
 static int
@@ -67,6 +89,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	enum tg_probe_format fmt = TG_FMT_TEXT;
 	const struct tg_torch *t = NULL;
 	enum tg_source_kind other;
+	size_t k;
 	int status, r;
 
 	(void)argc;
@@ -77,20 +100,18 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	status = cli_env_probe(CMD, env);
 	if (status)
 		goto out;
-	if (field &&
-	    tg_probe_format_field(&env->view, field, &out, &err) == 0 &&
-	    (strcmp(field, "sys_path") == 0 || strcmp(field, "python") == 0 ||
-	     strcmp(field, "python_version") == 0 ||
-	     strcmp(field, "prefix") == 0)) {
+	for (k = 0; k < fields.n && env_field(fields.v[k]); k++)
+		;
+	if (fields.n && k == fields.n && write_fields(env, &out, &err) == 0) {
 		fputs(out.data ? out.data : "", stdout);
 		goto out; /* about the environment: no torch needed */
 	}
 	tg_buf_clear(&out);
 	status = cli_env_torch(CMD, env, ctx->quiet, &t);
-	if (status && !(fmt == TG_FMT_JSON && !field))
+	if (status && !(fmt == TG_FMT_JSON && !fields.n))
 		goto out;
-	if (field)
-		r = tg_probe_format_field(&env->view, field, &out, &err);
+	if (fields.n)
+		r = write_fields(env, &out, &err);
 	else
 		r = tg_probe_format_write(&env->view, fmt, &out, &err);
 	if (r) {
