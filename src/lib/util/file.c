@@ -187,6 +187,18 @@ tg_file_unmap(const char *data, size_t len)
 		munmap((void *)data, len);
 }
 
+/* What a file that is not a regular one is, for messages. */
+static const char *
+kind_of(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a file";
+}
+
 int
 tg_file_write_atomic(const char *path, const char *data, size_t len,
 		     int *changed, struct tg_err *err)
@@ -206,8 +218,20 @@ tg_file_write_atomic(const char *path, const char *data, size_t len,
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
 	    (real = realpath(path, NULL)))
 		path = real;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+	/* only a regular file may be replaced: renaming over a device, a
+	 * FIFO or a socket would put a file in its place (/dev/null,
+	 * /dev/stdout as root) */
+	if (stat(path, &st) == 0) {
+		if (!S_ISREG(st.st_mode)) {
+			rc = tg_err_set(err, TG_EIO,
+					"cannot write '%s': it is %s, not a "
+					"regular file",
+					path, kind_of(st.st_mode));
+			free(real);
+			return rc;
+		}
 		mode = st.st_mode & 07777;
+	}
 	if (tg_file_read_head(path, len + 1, &old, &olen, &trunc, &absent,
 			      NULL) == 0 &&
 	    !absent && olen == len && memcmp(old, data, len) == 0) {

@@ -36,7 +36,10 @@ void tg_file_unmap(const char *data, size_t len);
  * then rename(). When path already holds exactly data it is left alone
  * (mtime kept) and *changed is 0. No partial file is ever left at path
  * or beside it. A symlink is written through; an existing file keeps its
- * permissions, a new one gets 0666 less the umask. */
+ * permissions, a new one gets 0666 less the umask. A path that names
+ * something other than a regular file (a device, a FIFO, a socket, a
+ * directory, directly or through a link) is refused with TG_EIO and left
+ * as it is. */
 int tg_file_write_atomic(const char *path, const char *data, size_t len,
 			 int *changed, struct tg_err *err);
 
