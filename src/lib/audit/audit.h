@@ -1,0 +1,112 @@
+/* audit.h - uses of the table's torch APIs in a package's source files
+ * SPDX-License-Identifier: MIT
+ *
+ * An analyzer reads one file's bytes (never imports or runs it) and
+ * appends a finding for every use of a table entry of its language: the
+ * Python analyzer (audit_py.c) with the Python tokenizer, following imports
+ * and aliases to the dotted name they stand for; the C/C++/CUDA one
+ * (audit_cxx.c) with the C tokenizer, on code only. A finding records where,
+ * which entry, how it is used (kind), whether it sits in code or only in
+ * a comment or string (a mention), and what guards it. Which findings
+ * matter for a torch version (deprecated, removed, private) is the
+ * caller's decision (the command), not the analyzers'.
+ *
+ * Positions: line 1-based, column 1-based in bytes (as compilers print
+ * them).
+ */
+#ifndef TG_LIB_AUDIT_AUDIT_H
+#define TG_LIB_AUDIT_AUDIT_H
+
+#include <stddef.h>
+
+#include "lib/table/table.h"
+#include "lib/util/diag.h"
+#include "lib/util/err.h"
+
+/* Where the use is: code, or a mention in a comment or a string. */
+enum tg_audit_in { TG_AUDIT_IN_CODE, TG_AUDIT_IN_COMMENT, TG_AUDIT_IN_STRING };
+
+/* What protects it: nothing; a guard that handles the API's absence
+ * (try/except ImportError, hasattr, a torch version test, #if on a
+ * version macro); a soft guard (a bare except, except Exception). */
+enum tg_audit_guard {
+	TG_AUDIT_UNGUARDED,
+	TG_AUDIT_GUARDED,
+	TG_AUDIT_SOFT,
+};
+
+struct tg_audit_finding {
+	const struct tg_api *api; /* the table entry; owned by the table */
+	size_t line, column;
+	enum tg_audit_in in;
+	/* "import", "call", "attribute", "decorator", "annotation",
+	 * "reference", "argument" (a parameter entry), "method", "include",
+	 * "macro", "type", "build": a static string */
+	const char *kind;
+	enum tg_audit_guard guard;
+	char *guard_text; /* what guarded it, e.g. "try/except ImportError
+			     at line 3", or NULL */
+	size_t guard_line;
+	char *text; /* the source text used, e.g. "amp.GradScaler", at most
+		       a line */
+};
+
+/* A branch that runs only on some torch versions: the lines of the
+ * branch and the PEP 440 specifier set a torch must satisfy for it to
+ * run ("<2.4"), as the condition says. With a floor, a branch no torch
+ * at or above the floor satisfies is dead. */
+struct tg_audit_branch {
+	size_t first_line, last_line;
+	char *condition; /* the test's text, at most a line */
+	char *requires;	 /* a specifier set, e.g. "<2.4" or ">=2.1,<2.4" */
+};
+
+/* A suppression comment "torchgate: ignore[id,...]" (or "ignore" with no
+ * list: every finding on that line). */
+struct tg_audit_suppression {
+	size_t line;
+	char **ids; /* NULL when it names none */
+	size_t nids;
+	int used; /* set by the caller when it suppressed a finding */
+};
+
+struct tg_audit_result {
+	struct tg_audit_finding *findings;
+	size_t nfindings, capfindings;
+	struct tg_audit_branch *branches;
+	size_t nbranches, capbranches;
+	struct tg_audit_suppression *suppressions;
+	size_t nsuppressions, capsuppressions;
+	struct tg_diag_list notes; /* undecodable bytes, limits reached... */
+};
+
+#define TG_AUDIT_RESULT_INIT                                                   \
+	{                                                                      \
+		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, TG_DIAG_LIST_INIT          \
+	}
+
+/* Append a copy of f (its strings copied; api and kind kept), a branch,
+ * or a suppression (ids copied). TG_ENOMEM when out of memory, r
+ * unchanged. */
+int tg_audit_result_add_finding(struct tg_audit_result *r,
+				const struct tg_audit_finding *f);
+int tg_audit_result_add_branch(struct tg_audit_result *r, size_t first_line,
+			       size_t last_line, const char *condition,
+			       const char *requires);
+int tg_audit_result_add_suppression(struct tg_audit_result *r, size_t line,
+				    const char *const *ids, size_t nids);
+void tg_audit_result_release(struct tg_audit_result *r);
+
+/* Analyze the Python source src[0..len) (path is for notes only),
+ * appending to r. Returns 0, or a negative TG_E* (only TG_ENOMEM: bad
+ * source is never an error, at worst a note). */
+int tg_audit_py(const struct tg_table *t, const char *src, size_t len,
+		const char *path, struct tg_audit_result *r,
+		struct tg_err *err);
+
+/* The same for C, C++ and CUDA source. */
+int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
+		 const char *path, struct tg_audit_result *r,
+		 struct tg_err *err);
+
+#endif
