@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 
+extern const struct cli_command cmd_audit;
 extern const struct cli_command cmd_check;
 extern const struct cli_command cmd_discover;
 extern const struct cli_command cmd_emit;

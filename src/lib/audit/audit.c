@@ -1,11 +1,18 @@
 /* audit.c - what the analyzers append to: findings, version branches,
- * suppression comments
+ * suppression comments; and what the command asks of them
  * SPDX-License-Identifier: MIT
+ *
+ * The result helpers own nothing beyond the result. The driver-side
+ * helpers judge a finding for a torch version (tg_audit_rank), match
+ * suppressions, tell dead branches against a floor and put a result in
+ * its output order; none allocates but tg_audit_newest's version.
  */
 #include "lib/audit/audit.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "lib/pep/version.h"
 
 /* Make room for one more element of size sz in *v (n used, *cap held). */
 static int
@@ -149,4 +156,243 @@ tg_audit_result_release(struct tg_audit_result *r)
 	free(r->suppressions);
 	tg_diag_list_release(&r->notes);
 	memset(r, 0, sizeof(*r));
+}
+
+/* Whether the entry's lifecycle names any version (it matters for a
+ * require): introduced (not "before"), deprecated or removed. */
+static int
+version_bound(const struct tg_api *a)
+{
+	return (a->introduced.version &&
+		a->introduced.bound != TG_BOUND_BEFORE) ||
+	       a->deprecated.version || a->removed.version;
+}
+
+enum tg_audit_rank
+tg_audit_rank(const struct tg_api *a, const struct tg_version *torch, int all)
+{
+	switch (tg_api_status(a, torch)) {
+	case TG_API_REMOVED:
+		return TG_AUDIT_RANK_REMOVED;
+	case TG_API_DEPRECATED:
+		return TG_AUDIT_RANK_DEPRECATED;
+	default:
+		break;
+	}
+	if (a->is_private)
+		return TG_AUDIT_RANK_PRIVATE;
+	return all && version_bound(a) ? TG_AUDIT_RANK_BOUND
+				       : TG_AUDIT_RANK_NONE;
+}
+
+const char *
+tg_audit_rank_name(enum tg_audit_rank k)
+{
+	switch (k) {
+	case TG_AUDIT_RANK_BOUND:
+		return "version-bound";
+	case TG_AUDIT_RANK_PRIVATE:
+		return "private";
+	case TG_AUDIT_RANK_DEPRECATED:
+		return "deprecated";
+	case TG_AUDIT_RANK_REMOVED:
+		return "removed";
+	default:
+		return NULL;
+	}
+}
+
+/* Keep v in *best when it parses and is newer. */
+static int
+newer(struct tg_version *best, int *have, const char *v)
+{
+	struct tg_version x = TG_VERSION_INIT;
+	int rc;
+
+	if (!v)
+		return 0;
+	rc = tg_version_parse(&x, v, strlen(v), NULL);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc)
+		return 0; /* the loader checked them; nothing to compare */
+	if (!*have || tg_version_cmp(&x, best) > 0) {
+		tg_version_release(best);
+		*best = x;
+		*have = 1;
+		return 0;
+	}
+	tg_version_release(&x);
+	return 0;
+}
+
+int
+tg_audit_newest(const struct tg_table *t, struct tg_version *v,
+		struct tg_err *err)
+{
+	struct tg_version best = TG_VERSION_INIT;
+	size_t k;
+	int have = 0, rc = 0;
+
+	for (k = 0; k < t->n && !rc; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		rc = newer(&best, &have, a->introduced.version);
+		if (!rc)
+			rc = newer(&best, &have, a->deprecated.version);
+		if (!rc)
+			rc = newer(&best, &have, a->removed.version);
+		if (!rc)
+			rc = newer(&best, &have, a->repl_since);
+	}
+	if (rc) {
+		tg_version_release(&best);
+		return tg_err_set(err, rc, "out of memory");
+	}
+	if (!have)
+		return tg_err_set(err, TG_ENOENT,
+				  "the table names no torch version");
+	*v = best;
+	return 0;
+}
+
+int
+tg_audit_suppressed(struct tg_audit_result *r, const struct tg_audit_finding *f)
+{
+	size_t k, j;
+	int hit = 0;
+
+	for (k = 0; k < r->nsuppressions; k++) {
+		struct tg_audit_suppression *s = &r->suppressions[k];
+
+		if (s->line != f->line)
+			continue;
+		if (!s->nids) {
+			s->used = hit = 1;
+			continue;
+		}
+		for (j = 0; j < s->nids; j++)
+			if (strcmp(s->ids[j], f->api->id) == 0)
+				s->used = hit = 1;
+	}
+	return hit;
+}
+
+int
+tg_audit_branch_dead(const struct tg_audit_branch *b,
+		     const struct tg_version *floor)
+{
+	const char *p = b->requires;
+	struct tg_version upper = TG_VERSION_INIT;
+	const char *e;
+	int dead = 0;
+
+	/* requires is what audit_cxx writes: ">=X", "<Y" or ">=X,<Y";
+	 * only an upper bound at or below the floor makes it dead */
+	p = strchr(p, '<');
+	if (!p || p[1] == '=')
+		return 0;
+	p++;
+	e = p + strcspn(p, ",");
+	if (tg_version_parse(&upper, p, (size_t)(e - p), NULL))
+		return 0;
+	dead = tg_version_cmp(&upper, floor) <= 0;
+	tg_version_release(&upper);
+	return dead;
+}
+
+static int
+cmp_finding(const void *pa, const void *pb)
+{
+	const struct tg_audit_finding *a = pa, *b = pb;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	if (a->column != b->column)
+		return a->column < b->column ? -1 : 1;
+	return strcmp(a->api->id, b->api->id);
+}
+
+static int
+cmp_branch(const void *pa, const void *pb)
+{
+	const struct tg_audit_branch *a = pa, *b = pb;
+
+	if (a->first_line != b->first_line)
+		return a->first_line < b->first_line ? -1 : 1;
+	return a->last_line < b->last_line ? -1 : a->last_line > b->last_line;
+}
+
+void
+tg_audit_result_sort(struct tg_audit_result *r)
+{
+	if (r->nfindings > 1)
+		qsort(r->findings, r->nfindings, sizeof(*r->findings),
+		      cmp_finding);
+	if (r->nbranches > 1)
+		qsort(r->branches, r->nbranches, sizeof(*r->branches),
+		      cmp_branch);
+}
+
+/* The length of the UTF-8 sequence at s[i..len), 0 when invalid. */
+static size_t
+utf8_len(const unsigned char *s, size_t i, size_t len)
+{
+	unsigned c = s[i];
+	size_t n, k;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (len - i < n)
+		return 0;
+	for (k = 1; k < n; k++) {
+		if ((s[i + k] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i + k] & 0x3f);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+int
+tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
+		  const char **why)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t i = 0, ln = 1, ls = 0, n;
+
+	while (i < len) {
+		if (s[i] == '\n') {
+			ln++;
+			ls = ++i;
+			continue;
+		}
+		if (s[i] == 0) {
+			*why = "a NUL byte";
+			goto bad;
+		}
+		n = utf8_len(s, i, len);
+		if (!n) {
+			*why = "invalid UTF-8";
+			goto bad;
+		}
+		i += n;
+	}
+	return 0;
+bad:
+	*line = ln;
+	*column = i - ls + 1;
+	return 1;
 }

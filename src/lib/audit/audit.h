@@ -109,4 +109,47 @@ int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		 const char *path, struct tg_audit_result *r,
 		 struct tg_err *err);
 
+/* Driver-side helpers (audit.c), for the command: what a finding means
+ * for a torch version, suppressions, dead branches, order. */
+
+/* How much a use of a matters for torch, most first: removed, deprecated,
+ * private (available but private), version-bound (available, but the
+ * entry has a version: only with --all), or none (not reported). */
+enum tg_audit_rank {
+	TG_AUDIT_RANK_NONE = -1,
+	TG_AUDIT_RANK_BOUND = 0,
+	TG_AUDIT_RANK_PRIVATE = 1,
+	TG_AUDIT_RANK_DEPRECATED = 2,
+	TG_AUDIT_RANK_REMOVED = 3,
+};
+
+enum tg_audit_rank tg_audit_rank(const struct tg_api *a,
+				 const struct tg_version *torch, int all);
+/* "version-bound", "private", "deprecated", "removed" (NONE: NULL). */
+const char *tg_audit_rank_name(enum tg_audit_rank k);
+
+/* The newest version any entry of t names (introduced, deprecated,
+ * removed, a replacement's since), parsed into *v; TG_ENOENT when the
+ * table names none. */
+int tg_audit_newest(const struct tg_table *t, struct tg_version *v,
+		    struct tg_err *err);
+
+/* Whether a suppression of r on finding f's line names f's entry (or
+ * names none); marks the suppression used. */
+int tg_audit_suppressed(struct tg_audit_result *r,
+			const struct tg_audit_finding *f);
+
+/* Whether no torch at or above floor satisfies b->requires. */
+int tg_audit_branch_dead(const struct tg_audit_branch *b,
+			 const struct tg_version *floor);
+
+/* Sort findings by line, column, entry id; branches by first line. */
+void tg_audit_result_sort(struct tg_audit_result *r);
+
+/* Whether src[0..len) is text: 0 for valid UTF-8 without NUL bytes, else
+ * 1 with *line and *column (1-based) of the first NUL byte or invalid
+ * sequence and *why "a NUL byte" or "invalid UTF-8". */
+int tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
+		      const char **why);
+
 #endif

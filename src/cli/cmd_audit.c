@@ -1,0 +1,621 @@
+/* cmd_audit.c - torchgate audit: the table's APIs a package's sources use
+ * SPDX-License-Identifier: MIT
+ *
+ * Walks each operand (util/walk: sorted, bounded, inside its root), hands
+ * each Python file (.py, .pyi) to tg_audit_py and each C/C++/CUDA file
+ * (.c .cc .cpp .cxx .h .hpp .cu .cuh) to tg_audit_cxx, and keeps the
+ * findings whose entry matters for the torch judged (tg_audit_rank),
+ * less the suppressed ones; then renders them all at once (out/
+ * audit_format), sorted by path, line, column and id. Memory: one file's
+ * bytes at a time, plus the findings kept.
+ *
+ * The torch judged: --torch-version V; else, given --python, --prefix
+ * or --site-packages, that environment's torch (one is required); else
+ * the newest version the table names, so that an audit of a source tree
+ * does not depend on the machine it runs on.
+ *
+ * Exit: 2 usage; 5 an operand or a file under it could not be read;
+ * else 1 when a finding in code, not guarded, at or above --min-status
+ * remains; else 4 when a file could not be decoded (skipped); else 0.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cli_env.h"
+#include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
+#include "lib/audit/audit.h"
+#include "lib/out/audit_format.h"
+#include "lib/util/buf.h"
+#include "lib/util/diag.h"
+#include "lib/util/file.h"
+#include "lib/util/walk.h"
+
+#define CMD "audit"
+/* Larger files are skipped with a note. */
+#define FILE_MAX ((size_t)8 * 1024 * 1024)
+#define EXCLUDES_MAX 64
+
+static const char *format, *min_status, *floor_arg;
+static int all;
+static const char *exclude_v[EXCLUDES_MAX];
+static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
+static const char *const formats[] = {"text", "json", "sarif", "github", NULL};
+static const char *const statuses[] = {"private", "deprecated", "removed",
+				       NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_CHOICE, "format", 0, &format, "F",
+     "text (default), json, sarif or github", formats},
+    {CLI_OPT_CHOICE, "min-status", 0, &min_status, "S",
+     "fail (exit 1) from S up: private (default),\ndeprecated or removed",
+     statuses},
+    {CLI_OPT_SWITCH, "all", 0, &all, NULL,
+     "also report APIs that are only version-bound", NULL},
+    {CLI_OPT_VALUE, "floor", 0, &floor_arg, "V",
+     "report version branches no torch >= V runs", NULL},
+    {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
+     "leave out files and directories whose name or\n"
+     "path under the operand matches GLOB (repeatable)",
+     NULL},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
+
+/* One analyzed file and what its analyzer found. */
+struct file_result {
+	char *path;
+	struct tg_audit_result r;
+};
+
+struct run {
+	struct cli_ctx *ctx;
+	const struct tg_version *torch;
+	struct tg_version floor;
+	int have_floor;
+	enum tg_audit_rank min;
+	struct file_result *files;
+	size_t nfiles, capfiles;
+	struct tg_diag_list notes;
+	size_t analyzed, found;
+	int unreadable, undecodable, oom;
+	/* progress on a TTY */
+	int tty;
+	struct timespec start, last;
+};
+
+enum lang { LANG_NONE, LANG_PY, LANG_CXX };
+
+static enum lang
+lang_of(const char *name)
+{
+	static const char *const cxx[] = {".c",	  ".cc", ".cpp", ".cxx", ".h",
+					  ".hpp", ".cu", ".cuh", NULL};
+	const char *dot = strrchr(name, '.');
+	size_t k;
+
+	if (!dot || dot == name)
+		return LANG_NONE;
+	if (strcmp(dot, ".py") == 0 || strcmp(dot, ".pyi") == 0)
+		return LANG_PY;
+	for (k = 0; cxx[k]; k++)
+		if (strcmp(dot, cxx[k]) == 0)
+			return LANG_CXX;
+	return LANG_NONE;
+}
+
+static int
+excluded(const char *name, const char *rel)
+{
+	size_t k;
+
+	for (k = 0; k < excludes.n; k++)
+		if (fnmatch(excludes.v[k], name, 0) == 0 ||
+		    (rel && fnmatch(excludes.v[k], rel, 0) == 0))
+			return 1;
+	return 0;
+}
+
+/* The directories an audit never enters: version control, virtual
+ * environments, build output, caches. */
+static int
+default_excluded_dir(const struct tg_walk_entry *e)
+{
+	static const char *const names[] = {
+	    ".git",	    ".hg",  ".svn", "__pycache__", "build", "dist",
+	    "node_modules", ".tox", ".nox", ".eggs",	   NULL};
+	struct tg_buf cfg = TG_BUF_INIT;
+	struct stat st;
+	size_t k, n = strlen(e->name);
+	int venv;
+
+	for (k = 0; names[k]; k++)
+		if (strcmp(e->name, names[k]) == 0)
+			return 1;
+	if (n > 9 && strcmp(e->name + n - 9, ".egg-info") == 0)
+		return 1;
+	tg_buf_addf(&cfg, "%s/pyvenv.cfg", e->path);
+	venv = !tg_buf_error(&cfg) && stat(cfg.data, &st) == 0;
+	tg_buf_release(&cfg);
+	return venv;
+}
+
+static int
+want(void *ctx, const struct tg_walk_entry *e)
+{
+	(void)ctx;
+	if (excluded(e->name, e->rel))
+		return 0;
+	if (e->st && S_ISDIR(e->st->st_mode))
+		return !default_excluded_dir(e);
+	return lang_of(e->name) != LANG_NONE;
+}
+
+static int add_note(struct run *run, enum tg_severity sev, const char *path,
+		    size_t line, const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static int
+add_note(struct run *run, enum tg_severity sev, const char *path, size_t line,
+	 const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = tg_diag_addv(&run->notes, sev, 0, path, line, 0, rule, NULL, fmt,
+			  ap);
+	va_end(ap);
+	if (rc)
+		run->oom = 1;
+	return rc;
+}
+
+static double
+seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	       (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/* "N files, M findings, R files/s", overwritten in place, at most ten
+ * times a second; done: cleared. */
+static void
+progress(struct run *run, int done)
+{
+	struct timespec now;
+	double t;
+
+	if (!run->tty)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (done) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	if (seconds(&run->last, &now) < 0.1)
+		return;
+	run->last = now;
+	t = seconds(&run->start, &now);
+	fprintf(stderr,
+		"\r\033[Ktorchgate: audit: %zu files, %zu findings, "
+		"%.0f files/s",
+		run->analyzed, run->found,
+		t > 0 ? (double)run->analyzed / t : 0);
+	fflush(stderr);
+}
+
+/* Keep what matters of r for path; r is moved into run. */
+static int
+keep_result(struct run *run, const char *path, struct tg_audit_result *r)
+{
+	struct file_result *fr;
+	size_t k, w = 0;
+
+	tg_audit_result_sort(r);
+	for (k = 0; k < r->nfindings; k++) {
+		struct tg_audit_finding *f = &r->findings[k];
+
+		if (tg_audit_suppressed(r, f) ||
+		    tg_audit_rank(f->api, run->torch, all) ==
+			TG_AUDIT_RANK_NONE) {
+			free(f->guard_text);
+			free(f->text);
+			continue;
+		}
+		r->findings[w++] = *f;
+	}
+	r->nfindings = w;
+	run->found += w;
+	for (k = 0; k < r->nsuppressions; k++)
+		if (!r->suppressions[k].used &&
+		    add_note(run, TG_SEV_WARNING, path, r->suppressions[k].line,
+			     "unused-suppression",
+			     "the suppression matched no finding"))
+			return TG_ENOMEM;
+	for (k = 0; k < r->notes.n; k++) {
+		const struct tg_diag *d = &r->notes.v[k];
+
+		if (tg_diag_add(&run->notes, d->severity, d->code, path,
+				d->line, d->column, d->rule, d->snippet, "%s",
+				d->message))
+			return TG_ENOMEM;
+	}
+	if (!r->nfindings && !r->nbranches) {
+		tg_audit_result_release(r);
+		return 0;
+	}
+	if (run->nfiles == run->capfiles) {
+		size_t nc = run->capfiles ? run->capfiles * 2 : 64;
+		void *p = realloc(run->files, nc * sizeof(*run->files));
+
+		if (!p)
+			return TG_ENOMEM;
+		run->files = p;
+		run->capfiles = nc;
+	}
+	fr = &run->files[run->nfiles];
+	fr->path = strdup(path);
+	if (!fr->path)
+		return TG_ENOMEM;
+	fr->r = *r;
+	memset(r, 0, sizeof(*r));
+	run->nfiles++;
+	return 0;
+}
+
+/* Read and analyze one file. */
+static int
+audit_file(struct run *run, const char *path, enum lang lang)
+{
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *src = NULL;
+	size_t len = 0, line = 0, col = 0;
+	const char *why = NULL;
+	int rc;
+
+	rc = tg_file_read(path, FILE_MAX, &src, &len, NULL, &err);
+	if (rc == TG_ELIMIT)
+		return add_note(run, TG_SEV_NOTE, path, 0, "too-large",
+				"skipped: larger than %zu MiB", FILE_MAX >> 20);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc) {
+		run->unreadable = 1;
+		return add_note(run, TG_SEV_ERROR, path, 0, "unreadable", "%s",
+				err.msg);
+	}
+	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
+	 * any bytes in comments and strings, but a NUL byte means it is not
+	 * source at all */
+	if (tg_audit_not_text(src, len, &line, &col, &why) &&
+	    (lang == LANG_PY || strcmp(why, "a NUL byte") == 0)) {
+		free(src);
+		run->undecodable = 1;
+		return add_note(run, TG_SEV_WARNING, path, line, "undecodable",
+				"skipped: cannot be decoded: %s at line %zu, "
+				"column %zu",
+				why, line, col);
+	}
+	rc = lang == LANG_PY
+		 ? tg_audit_py(&run->ctx->table, src, len, path, &r, &err)
+		 : tg_audit_cxx(&run->ctx->table, src, len, path, &r, &err);
+	free(src);
+	run->analyzed++;
+	if (!rc)
+		rc = keep_result(run, path, &r);
+	tg_audit_result_release(&r);
+	progress(run, 0);
+	return rc;
+}
+
+static int
+on_file(void *ctx, const struct tg_walk_entry *e)
+{
+	return audit_file(ctx, e->path, lang_of(e->name));
+}
+
+static int
+on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
+	   const char *msg)
+{
+	struct run *run = ctx;
+
+	if (why == TG_WALK_SEEN)
+		return 0;
+	if (why == TG_WALK_UNREADABLE) {
+		run->unreadable = 1;
+		return add_note(run, TG_SEV_ERROR, e->path, 0, "unreadable",
+				"cannot read '%s': %s", e->path, msg);
+	}
+	return add_note(run, TG_SEV_NOTE, e->path, 0, "skipped", "skipped: %s",
+			msg);
+}
+
+static int
+audit_operand(struct run *run, const char *path)
+{
+	struct tg_walk_opts wo;
+	struct tg_err err = TG_ERR_INIT;
+	struct stat st;
+	const char *base;
+	enum lang lang;
+	int rc;
+
+	if (stat(path, &st)) {
+		run->unreadable = 1;
+		cli_error(CMD, "cannot read '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		base = strrchr(path, '/');
+		lang = lang_of(base ? base + 1 : path);
+		if (lang == LANG_NONE)
+			return add_note(run, TG_SEV_NOTE, path, 0, "skipped",
+					"skipped: not a Python, C, C++ or "
+					"CUDA file by its name");
+		return audit_file(run, path, lang);
+	}
+	memset(&wo, 0, sizeof(wo));
+	wo.want = want;
+	wo.file = on_file;
+	wo.skipped = on_skipped;
+	wo.ctx = run;
+	rc = tg_walk(path, &wo, &err);
+	if (rc == TG_ENOMEM || run->oom)
+		return TG_ENOMEM;
+	if (rc) {
+		run->unreadable = 1;
+		cli_error(CMD, "%s", err.msg);
+	}
+	return 0;
+}
+
+static int
+cmp_item(const void *pa, const void *pb)
+{
+	const struct tg_audit_item *a = pa, *b = pb;
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	if (a->f->line != b->f->line)
+		return a->f->line < b->f->line ? -1 : 1;
+	if (a->f->column != b->f->column)
+		return a->f->column < b->f->column ? -1 : 1;
+	return strcmp(a->f->api->id, b->f->api->id);
+}
+
+static void
+print_notes(const struct run *run)
+{
+	size_t k;
+
+	if (run->ctx->quiet)
+		return;
+	for (k = 0; k < run->notes.n; k++) {
+		const struct tg_diag *d = &run->notes.v[k];
+
+		if (d->line)
+			cli_error(CMD, "%s: %s:%zu: %s",
+				  tg_diag_severity_name(d->severity), d->path,
+				  d->line, d->message);
+		else if (d->path && !strstr(d->message, d->path))
+			cli_error(CMD, "%s: %s: %s",
+				  tg_diag_severity_name(d->severity), d->path,
+				  d->message);
+		else
+			cli_error(CMD, "%s: %s",
+				  tg_diag_severity_name(d->severity),
+				  d->message);
+	}
+}
+
+/* The torch to judge, into *v (borrowed) and *from. */
+static int
+pick_torch(struct cli_ctx *ctx, struct tg_version *newest,
+	   const struct tg_version **v, const char **from)
+{
+	struct tg_err err = TG_ERR_INIT;
+	int status;
+
+	if (ctx->version) {
+		*v = ctx->version;
+		*from = "option";
+		return CLI_OK;
+	}
+	if (ctx->env.python || ctx->env.prefix || ctx->env.sites.n) {
+		status = cli_env_probe(CMD, &ctx->env);
+		if (!status)
+			status = cli_env_torch(CMD, &ctx->env, ctx->quiet,
+					       &ctx->torch);
+		if (status)
+			return status;
+		*v = &ctx->torch->src[ctx->torch->version_from].v;
+		*from = "environment";
+		return CLI_OK;
+	}
+	if (tg_audit_newest(&ctx->table, newest, &err)) {
+		cli_error(CMD, "%s", err.msg);
+		return cli_exit_for(err.code);
+	}
+	*v = newest;
+	*from = "table";
+	return CLI_OK;
+}
+
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	(void)argv;
+	if (argc < 1)
+		return cli_usage_error(CMD, "no path to audit");
+	return CLI_OK;
+}
+
+static int
+run_audit(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct run run;
+	struct tg_version newest = TG_VERSION_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_audit_item *items = NULL;
+	struct tg_audit_dead *dead = NULL;
+	struct tg_audit_report rep;
+	struct tg_buf out = TG_BUF_INIT;
+	enum tg_audit_format fmt = TG_AUDIT_TEXT;
+	size_t nitems = 0, ndead = 0, k, j;
+	int status, rc = 0, fails = 0;
+
+	memset(&run, 0, sizeof(run));
+	memset(&rep, 0, sizeof(rep));
+	run.ctx = ctx;
+	run.min = TG_AUDIT_RANK_PRIVATE;
+	if (min_status)
+		run.min = strcmp(min_status, "removed") == 0
+			      ? TG_AUDIT_RANK_REMOVED
+			  : strcmp(min_status, "deprecated") == 0
+			      ? TG_AUDIT_RANK_DEPRECATED
+			      : TG_AUDIT_RANK_PRIVATE;
+	if (format)
+		fmt = strcmp(format, "json") == 0     ? TG_AUDIT_JSON
+		      : strcmp(format, "sarif") == 0  ? TG_AUDIT_SARIF
+		      : strcmp(format, "github") == 0 ? TG_AUDIT_GITHUB
+						      : TG_AUDIT_TEXT;
+	if (floor_arg) {
+		if (tg_version_parse(&run.floor, floor_arg, strlen(floor_arg),
+				     &err))
+			return cli_usage_error(CMD, "--floor: %s", err.msg);
+		run.have_floor = 1;
+	}
+	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
+	if (status)
+		goto out;
+	run.tty = !ctx->quiet && isatty(2);
+	clock_gettime(CLOCK_MONOTONIC, &run.start);
+	for (k = 0; k < (size_t)argc && !rc; k++)
+		rc = audit_operand(&run, argv[k]);
+	progress(&run, 1);
+	if (rc || run.oom) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	/* every finding kept, and the dead branches */
+	for (k = 0; k < run.nfiles; k++) {
+		nitems += run.files[k].r.nfindings;
+		ndead += run.files[k].r.nbranches;
+	}
+	items = calloc(nitems + 1, sizeof(*items));
+	dead = calloc(ndead + 1, sizeof(*dead));
+	if (!items || !dead) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	nitems = ndead = 0;
+	for (k = 0; k < run.nfiles; k++) {
+		struct file_result *fr = &run.files[k];
+
+		for (j = 0; j < fr->r.nfindings; j++) {
+			struct tg_audit_item *it = &items[nitems++];
+
+			it->path = fr->path;
+			it->f = &fr->r.findings[j];
+			it->rank = tg_audit_rank(it->f->api, run.torch, all);
+			it->fails = it->f->in == TG_AUDIT_IN_CODE &&
+				    it->f->guard != TG_AUDIT_GUARDED &&
+				    it->rank != TG_AUDIT_RANK_BOUND &&
+				    it->rank >= run.min;
+			fails |= it->fails;
+		}
+		for (j = 0; run.have_floor && j < fr->r.nbranches; j++)
+			if (tg_audit_branch_dead(&fr->r.branches[j],
+						 &run.floor)) {
+				dead[ndead].path = fr->path;
+				dead[ndead++].b = &fr->r.branches[j];
+			}
+	}
+	qsort(items, nitems, sizeof(*items), cmp_item);
+	rep.tool_version = PACKAGE_VERSION;
+	rep.torch = run.torch->str;
+	rep.floor = floor_arg;
+	rep.min_status = min_status ? min_status : "private";
+	rep.files = run.analyzed;
+	rep.items = items;
+	rep.nitems = nitems;
+	rep.dead = dead;
+	rep.ndead = ndead;
+	rep.notes = &run.notes;
+	if (tg_audit_format_write(&rep, fmt, &out)) {
+		cli_error(CMD, "cannot write the report: %s",
+			  tg_buf_error(&out) == TG_ELIMIT ? "too large"
+							  : "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	fwrite(out.data, 1, out.len, stdout);
+	if (fmt == TG_AUDIT_TEXT)
+		print_notes(&run);
+	status = run.unreadable	   ? CLI_IO
+		 : fails	   ? CLI_FAILED
+		 : run.undecodable ? CLI_BAD_INPUT
+				   : CLI_OK;
+out:
+	tg_buf_release(&out);
+	free(items);
+	free(dead);
+	for (k = 0; k < run.nfiles; k++) {
+		free(run.files[k].path);
+		tg_audit_result_release(&run.files[k].r);
+	}
+	free(run.files);
+	tg_diag_list_release(&run.notes);
+	tg_version_release(&run.floor);
+	tg_version_release(&newest);
+	return status;
+}
+
+const struct cli_command cmd_audit = {
+    .name = CMD,
+    .summary = "the deprecated, removed and private torch APIs a package "
+	       "uses",
+    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate audit [--format=text|json|sarif|github]\n"
+	"                       [--min-status=private|deprecated|removed] "
+	"[--all]\n"
+	"                       [--floor V] [--exclude GLOB]... [--table "
+	"FILE]\n"
+	"                       [--torch-version V | --python PATH |\n"
+	"                        --prefix DIR | --site-packages DIR...]\n"
+	"                       [--quiet] PATH...",
+    .about =
+	"Read the Python (.py, .pyi) and C/C++/CUDA (.c .cc .cpp .cxx .h .hpp\n"
+	".cu .cuh) files under each PATH and report every use of a table API\n"
+	"that is deprecated, removed or private for the torch judged: "
+	"--torch-\n"
+	"version V, else the torch of the environment given, else the newest\n"
+	"version the table names. Uses in comments and strings are reported "
+	"as\n"
+	"mentions; uses under a version test are reported as guarded. Nothing\n"
+	"is imported or run. .git, virtual environments, build, dist,\n"
+	"__pycache__, *.egg-info and node_modules are never entered; files\n"
+	"over 8 MiB are skipped with a note.",
+    .exits =
+	"Exit status: 0 nothing to fix, 1 an unguarded use at or above\n"
+	"--min-status, 2 usage, 4 a file could not be decoded (skipped), 5 "
+	"a path\n"
+	"could not be read; 5 wins over 1, and 1 over 4.",
+    .check = check,
+    .run = run_audit,
+};

@@ -1,0 +1,1236 @@
+/* audit_cxx.c - uses of the table's C++ entries in C, C++ and CUDA source
+ * SPDX-License-Identifier: MIT
+ *
+ * One pass of lex/clex over the file makes two masked copies of it, lines
+ * kept: the code (comments and literal bodies blanked, directives kept
+ * but for their comments) and the mentions (only comment text and
+ * literal bodies kept). The table's usage patterns of each C++ entry run
+ * over the code copy (findings in code) and, but for methods, over the
+ * mention copy (findings in a comment or string); a method entry is
+ * mentioned by its id. A pattern runs only when the longest literal it
+ * requires occurs in the copy (a memmem), so most patterns cost one
+ * scan and no compile.
+ *
+ * Methods (.type(), .data<T>()) are judged by their receiver, from the
+ * masked text before the '.' or '->': a call such as x.device() or
+ * x.options(), a name such as scalar or options, or a name declared in
+ * the 64 KiB before the use with a type that is not a tensor (Scalar,
+ * Device, TensorOptions, ...) is not at::Tensor; anything else is
+ * assumed to be one (a guess, written down in torchgate-audit(1)).
+ *
+ * The same pass follows #if/#ifdef/#ifndef/#elif/#else/#endif: a branch
+ * whose chain tests a torch version macro (a name holding TORCH_VERSION)
+ * or a generated *_HAS_* macro, or #ifdef/#ifndef/defined() of a table
+ * macro, guards what it holds. A chain whose conditions are exact
+ * expressions in TORCH_VERSION_MAJOR and TORCH_VERSION_MINOR (any
+ * prefix) is evaluated over the versions 0.0 to 9.99; a branch that runs
+ * for one interval of them becomes a tg_audit_branch with that interval
+ * as a specifier set. Comments "torchgate: ignore[id,...]" become
+ * suppressions.
+ *
+ * Limits: at most FINDINGS_MAX findings a file (a note says so), 64
+ * nested conditionals followed (deeper ones guard nothing), REGIONS_MAX
+ * guarded branches. Memory: about three times the file. Time: one token
+ * pass, one scan per pattern, and per pattern with hits one more pass to
+ * count lines. Bad input is never an error: pcre2's limits end a match
+ * with a note, never the analysis.
+ */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/audit/audit.h"
+#include "lib/lex/clex.h"
+#include "lib/util/scan.h"
+
+#define FINDINGS_MAX 10000
+#define REGIONS_MAX 65536
+#define DEPTH_MAX 64
+#define TEXT_MAX 200
+#define LITERAL_MAX 64
+#define LOOKBACK 65536
+#define GRID_MAJOR 10
+#define GRID_MINOR 100
+#define GRID (GRID_MAJOR * GRID_MINOR)
+
+/* A closed branch that guards lines first..last. */
+struct region {
+	size_t first, last;
+	size_t line;	 /* of the directive that makes it a guard */
+	size_t off, len; /* that directive's first line, in src */
+};
+
+/* An open conditional chain. */
+struct frame {
+	size_t line;	 /* of the current branch's directive */
+	size_t off, len; /* the current branch's directive text */
+	int guard;	 /* some condition of the chain is a guard */
+	size_t gline, goff, glen;
+	int exact; /* every condition so far read exactly */
+	unsigned char rest[GRID], cur[GRID];
+	int is_else;
+	size_t if_line;
+};
+
+struct cx {
+	const struct tg_table *t;
+	const char *src, *path;
+	size_t len;
+	char *code, *ment;
+	unsigned char *strbits; /* a bit per byte: inside a literal */
+	struct tg_audit_result *r;
+	struct frame *fr;
+	size_t depth; /* open chains, fr[0..min(depth, DEPTH_MAX)) */
+	struct region *reg;
+	size_t nreg, capreg;
+	size_t added; /* findings this file */
+	int full;     /* FINDINGS_MAX reached, noted */
+	/* the line cursor */
+	size_t cur_off, cur_line, cur_ls;
+	int oom;
+};
+
+static int
+is_ident(unsigned char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c >= 0x80;
+}
+
+/* Line and 1-based column of off; moves a cursor forward, restarting
+ * from the top when asked for an earlier offset. */
+static void
+position(struct cx *x, size_t off, size_t *line, size_t *col)
+{
+	const char *p;
+
+	if (off < x->cur_off) {
+		x->cur_off = x->cur_ls = 0;
+		x->cur_line = 1;
+	}
+	while ((p = memchr(x->src + x->cur_off, '\n', off - x->cur_off))) {
+		x->cur_line++;
+		x->cur_off = x->cur_ls = (size_t)(p - x->src) + 1;
+	}
+	x->cur_off = off;
+	*line = x->cur_line;
+	*col = off - x->cur_ls + 1;
+}
+
+static void
+blank(char *m, size_t a, size_t e)
+{
+	for (; a < e; a++)
+		if (m[a] != '\n')
+			m[a] = ' ';
+}
+
+/* Blank the comments inside a directive's text s[a..e) in m. */
+static void
+blank_directive_comments(const char *s, char *m, size_t a, size_t e)
+{
+	char q = 0;
+	size_t i;
+
+	for (i = a; i < e; i++) {
+		if (q) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == q)
+				q = 0;
+		} else if (s[i] == '"' || s[i] == '\'') {
+			q = s[i];
+		} else if (s[i] == '/' && i + 1 < e && s[i + 1] == '/') {
+			blank(m, i, e);
+			return;
+		} else if (s[i] == '/' && i + 1 < e && s[i + 1] == '*') {
+			size_t j = i + 2;
+
+			while (j + 1 < e && !(s[j] == '*' && s[j + 1] == '/'))
+				j++;
+			j = j + 2 <= e ? j + 2 : e;
+			blank(m, i, j);
+			i = j - 1;
+		}
+	}
+}
+
+/* Keep s[a..e) in the mention copy. */
+static void
+keep(struct cx *x, size_t a, size_t e, int literal)
+{
+	size_t i;
+
+	memcpy(x->ment + a, x->src + a, e - a);
+	if (literal)
+		for (i = a; i < e; i++)
+			x->strbits[i / 8] |= (unsigned char)(1u << (i % 8));
+}
+
+static int
+in_literal(const struct cx *x, size_t off)
+{
+	return (x->strbits[off / 8] >> (off % 8)) & 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Conditions */
+
+/* The condition of a directive: s[a..e) after the keyword, with
+ * continuations and comments as spaces, into out (at most outsz - 1
+ * bytes; longer conditions are cut, which makes them inexact). */
+static size_t
+condition_text(const char *m, size_t a, size_t e, char *out, size_t outsz)
+{
+	size_t n = 0;
+
+	for (; a < e && n + 1 < outsz; a++) {
+		char c = m[a];
+
+		if (c == '\\' && a + 1 < e &&
+		    (m[a + 1] == '\n' || m[a + 1] == '\r'))
+			c = ' ';
+		else if (c == '\n' || c == '\r' || c == '\t')
+			c = ' ';
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+static int
+word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && memcmp(s, w, n) == 0;
+}
+
+/* Whether name s[0..n) ends with suffix. */
+static int
+ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+static int
+has_sub(const char *s, size_t n, const char *w)
+{
+	size_t k = strlen(w), i;
+
+	for (i = 0; i + k <= n; i++)
+		if (memcmp(s + i, w, k) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+table_macro(const struct tg_table *t, const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		if (t->apis[k].cxx && strcmp(t->apis[k].kind, "macro") == 0 &&
+		    word_is(s, n, t->apis[k].id))
+			return 1;
+	return 0;
+}
+
+/* Whether a condition is a guard: a name holding TORCH_VERSION, a
+ * *_HAS_* or HAS_* name, or (ifdef: the whole condition is a name) a
+ * table macro tested for definition. */
+static int
+is_guard(const struct tg_table *t, const char *c, int ifdef)
+{
+	size_t i = 0, a;
+	int after_defined = 0;
+
+	while (c[i]) {
+		if (!is_ident((unsigned char)c[i]) ||
+		    (c[i] >= '0' && c[i] <= '9')) {
+			if (c[i] != ' ' && c[i] != '(')
+				after_defined = 0;
+			i++;
+			continue;
+		}
+		a = i;
+		while (c[i] && is_ident((unsigned char)c[i]))
+			i++;
+		if (has_sub(c + a, i - a, "TORCH_VERSION") ||
+		    has_sub(c + a, i - a, "_HAS_") ||
+		    (i - a > 4 && memcmp(c + a, "HAS_", 4) == 0))
+			return 1;
+		if ((ifdef || after_defined) && table_macro(t, c + a, i - a))
+			return 1;
+		after_defined = word_is(c + a, i - a, "defined");
+	}
+	return 0;
+}
+
+/* An exact evaluator for version conditions: integers, names ending in
+ * TORCH_VERSION_MAJOR / _MINOR, ( ) ! * + - < <= > >= == != && ||. */
+struct ev {
+	const char *s;
+	size_t i;
+	long major, minor;
+	int bad;
+};
+
+static void
+ev_space(struct ev *e)
+{
+	while (e->s[e->i] == ' ')
+		e->i++;
+}
+
+static int
+ev_take(struct ev *e, const char *op)
+{
+	size_t n = strlen(op);
+
+	ev_space(e);
+	if (strncmp(e->s + e->i, op, n))
+		return 0;
+	/* "<" is not "<=", "!" is not "!=", "&" alone is not "&&" */
+	if (n == 1 && (op[0] == '<' || op[0] == '>' || op[0] == '!') &&
+	    e->s[e->i + 1] == '=')
+		return 0;
+	e->i += n;
+	return 1;
+}
+
+static long ev_or(struct ev *e, int depth);
+
+static long
+ev_primary(struct ev *e, int depth)
+{
+	long v = 0;
+	size_t a;
+
+	ev_space(e);
+	if (depth > 32) {
+		e->bad = 1;
+		return 0;
+	}
+	if (ev_take(e, "!"))
+		return !ev_primary(e, depth + 1);
+	if (ev_take(e, "-"))
+		return -ev_primary(e, depth + 1);
+	if (ev_take(e, "(")) {
+		v = ev_or(e, depth + 1);
+		if (!ev_take(e, ")"))
+			e->bad = 1;
+		return v;
+	}
+	a = e->i;
+	if (e->s[a] >= '0' && e->s[a] <= '9') {
+		while (e->s[e->i] >= '0' && e->s[e->i] <= '9' && v < 100000)
+			v = v * 10 + (e->s[e->i++] - '0');
+		while (e->s[e->i] == 'L' || e->s[e->i] == 'U' ||
+		       e->s[e->i] == 'l' || e->s[e->i] == 'u')
+			e->i++;
+		if (is_ident((unsigned char)e->s[e->i]))
+			e->bad = 1;
+		return v;
+	}
+	while (is_ident((unsigned char)e->s[e->i]))
+		e->i++;
+	if (ends_with(e->s + a, e->i - a, "TORCH_VERSION_MAJOR") && e->i > a)
+		return e->major;
+	if (ends_with(e->s + a, e->i - a, "TORCH_VERSION_MINOR") && e->i > a)
+		return e->minor;
+	e->bad = 1;
+	return 0;
+}
+
+static long
+ev_mul(struct ev *e, int d)
+{
+	long v = ev_primary(e, d);
+
+	while (!e->bad && ev_take(e, "*"))
+		v *= ev_primary(e, d);
+	return v;
+}
+
+static long
+ev_add(struct ev *e, int d)
+{
+	long v = ev_mul(e, d);
+
+	for (;;) {
+		if (e->bad)
+			return v;
+		if (ev_take(e, "+"))
+			v += ev_mul(e, d);
+		else if (ev_take(e, "-"))
+			v -= ev_mul(e, d);
+		else
+			return v;
+	}
+}
+
+static long
+ev_rel(struct ev *e, int d)
+{
+	long v = ev_add(e, d);
+
+	for (;;) {
+		if (e->bad)
+			return v;
+		if (ev_take(e, "<="))
+			v = v <= ev_add(e, d);
+		else if (ev_take(e, ">="))
+			v = v >= ev_add(e, d);
+		else if (ev_take(e, "<"))
+			v = v < ev_add(e, d);
+		else if (ev_take(e, ">"))
+			v = v > ev_add(e, d);
+		else
+			return v;
+	}
+}
+
+static long
+ev_eq(struct ev *e, int d)
+{
+	long v = ev_rel(e, d);
+
+	for (;;) {
+		if (e->bad)
+			return v;
+		if (ev_take(e, "=="))
+			v = v == ev_rel(e, d);
+		else if (ev_take(e, "!="))
+			v = v != ev_rel(e, d);
+		else
+			return v;
+	}
+}
+
+static long
+ev_and(struct ev *e, int d)
+{
+	long v = ev_eq(e, d), w;
+
+	while (!e->bad && ev_take(e, "&&")) {
+		w = ev_eq(e, d);
+		v = v && w;
+	}
+	return v;
+}
+
+static long
+ev_or(struct ev *e, int d)
+{
+	long v = ev_and(e, d), w;
+
+	while (!e->bad && ev_take(e, "||")) {
+		w = ev_and(e, d);
+		v = v || w;
+	}
+	return v;
+}
+
+/* The versions major.minor for which condition c holds, into set;
+ * 0 when c is not an exact version condition. */
+static int
+eval_grid(const char *c, unsigned char set[GRID])
+{
+	struct ev e;
+	int k;
+
+	if (!has_sub(c, strlen(c), "TORCH_VERSION_MAJOR") &&
+	    !has_sub(c, strlen(c), "TORCH_VERSION_MINOR"))
+		return 0;
+	for (k = 0; k < GRID; k++) {
+		e.s = c;
+		e.i = 0;
+		e.major = k / GRID_MINOR;
+		e.minor = k % GRID_MINOR;
+		e.bad = 0;
+		set[k] = ev_or(&e, 0) != 0;
+		ev_space(&e);
+		if (e.bad || e.s[e.i])
+			return 0;
+	}
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Findings */
+
+static int note(struct cx *x, const char *rule, const char *fmt, ...)
+    TG_PRINTF(3, 4);
+
+/* A note about the file as a whole. */
+static int
+note(struct cx *x, const char *rule, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (tg_diag_addv(&x->r->notes, TG_SEV_NOTE, 0, x->path, 0, 0, rule,
+			 NULL, fmt, ap))
+		x->oom = 1;
+	va_end(ap);
+	return x->oom ? TG_ENOMEM : 0;
+}
+
+/* The closest guarding branch around line, or NULL. */
+static const struct region *
+guard_for(const struct cx *x, size_t line)
+{
+	const struct region *best = NULL;
+	size_t k;
+
+	for (k = 0; k < x->nreg; k++)
+		if (x->reg[k].first <= line && line <= x->reg[k].last &&
+		    (!best || x->reg[k].first > best->first))
+			best = &x->reg[k];
+	return best;
+}
+
+/* An open chain that guards line (still open at the end of the file),
+ * or a closed region. */
+static int
+guard_of(const struct cx *x, size_t line, size_t *gline, size_t *off,
+	 size_t *len)
+{
+	const struct region *g = guard_for(x, line);
+
+	if (!g)
+		return 0;
+	*gline = g->line;
+	*off = g->off;
+	*len = g->len;
+	return 1;
+}
+
+static const char *
+kind_of(const struct cx *x, const struct tg_api *a, const char *m, size_t b,
+	size_t e)
+{
+	if (m[b] == '#')
+		return "include";
+	if (strcmp(a->kind, "method") == 0)
+		return "method";
+	if (strcmp(a->kind, "macro") == 0)
+		return "macro";
+	if (strcmp(a->kind, "build") == 0)
+		return "build";
+	if (strcmp(a->kind, "type") == 0 || strcmp(a->kind, "class") == 0)
+		return "type";
+	if (strcmp(a->kind, "function") == 0) {
+		if (e > b && m[e - 1] == '(')
+			return "call";
+		while (e < x->len && (m[e] == ' ' || m[e] == '\t'))
+			e++;
+		return e < x->len && m[e] == '(' ? "call" : "reference";
+	}
+	return "reference";
+}
+
+static int
+add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
+    enum tg_audit_in in, const char *kind)
+{
+	struct tg_audit_finding f;
+	char text[TEXT_MAX + 1], gtext[TEXT_MAX + 64];
+	size_t n = e - b, k, gl = 0, go = 0, glen = 0;
+	const char *m = in == TG_AUDIT_IN_CODE ? x->code : x->ment;
+
+	if (x->added >= FINDINGS_MAX) {
+		if (!x->full) {
+			x->full = 1;
+			return note(x, "audit-limit",
+				    "more than %d findings; the rest of the "
+				    "file is not reported",
+				    FINDINGS_MAX);
+		}
+		return 0;
+	}
+	memset(&f, 0, sizeof(f));
+	f.api = a;
+	position(x, b, &f.line, &f.column);
+	/* the same entry at the same place from two of its patterns: an
+	 * entry's findings are the last ones added */
+	for (k = x->r->nfindings; k-- > x->r->nfindings - x->added;) {
+		const struct tg_audit_finding *o = &x->r->findings[k];
+
+		if (o->api != a)
+			break;
+		if (o->line == f.line && o->column == f.column && o->in == in)
+			return 0;
+	}
+	f.in = in;
+	f.kind = kind;
+	for (k = 0; k < n && k < TEXT_MAX && m[b + k] != '\n'; k++)
+		text[k] = m[b + k] == '\t' ? ' ' : m[b + k];
+	text[k] = '\0';
+	f.text = text;
+	if (guard_of(x, f.line, &gl, &go, &glen)) {
+		size_t w = 0;
+
+		for (k = 0; k < glen && w < TEXT_MAX; k++)
+			if (x->src[go + k] != '\r')
+				gtext[w++] = x->src[go + k] == '\t'
+						 ? ' '
+						 : x->src[go + k];
+		gtext[w] = '\0';
+		f.guard = TG_AUDIT_GUARDED;
+		f.guard_text = gtext;
+		f.guard_line = gl;
+	}
+	if (tg_audit_result_add_finding(x->r, &f)) {
+		x->oom = 1;
+		return TG_ENOMEM;
+	}
+	x->added++;
+	return 0;
+}
+
+/* The longest literal every match of pattern p contains, outside groups
+ * and classes, into lit; empty when there is none (an alternation at
+ * the top, or nothing literal). */
+static void
+required_literal(const char *p, char lit[LITERAL_MAX + 1])
+{
+	char run[LITERAL_MAX + 1];
+	size_t nrun = 0, nbest = 0, i = 0;
+	int depth = 0;
+
+#define BREAK_RUN()                                                            \
+	do {                                                                   \
+		if (nrun > nbest) {                                            \
+			memcpy(lit, run, nrun);                                \
+			nbest = nrun;                                          \
+		}                                                              \
+		nrun = 0;                                                      \
+	} while (0)
+
+	lit[0] = '\0';
+	while (p[i]) {
+		char c = p[i];
+
+		if (c == '\\' && p[i + 1]) {
+			char n = p[i + 1];
+
+			i += 2;
+			if (is_ident((unsigned char)n) || depth) {
+				if (!depth)
+					BREAK_RUN();
+				continue;
+			}
+			if (p[i] == '?' || p[i] == '*' || p[i] == '{') {
+				BREAK_RUN();
+				continue;
+			}
+			if (nrun < LITERAL_MAX)
+				run[nrun++] = n;
+			if (p[i] == '+')
+				BREAK_RUN();
+			continue;
+		}
+		if (c == '[') {
+			if (!depth)
+				BREAK_RUN();
+			i++;
+			if (p[i] == '^')
+				i++;
+			if (p[i] == ']')
+				i++;
+			while (p[i] && p[i] != ']') {
+				if (p[i] == '\\' && p[i + 1])
+					i++;
+				i++;
+			}
+			if (p[i])
+				i++;
+			continue;
+		}
+		i++;
+		if (c == '(') {
+			if (!depth)
+				BREAK_RUN();
+			depth++;
+			continue;
+		}
+		if (c == ')') {
+			if (depth)
+				depth--;
+			continue;
+		}
+		if (depth)
+			continue;
+		if (c == '|') {
+			lit[0] = '\0';
+			return;
+		}
+		if (c == '?' || c == '*' || c == '{') {
+			if (nrun)
+				nrun--;
+			BREAK_RUN();
+			if (c == '{')
+				while (p[i] && p[i - 1] != '}')
+					i++;
+			continue;
+		}
+		if (c == '+' || c == '.' || c == '^' || c == '$') {
+			BREAK_RUN();
+			continue;
+		}
+		if (nrun < LITERAL_MAX)
+			run[nrun++] = c;
+		if (p[i] == '?' || p[i] == '*' || p[i] == '{')
+			continue; /* dropped above, on the quantifier */
+	}
+	BREAK_RUN();
+	lit[nbest] = '\0';
+#undef BREAK_RUN
+}
+
+/* Names and types that are not tensors, for a method's receiver. */
+static const char *const not_tensor_calls[] = {
+    "device", "options", "dtype",   "scalar_type", "layout", "get_device",
+    "type",   "item",	 "storage", "toScalar",	   NULL};
+static const char *const not_tensor_names[] = {
+    "scalar", "options", "opts", "device", "dev", "dtype", "node", NULL};
+static const char *const not_tensor_types[] = {
+    "Scalar", "TensorOptions", "Device",   "ScalarType", "DeviceType", "Layout",
+    "IValue", "TypeMeta",      "Storage",  "handle",	 "object",     "Value",
+    "Node",   "TypePtr",       "TypeMeta", "Generator",	 NULL};
+
+static int
+in_list(const char *const *l, const char *s, size_t n)
+{
+	for (; *l; l++)
+		if (word_is(s, n, *l))
+			return 1;
+	return 0;
+}
+
+/* The declared type of the name s[a..e) in the LOOKBACK bytes before
+ * use: 1 not a tensor, 0 a Tensor or not known. */
+static int
+declared_not_tensor(const struct cx *x, size_t a, size_t e, size_t use)
+{
+	const char *m = x->code;
+	size_t n = e - a, from = use > LOOKBACK ? use - LOOKBACK : 0, i;
+	int verdict = 0;
+
+	for (i = from; i + n <= use; i++) {
+		size_t j, te;
+
+		if (memcmp(m + i, m + a, n) || (i > 0 && is_ident(m[i - 1])) ||
+		    is_ident((unsigned char)m[i + n]))
+			continue;
+		j = i;
+		while (j > 0 &&
+		       (m[j - 1] == ' ' || m[j - 1] == '\t' ||
+			m[j - 1] == '&' || m[j - 1] == '*' || m[j - 1] == '\n'))
+			j--;
+		te = j;
+		while (j > 0 && is_ident((unsigned char)m[j - 1]))
+			j--;
+		if (te == j || word_is(m + j, te - j, "const") ||
+		    word_is(m + j, te - j, "return"))
+			continue;
+		if (in_list(not_tensor_types, m + j, te - j))
+			verdict = 1;
+		else if (word_is(m + j, te - j, "Tensor"))
+			verdict = 0;
+	}
+	return verdict;
+}
+
+/* Whether the receiver of the method access at dot (the '.' or '-' of
+ * "->") is known not to be a tensor. */
+static int
+receiver_not_tensor(const struct cx *x, size_t dot)
+{
+	const char *m = x->code;
+	size_t j = dot, e, a;
+
+	while (j > 0 &&
+	       (m[j - 1] == ' ' || m[j - 1] == '\t' || m[j - 1] == '\n'))
+		j--;
+	if (j > 0 && m[j - 1] == ')') {
+		/* a call: the name before its '(' */
+		size_t d = 0, lim = j > 4096 ? j - 4096 : 0;
+
+		while (j > lim) {
+			j--;
+			if (m[j] == ')')
+				d++;
+			else if (m[j] == '(' && --d == 0)
+				break;
+		}
+		if (d)
+			return 0;
+		while (j > 0 && (m[j - 1] == ' ' || m[j - 1] == '\t'))
+			j--;
+		e = j;
+		while (j > 0 && is_ident((unsigned char)m[j - 1]))
+			j--;
+		return in_list(not_tensor_calls, m + j, e - j);
+	}
+	e = j;
+	while (j > 0 && is_ident((unsigned char)m[j - 1]))
+		j--;
+	a = j;
+	if (a == e)
+		return 0;
+	if (in_list(not_tensor_names, m + a, e - a))
+		return 1;
+	return declared_not_tensor(x, a, e, a);
+}
+
+struct each {
+	struct cx *x;
+	const struct tg_api *a;
+	enum tg_audit_in in; /* CODE, or a mention */
+	int method;
+};
+
+static int
+on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
+{
+	struct each *m = ctx;
+	struct cx *x = m->x;
+	size_t b = ov[0], e = ov[1];
+	enum tg_audit_in in = m->in;
+
+	(void)s;
+	(void)ngroups;
+	if (e == b)
+		return 0;
+	if (in != TG_AUDIT_IN_CODE)
+		in =
+		    in_literal(x, b) ? TG_AUDIT_IN_STRING : TG_AUDIT_IN_COMMENT;
+	if (m->method && in == TG_AUDIT_IN_CODE) {
+		size_t dot = b;
+
+		if (receiver_not_tensor(x, dot))
+			return 0;
+		b += x->code[b] == '-' ? 2 : 1; /* at the method's name */
+		while (b < e && (x->code[b] == ' ' || x->code[b] == '\t'))
+			b++;
+	}
+	if (add(x, m->a, b, e, in,
+		kind_of(x, m->a, in == TG_AUDIT_IN_CODE ? x->code : x->ment, b,
+			e)))
+		return TG_ENOMEM;
+	return x->full ? 1 : 0;
+}
+
+/* Run pattern p of a over text (the code or the mention copy). */
+static int
+run_pattern(struct cx *x, const struct tg_api *a, const char *p,
+	    const char *text, enum tg_audit_in in, struct tg_err *err)
+{
+	char lit[LITERAL_MAX + 1];
+	struct tg_scan_re *re = NULL;
+	struct tg_err e2 = TG_ERR_INIT;
+	struct each m;
+	int rc;
+
+	required_literal(p, lit);
+	if (lit[0] && !memmem(text, x->len, lit, strlen(lit)))
+		return 0;
+	rc = tg_scan_compile(&re, p, &e2);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, rc, "out of memory");
+	if (rc)
+		return note(x, "audit-pattern",
+			    "a usage pattern of '%s' does not compile", a->id);
+	m.x = x;
+	m.a = a;
+	m.in = in;
+	m.method = strcmp(a->kind, "method") == 0;
+	rc = tg_scan_re_each(re, text, x->len, on_match, &m, &e2);
+	tg_scan_re_free(re);
+	if (rc == TG_ENOMEM || x->oom)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc)
+		return note(x, "audit-limit",
+			    "a usage pattern of '%s' ran past the match "
+			    "limits; its other uses are not reported",
+			    a->id);
+	return 0;
+}
+
+/* A method entry mentioned by its id in a comment or string. */
+static int
+mention_id(struct cx *x, const struct tg_api *a)
+{
+	size_t n = strlen(a->id), i = 0;
+	const char *p;
+
+	while (i + n <= x->len &&
+	       (p = memmem(x->ment + i, x->len - i, a->id, n))) {
+		size_t b = (size_t)(p - x->ment);
+
+		i = b + n;
+		if ((b > 0 && is_ident((unsigned char)x->ment[b - 1])) ||
+		    (i < x->len && is_ident((unsigned char)x->ment[i])))
+			continue;
+		if (add(x, a, b, i,
+			in_literal(x, b) ? TG_AUDIT_IN_STRING
+					 : TG_AUDIT_IN_COMMENT,
+			"method"))
+			return TG_ENOMEM;
+		if (x->full)
+			break;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The token pass */
+
+static int
+add_region(struct cx *x, const struct frame *f, size_t last)
+{
+	struct region *g;
+
+	if (!f->guard || last < f->line + 1)
+		return 0;
+	if (x->nreg == x->capreg) {
+		size_t nc = x->capreg ? x->capreg * 2 : 16;
+		void *p;
+
+		if (x->nreg >= REGIONS_MAX)
+			return 0;
+		p = realloc(x->reg, nc * sizeof(*x->reg));
+		if (!p)
+			return TG_ENOMEM;
+		x->reg = p;
+		x->capreg = nc;
+	}
+	g = &x->reg[x->nreg++];
+	g->first = f->line + 1;
+	g->last = last;
+	g->line = f->gline;
+	g->off = f->goff;
+	g->len = f->glen;
+	return 0;
+}
+
+/* The interval of set as a specifier set, into out; 0 when set is
+ * empty, every version, or not one interval. */
+static int
+interval(const unsigned char set[GRID], char *out, size_t outsz)
+{
+	int lo = -1, hi = -1, k;
+
+	for (k = 0; k < GRID; k++)
+		if (set[k]) {
+			if (lo < 0)
+				lo = k;
+			else if (hi != k - 1)
+				return 0;
+			hi = k;
+		}
+	if (lo < 0 || (lo == 0 && hi == GRID - 1))
+		return 0;
+	out[0] = '\0';
+	if (lo > 0)
+		snprintf(out, outsz, ">=%d.%d", lo / GRID_MINOR,
+			 lo % GRID_MINOR);
+	if (hi < GRID - 1)
+		snprintf(out + strlen(out), outsz - strlen(out), "%s<%d.%d",
+			 lo > 0 ? "," : "", (hi + 1) / GRID_MINOR,
+			 (hi + 1) % GRID_MINOR);
+	return 1;
+}
+
+/* Close the current branch of f at line end (the next directive's). */
+static int
+close_branch(struct cx *x, struct frame *f, size_t end)
+{
+	char req[32], cond[TEXT_MAX + 48];
+	size_t k, w = 0;
+
+	if (add_region(x, f, end - 1))
+		return TG_ENOMEM;
+	if (!f->exact || !interval(f->cur, req, sizeof(req)))
+		return 0;
+	for (k = 0; k < f->len && w < TEXT_MAX; k++)
+		if (x->src[f->off + k] != '\r')
+			cond[w++] = x->src[f->off + k] == '\t'
+					? ' '
+					: x->src[f->off + k];
+	cond[w] = '\0';
+	if (f->is_else)
+		snprintf(cond + w, sizeof(cond) - w, " (of line %zu)",
+			 f->if_line);
+	if (tg_audit_result_add_branch(x->r, f->line, end - 1, cond, req))
+		return TG_ENOMEM;
+	return 0;
+}
+
+/* The first line of a directive, trimmed: its offset and length. */
+static void
+first_line(const char *s, size_t off, size_t len, size_t *o, size_t *n)
+{
+	size_t e = off;
+
+	while (e < off + len && s[e] != '\n')
+		e++;
+	while (e > off && (s[e - 1] == '\r' || s[e - 1] == ' ' ||
+			   s[e - 1] == '\t' || s[e - 1] == '\\'))
+		e--;
+	*o = off;
+	*n = e - off;
+}
+
+/* Start a branch (if, elif, else) of f with condition c. */
+static void
+start_branch(struct cx *x, struct frame *f, const struct tg_clex_tok *t,
+	     const char *c, int ifdef, int negate, int is_else)
+{
+	unsigned char set[GRID];
+	size_t o, n, k;
+	int g = 0;
+
+	f->line = t->line;
+	first_line(x->src, t->off, t->len, &o, &n);
+	f->off = o;
+	f->len = n;
+	f->is_else = is_else;
+	if (!is_else) {
+		g = is_guard(x->t, c, ifdef);
+		if (g && !f->guard) {
+			f->guard = 1;
+			f->gline = t->line;
+			f->goff = o;
+			f->glen = n;
+		}
+		if (f->exact && !ifdef && eval_grid(c, set)) {
+			for (k = 0; k < GRID; k++) {
+				f->cur[k] = f->rest[k] && set[k];
+				f->rest[k] = f->rest[k] && !set[k];
+			}
+		} else {
+			f->exact = 0;
+		}
+		(void)negate;
+	} else if (f->exact) {
+		memcpy(f->cur, f->rest, GRID);
+		memset(f->rest, 0, GRID);
+	}
+}
+
+/* A directive token: follow the conditionals. */
+static int
+directive(struct cx *x, const struct tg_clex_tok *t)
+{
+	char cond[1024];
+	const char *m = x->code;
+	size_t i = t->off + 1, e = t->off + t->len, a;
+	struct frame *f;
+
+	while (i < e && (m[i] == ' ' || m[i] == '\t'))
+		i++;
+	a = i;
+	while (i < e && is_ident((unsigned char)m[i]))
+		i++;
+	condition_text(m, i, e, cond, sizeof(cond));
+	if (word_is(m + a, i - a, "if") || word_is(m + a, i - a, "ifdef") ||
+	    word_is(m + a, i - a, "ifndef")) {
+		x->depth++;
+		if (x->depth > DEPTH_MAX)
+			return 0;
+		if (!x->fr) {
+			x->fr = calloc(DEPTH_MAX, sizeof(*x->fr));
+			if (!x->fr)
+				return TG_ENOMEM;
+		}
+		f = &x->fr[x->depth - 1];
+		memset(f, 0, sizeof(*f));
+		f->exact = 1;
+		memset(f->rest, 1, GRID);
+		f->if_line = t->line;
+		start_branch(x, f, t, cond, i - a > 2, m[a + 2] == 'n', 0);
+		/* a test is not a use: #ifndef AT_CHECK is the guard */
+		blank(x->code, t->off, t->off + t->len);
+		return 0;
+	}
+	if (word_is(m + a, i - a, "elif"))
+		blank(x->code, t->off, t->off + t->len);
+	if (!x->depth || x->depth > DEPTH_MAX) {
+		if (x->depth && word_is(m + a, i - a, "endif"))
+			x->depth--;
+		return 0;
+	}
+	f = &x->fr[x->depth - 1];
+	if (word_is(m + a, i - a, "elif") || word_is(m + a, i - a, "else")) {
+		if (close_branch(x, f, t->line))
+			return TG_ENOMEM;
+		start_branch(x, f, t, cond, 0, 0, m[a + 2] == 's');
+		blank(x->code, t->off, t->off + t->len);
+	} else if (word_is(m + a, i - a, "endif")) {
+		if (close_branch(x, f, t->line))
+			return TG_ENOMEM;
+		x->depth--;
+	}
+	return 0;
+}
+
+/* A comment: a suppression "torchgate: ignore[id, ...]" or "ignore":
+ * 1 when it is one, 0 when not, TG_ENOMEM. */
+static int
+suppression(struct cx *x, const struct tg_clex_tok *t)
+{
+	static const char key[] = "torchgate:";
+	const char *s = x->src + t->off, *p, *e = s + t->len;
+	const char *ids[32];
+	char buf[1024];
+	size_t n = 0, w = 0, line = t->line;
+
+	p = memmem(s, t->len, key, sizeof(key) - 1);
+	if (!p)
+		return 0;
+	for (const char *q = s; q < p; q++)
+		line += *q == '\n';
+	p += sizeof(key) - 1;
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	if (e - p < 6 || memcmp(p, "ignore", 6) ||
+	    (p + 6 < e && is_ident((unsigned char)p[6])))
+		return 0;
+	p += 6;
+	if (p < e && *p == '[') {
+		p++;
+		while (p < e && *p != ']' && n < 32) {
+			while (p < e && (*p == ' ' || *p == ','))
+				p++;
+			if (p >= e || *p == ']')
+				break;
+			ids[n++] = buf + w;
+			while (p < e && *p != ',' && *p != ']' && *p != ' ' &&
+			       *p != '\n' && w + 1 < sizeof(buf))
+				buf[w++] = *p++;
+			buf[w++] = '\0';
+			if (w >= sizeof(buf) - 1)
+				break;
+		}
+	}
+	if (tg_audit_result_add_suppression(x->r, line, ids, n))
+		return TG_ENOMEM;
+	return 1;
+}
+
+static int
+mask(struct cx *x)
+{
+	struct tg_clex lx;
+	struct tg_clex_tok t;
+	size_t q, e;
+	int rc;
+
+	tg_clex_init(&lx, x->src, x->len);
+	while (tg_clex_next(&lx, &t) && t.kind != TG_CLEX_END) {
+		switch (t.kind) {
+		case TG_CLEX_COMMENT:
+			blank(x->code, t.off, t.off + t.len);
+			/* a suppression names ids: no mention */
+			if ((rc = suppression(x, &t)) < 0)
+				return rc;
+			if (!rc)
+				keep(x, t.off, t.off + t.len, 0);
+			break;
+		case TG_CLEX_STRING:
+		case TG_CLEX_CHAR:
+			q = t.body;
+			e = t.body + t.body_len;
+			if (q < t.off || e > t.off + t.len || q > e) {
+				q = t.off + t.pre + 1;
+				e = t.off + t.len;
+			}
+			if (q > e)
+				q = e;
+			blank(x->code, q, e);
+			keep(x, q, e, 1);
+			break;
+		case TG_CLEX_DIRECTIVE:
+			blank_directive_comments(x->src, x->code, t.off,
+						 t.off + t.len);
+			if ((rc = directive(x, &t)))
+				return rc;
+			break;
+		default:
+			break;
+		}
+	}
+	/* chains open at the end of the file guard to its last line */
+	while (x->depth) {
+		if (x->depth <= DEPTH_MAX &&
+		    add_region(x, &x->fr[x->depth - 1], lx.line))
+			return TG_ENOMEM;
+		x->depth--;
+	}
+	return 0;
+}
+
+int
+tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
+	     const char *path, struct tg_audit_result *r, struct tg_err *err)
+{
+	struct cx x;
+	size_t k, j;
+	int rc = 0;
+
+	memset(&x, 0, sizeof(x));
+	x.t = t;
+	x.src = src;
+	x.len = len;
+	x.path = path;
+	x.r = r;
+	x.cur_line = 1;
+	if (!len)
+		return 0;
+	x.code = malloc(len + 1);
+	x.ment = malloc(len + 1);
+	x.strbits = calloc(len / 8 + 1, 1);
+	if (!x.code || !x.ment || !x.strbits) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(x.code, src, len);
+	x.code[len] = '\0';
+	for (k = 0; k < len; k++)
+		x.ment[k] = src[k] == '\n' ? '\n' : ' ';
+	x.ment[len] = '\0';
+	if ((rc = mask(&x))) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < t->n && !rc && !x.full; k++) {
+		const struct tg_api *a = &t->apis[k];
+		int method = strcmp(a->kind, "method") == 0;
+
+		if (!a->cxx)
+			continue;
+		for (j = 0; j < a->nusage && !rc && !x.full; j++)
+			rc = run_pattern(&x, a, a->usage[j], x.code,
+					 TG_AUDIT_IN_CODE, err);
+		if (method && !rc && !x.full)
+			rc = mention_id(&x, a);
+		for (j = 0; !method && j < a->nusage && !rc && !x.full; j++)
+			rc = run_pattern(&x, a, a->usage[j], x.ment,
+					 TG_AUDIT_IN_COMMENT, err);
+	}
+	if (rc || x.oom)
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+out:
+	free(x.code);
+	free(x.ment);
+	free(x.strbits);
+	free(x.fr);
+	free(x.reg);
+	return rc;
+}

@@ -1,0 +1,560 @@
+/* audit_format.c - an audit written out: text, JSON, SARIF, GitHub
+ * SPDX-License-Identifier: MIT
+ *
+ * Four renderers over the same records (struct tg_audit_report): they
+ * differ in syntax, never in what they say. Everything goes through one
+ * struct tg_buf, which keeps its first failure: the renderers append
+ * straight through and the caller checks once. SARIF URIs are the paths
+ * percent-encoded (RFC 3986 unreserved characters and '/' kept), with a
+ * leading "./" dropped so GitHub code scanning maps them onto the
+ * checkout; absolute paths become file:// URIs.
+ */
+#include "lib/out/audit_format.h"
+
+#include <string.h>
+
+#include "lib/util/jsonw.h"
+
+static const char *
+in_name(enum tg_audit_in in)
+{
+	return in == TG_AUDIT_IN_COMMENT  ? "comment"
+	       : in == TG_AUDIT_IN_STRING ? "string"
+					  : "code";
+}
+
+int
+tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it)
+{
+	const struct tg_api *a = it->f->api;
+	const char *sep = " (";
+
+	tg_buf_adds(b, a->id);
+	if (a->removed.version && it->rank == TG_AUDIT_RANK_REMOVED) {
+		tg_buf_addf(b, "%sremoved in %s", sep, a->removed.version);
+		sep = "; ";
+	}
+	if (a->deprecated.version && it->rank >= TG_AUDIT_RANK_DEPRECATED) {
+		tg_buf_addf(b, "%sdeprecated since %s", sep,
+			    a->deprecated.version);
+		sep = "; ";
+	}
+	if (it->rank == TG_AUDIT_RANK_BOUND) {
+		if (a->introduced.version &&
+		    a->introduced.bound != TG_BOUND_BEFORE)
+			tg_buf_addf(b, "%sintroduced in %s", sep,
+				    a->introduced.version),
+			    sep = "; ";
+		if (a->deprecated.version)
+			tg_buf_addf(b, "%sdeprecated in %s", sep,
+				    a->deprecated.version),
+			    sep = "; ";
+		if (a->removed.version)
+			tg_buf_addf(b, "%sremoved in %s", sep,
+				    a->removed.version),
+			    sep = "; ";
+	}
+	if (a->is_private) {
+		tg_buf_addf(b, "%sprivate", sep);
+		sep = "; ";
+	}
+	if ((a->repl_text || a->repl_id) && it->rank != TG_AUDIT_RANK_BOUND) {
+		tg_buf_addf(b, "%suse %s", sep,
+			    a->repl_text ? a->repl_text : a->repl_id);
+		if (a->repl_since)
+			tg_buf_addf(b, ", available since %s", a->repl_since);
+		sep = "; ";
+	}
+	if (sep[0] == ';')
+		tg_buf_addc(b, ')');
+	return tg_buf_error(b);
+}
+
+/* "[guarded by '#if ...' at line 3]" and the like, or nothing. */
+static void
+state(struct tg_buf *b, const struct tg_audit_finding *f)
+{
+	if (f->in != TG_AUDIT_IN_CODE)
+		tg_buf_addf(b, " [mention in a %s]", in_name(f->in));
+	if (f->guard == TG_AUDIT_GUARDED)
+		tg_buf_adds(b, " [guarded");
+	else if (f->guard == TG_AUDIT_SOFT)
+		tg_buf_adds(b, " [soft guard");
+	if (f->guard != TG_AUDIT_UNGUARDED) {
+		if (f->guard_text)
+			tg_buf_addf(b, " by '%s'", f->guard_text);
+		if (f->guard_line)
+			tg_buf_addf(b, " at line %zu", f->guard_line);
+		tg_buf_addc(b, ']');
+	}
+}
+
+static void
+text(const struct tg_audit_report *rep, struct tg_buf *b)
+{
+	size_t k;
+
+	for (k = 0; k < rep->nitems; k++) {
+		const struct tg_audit_item *it = &rep->items[k];
+
+		tg_buf_addf(b, "%s:%zu:%zu: %s: ", it->path, it->f->line,
+			    it->f->column, tg_audit_rank_name(it->rank));
+		tg_audit_format_message(b, it);
+		tg_buf_addf(b, " [%s]", it->f->kind);
+		state(b, it->f);
+		tg_buf_addc(b, '\n');
+	}
+	for (k = 0; k < rep->ndead; k++) {
+		const struct tg_audit_dead *d = &rep->dead[k];
+
+		tg_buf_addf(b,
+			    "%s:%zu: dead branch: lines %zu-%zu run only on "
+			    "torch %s, below the floor %s: %s\n",
+			    d->path, d->b->first_line, d->b->first_line,
+			    d->b->last_line, d->b->requires, rep->floor,
+			    d->b->condition);
+	}
+}
+
+static void
+json_finding(struct tg_jsonw *w, const struct tg_audit_item *it)
+{
+	const struct tg_audit_finding *f = it->f;
+	const struct tg_api *a = f->api;
+
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "path", it->path);
+	tg_jsonw_kint(w, "line", (long long)f->line);
+	tg_jsonw_kint(w, "column", (long long)f->column);
+	tg_jsonw_kstr(w, "api", a->id);
+	tg_jsonw_kstr(w, "language", a->cxx ? "c++" : "python");
+	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
+	tg_jsonw_kstr(w, "since", a->deprecated.version);
+	tg_jsonw_kstr(w, "removed_in", a->removed.version);
+	tg_jsonw_kstr(w, "replacement", a->repl_id);
+	tg_jsonw_kstr(w, "replacement_text", a->repl_text);
+	tg_jsonw_kstr(w, "replacement_since", a->repl_since);
+	tg_jsonw_kbool(w, "private", a->is_private);
+	tg_jsonw_kbool(w, "guarded", f->guard == TG_AUDIT_GUARDED);
+	tg_jsonw_kbool(w, "soft_guard", f->guard == TG_AUDIT_SOFT);
+	tg_jsonw_kstr(w, "guard", f->guard_text);
+	if (f->guard_line)
+		tg_jsonw_kint(w, "guard_line", (long long)f->guard_line);
+	else {
+		tg_jsonw_key(w, "guard_line");
+		tg_jsonw_null(w);
+	}
+	tg_jsonw_kstr(w, "in", in_name(f->in));
+	tg_jsonw_kstr(w, "kind", f->kind);
+	tg_jsonw_kstr(w, "text", f->text);
+	tg_jsonw_kbool(w, "fails", it->fails);
+	tg_jsonw_end(w);
+}
+
+static void
+json_notes(struct tg_jsonw *w, const struct tg_diag_list *l)
+{
+	size_t k;
+
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	for (k = 0; l && k < l->n; k++) {
+		const struct tg_diag *d = &l->v[k];
+
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(w, "severity",
+			      tg_diag_severity_name(d->severity));
+		tg_jsonw_kstr(w, "path", d->path);
+		tg_jsonw_kint(w, "line", (long long)d->line);
+		tg_jsonw_kint(w, "column", (long long)d->column);
+		tg_jsonw_kstr(w, "rule", d->rule);
+		tg_jsonw_kstr(w, "message", d->message);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+}
+
+static void
+json(const struct tg_audit_report *rep, struct tg_buf *b)
+{
+	struct tg_jsonw w;
+	size_t k;
+
+	tg_jsonw_init(&w, b);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(&w, "schema_version", TG_AUDIT_SCHEMA_VERSION);
+	tg_jsonw_kstr(&w, "torch_version", rep->torch);
+	tg_jsonw_kstr(&w, "torch_version_from", rep->torch_from);
+	tg_jsonw_kstr(&w, "floor", rep->floor);
+	tg_jsonw_kstr(&w, "min_status", rep->min_status);
+	tg_jsonw_kint(&w, "files", (long long)rep->files);
+	tg_jsonw_key(&w, "findings");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < rep->nitems; k++)
+		json_finding(&w, &rep->items[k]);
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "dead_branches");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < rep->ndead; k++) {
+		tg_jsonw_object(&w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(&w, "path", rep->dead[k].path);
+		tg_jsonw_kint(&w, "first_line",
+			      (long long)rep->dead[k].b->first_line);
+		tg_jsonw_kint(&w, "last_line",
+			      (long long)rep->dead[k].b->last_line);
+		tg_jsonw_kstr(&w, "condition", rep->dead[k].b->condition);
+		tg_jsonw_kstr(&w, "requires", rep->dead[k].b->requires);
+		tg_jsonw_end(&w);
+	}
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "notes");
+	json_notes(&w, rep->notes);
+	tg_jsonw_end(&w);
+	tg_jsonw_finish(&w);
+}
+
+/* A path as a URI reference for SARIF. */
+static void
+uri(struct tg_buf *out, const char *p)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	if (p[0] == '/')
+		tg_buf_adds(out, "file://");
+	while (p[0] == '.' && p[1] == '/')
+		for (p += 2; *p == '/'; p++)
+			;
+	for (; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		    c == '_' || c == '~' || c == '/')
+			tg_buf_addc(out, (char)c);
+		else {
+			tg_buf_addc(out, '%');
+			tg_buf_addc(out, hex[c >> 4]);
+			tg_buf_addc(out, hex[c & 15]);
+		}
+	}
+}
+
+/* The table entries the items use, in id order, each once: the
+ * indexes into rep->items of the first use of each (items are sorted by
+ * path, not id, so this is a small selection sort over distinct ids). */
+static size_t
+rule_index(const struct tg_audit_report *rep, const struct tg_api *a)
+{
+	size_t k, n = 0;
+
+	/* the rank of a among the distinct entries used, by id */
+	for (k = 0; k < rep->nitems; k++) {
+		const struct tg_api *o = rep->items[k].f->api;
+		size_t j;
+		int first = 1;
+
+		if (strcmp(o->id, a->id) >= 0)
+			continue;
+		for (j = 0; j < k && first; j++)
+			if (rep->items[j].f->api == o)
+				first = 0;
+		n += first;
+	}
+	return n;
+}
+
+static const char *
+level(const struct tg_audit_item *it)
+{
+	if (it->fails)
+		return "error";
+	return it->f->in == TG_AUDIT_IN_CODE && it->f->guard != TG_AUDIT_GUARDED
+		   ? "warning"
+		   : "note";
+}
+
+static void
+sarif_rules(const struct tg_audit_report *rep, struct tg_jsonw *w,
+	    struct tg_buf *tmp)
+{
+	const struct tg_api *last = NULL;
+
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	for (;;) {
+		const struct tg_audit_item *next = NULL;
+		size_t k;
+
+		/* the smallest id above last */
+		for (k = 0; k < rep->nitems; k++) {
+			const struct tg_api *a = rep->items[k].f->api;
+
+			if (last && strcmp(a->id, last->id) <= 0)
+				continue;
+			if (!next || strcmp(a->id, next->f->api->id) < 0)
+				next = &rep->items[k];
+		}
+		if (!next)
+			break;
+		last = next->f->api;
+		tg_jsonw_object(w, TG_JSONW_BLOCK);
+		tg_jsonw_kstr(w, "id", last->id);
+		tg_jsonw_key(w, "shortDescription");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_buf_clear(tmp);
+		tg_buf_addf(tmp, "%s %s %s", last->cxx ? "C++" : "Python",
+			    last->kind, last->id);
+		tg_jsonw_kstr(w, "text", tmp->data);
+		tg_jsonw_end(w);
+		tg_jsonw_key(w, "help");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_buf_clear(tmp);
+		tg_buf_addf(tmp, "%s: introduced %s, deprecated %s, removed %s",
+			    last->id,
+			    last->introduced.version ? last->introduced.version
+						     : "before 1.0",
+			    last->deprecated.version ? last->deprecated.version
+						     : "never",
+			    last->removed.version ? last->removed.version
+						  : "never");
+		if (last->is_private)
+			tg_buf_adds(tmp, "; private");
+		if (last->repl_text || last->repl_id)
+			tg_buf_addf(
+			    tmp, "; use %s%s%s",
+			    last->repl_text ? last->repl_text : last->repl_id,
+			    last->repl_since ? ", available since " : "",
+			    last->repl_since ? last->repl_since : "");
+		if (last->notes)
+			tg_buf_addf(tmp, ". %s", last->notes);
+		tg_jsonw_kstr(w, "text", tmp->data);
+		tg_jsonw_end(w);
+		tg_jsonw_key(w, "properties");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_key(w, "tags");
+		tg_jsonw_array(w, TG_JSONW_FLOW);
+		tg_jsonw_str(w, "torch");
+		tg_jsonw_str(w, last->cxx ? "c++" : "python");
+		tg_jsonw_end(w);
+		tg_jsonw_end(w);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+}
+
+static void
+sarif_location(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
+	       size_t line, size_t column)
+{
+	tg_jsonw_key(w, "locations");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "physicalLocation");
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "artifactLocation");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_buf_clear(tmp);
+	uri(tmp, path);
+	tg_jsonw_kstr(w, "uri", tmp->data);
+	tg_jsonw_end(w);
+	if (line) {
+		tg_jsonw_key(w, "region");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kint(w, "startLine", (long long)line);
+		if (column)
+			tg_jsonw_kint(w, "startColumn", (long long)column);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+}
+
+static void
+sarif(const struct tg_audit_report *rep, struct tg_buf *b)
+{
+	struct tg_jsonw w;
+	struct tg_buf tmp = TG_BUF_INIT;
+	size_t k;
+
+	tg_jsonw_init(&w, b);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(&w, "$schema",
+		      "https://json.schemastore.org/sarif-2.1.0.json");
+	tg_jsonw_kstr(&w, "version", "2.1.0");
+	tg_jsonw_key(&w, "runs");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_key(&w, "tool");
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_key(&w, "driver");
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(&w, "name", "torchgate");
+	tg_jsonw_kstr(&w, "version", rep->tool_version);
+	tg_jsonw_key(&w, "rules");
+	sarif_rules(rep, &w, &tmp);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "results");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < rep->nitems; k++) {
+		const struct tg_audit_item *it = &rep->items[k];
+
+		tg_jsonw_object(&w, TG_JSONW_BLOCK);
+		tg_jsonw_kstr(&w, "ruleId", it->f->api->id);
+		tg_jsonw_kint(&w, "ruleIndex",
+			      (long long)rule_index(rep, it->f->api));
+		tg_jsonw_kstr(&w, "level", level(it));
+		tg_jsonw_key(&w, "message");
+		tg_jsonw_object(&w, TG_JSONW_FLOW);
+		tg_buf_clear(&tmp);
+		tg_buf_addf(&tmp, "%s: ", tg_audit_rank_name(it->rank));
+		tg_audit_format_message(&tmp, it);
+		state(&tmp, it->f);
+		tg_jsonw_kstr(&w, "text", tmp.data);
+		tg_jsonw_end(&w);
+		sarif_location(&w, &tmp, it->path, it->f->line, it->f->column);
+		tg_jsonw_key(&w, "properties");
+		tg_jsonw_object(&w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(&w, "status", tg_audit_rank_name(it->rank));
+		tg_jsonw_kstr(&w, "in", in_name(it->f->in));
+		tg_jsonw_kstr(&w, "kind", it->f->kind);
+		tg_jsonw_kbool(&w, "guarded", it->f->guard == TG_AUDIT_GUARDED);
+		tg_jsonw_end(&w);
+		tg_jsonw_end(&w);
+	}
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "invocations");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kbool(&w, "executionSuccessful", 1);
+	tg_jsonw_key(&w, "toolExecutionNotifications");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; rep->notes && k < rep->notes->n; k++) {
+		const struct tg_diag *d = &rep->notes->v[k];
+
+		tg_jsonw_object(&w, TG_JSONW_BLOCK);
+		tg_jsonw_kstr(&w, "level",
+			      d->severity == TG_SEV_NOTE      ? "note"
+			      : d->severity == TG_SEV_WARNING ? "warning"
+							      : "error");
+		tg_jsonw_key(&w, "message");
+		tg_jsonw_object(&w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(&w, "text", d->message);
+		tg_jsonw_end(&w);
+		if (d->path)
+			sarif_location(&w, &tmp, d->path, d->line, d->column);
+		tg_jsonw_end(&w);
+	}
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+	if (tg_buf_error(&tmp) && !b->err)
+		b->err = tg_buf_error(&tmp);
+	tg_buf_release(&tmp);
+	tg_jsonw_finish(&w);
+}
+
+/* A workflow command's data (message: "%", CR, LF escaped) or property
+ * value (also ':' and ','), as GitHub's toolkit escapes them. */
+static void
+gh_escape(struct tg_buf *b, const char *s, int property)
+{
+	for (; *s; s++) {
+		if (*s == '%')
+			tg_buf_adds(b, "%25");
+		else if (*s == '\r')
+			tg_buf_adds(b, "%0D");
+		else if (*s == '\n')
+			tg_buf_adds(b, "%0A");
+		else if (property && *s == ':')
+			tg_buf_adds(b, "%3A");
+		else if (property && *s == ',')
+			tg_buf_adds(b, "%2C");
+		else
+			tg_buf_addc(b, *s);
+	}
+}
+
+static void
+github(const struct tg_audit_report *rep, struct tg_buf *b)
+{
+	struct tg_buf msg = TG_BUF_INIT;
+	size_t k;
+
+	for (k = 0; k < rep->nitems; k++) {
+		const struct tg_audit_item *it = &rep->items[k];
+		const char *lv = level(it);
+
+		tg_buf_addf(
+		    b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
+		gh_escape(b, it->path, 1);
+		tg_buf_addf(b, ",line=%zu,col=%zu,title=", it->f->line,
+			    it->f->column);
+		tg_buf_clear(&msg);
+		tg_buf_addf(&msg, "torchgate %s %s",
+			    tg_audit_rank_name(it->rank), it->f->api->id);
+		gh_escape(b, msg.data, 1);
+		tg_buf_adds(b, "::");
+		tg_buf_clear(&msg);
+		tg_audit_format_message(&msg, it);
+		tg_buf_addf(&msg, " [%s]", it->f->kind);
+		state(&msg, it->f);
+		gh_escape(b, msg.data, 0);
+		tg_buf_addc(b, '\n');
+	}
+	for (k = 0; k < rep->ndead; k++) {
+		const struct tg_audit_dead *d = &rep->dead[k];
+
+		tg_buf_adds(b, "::notice file=");
+		gh_escape(b, d->path, 1);
+		tg_buf_addf(b, ",line=%zu,endLine=%zu,title=dead branch::",
+			    d->b->first_line, d->b->last_line);
+		tg_buf_clear(&msg);
+		tg_buf_addf(&msg,
+			    "runs only on torch %s, below the floor %s: %s",
+			    d->b->requires, rep->floor, d->b->condition);
+		gh_escape(b, msg.data, 0);
+		tg_buf_addc(b, '\n');
+	}
+	for (k = 0; rep->notes && k < rep->notes->n; k++) {
+		const struct tg_diag *d = &rep->notes->v[k];
+
+		tg_buf_addf(b, "::%s",
+			    d->severity == TG_SEV_NOTE ? "notice" : "warning");
+		if (d->path) {
+			tg_buf_adds(b, " file=");
+			gh_escape(b, d->path, 1);
+			if (d->line)
+				tg_buf_addf(b, ",line=%zu", d->line);
+		}
+		tg_buf_adds(b, "::");
+		gh_escape(b, d->message, 0);
+		tg_buf_addc(b, '\n');
+	}
+	if (tg_buf_error(&msg) && !b->err)
+		b->err = tg_buf_error(&msg);
+	tg_buf_release(&msg);
+}
+
+int
+tg_audit_format_write(const struct tg_audit_report *rep,
+		      enum tg_audit_format fmt, struct tg_buf *out)
+{
+	switch (fmt) {
+	case TG_AUDIT_TEXT:
+		text(rep, out);
+		break;
+	case TG_AUDIT_JSON:
+		json(rep, out);
+		break;
+	case TG_AUDIT_SARIF:
+		sarif(rep, out);
+		break;
+	case TG_AUDIT_GITHUB:
+		github(rep, out);
+		break;
+	}
+	return tg_buf_error(out);
+}

@@ -1,0 +1,66 @@
+/* audit_format.h - an audit written out: text, JSON, SARIF, GitHub
+ * SPDX-License-Identifier: MIT
+ *
+ * Renders what the command kept of the analyzers' results: the findings
+ * that matter for the torch judged (each with its rank and whether it
+ * fails the run), the dead version branches and the notes. JSON follows
+ * the schema in torchgate-audit(1) (schema_version 1); SARIF is 2.1.0
+ * with one rule per table entry used; GitHub output is workflow
+ * commands. Output is a function of the report only.
+ */
+#ifndef TG_LIB_OUT_AUDIT_FORMAT_H
+#define TG_LIB_OUT_AUDIT_FORMAT_H
+
+#include <stddef.h>
+
+#include "lib/audit/audit.h"
+#include "lib/util/buf.h"
+#include "lib/util/diag.h"
+
+#define TG_AUDIT_SCHEMA_VERSION 1
+
+enum tg_audit_format {
+	TG_AUDIT_TEXT,
+	TG_AUDIT_JSON,
+	TG_AUDIT_SARIF,
+	TG_AUDIT_GITHUB,
+};
+
+struct tg_audit_item {
+	const char *path; /* as the walk named it, from the operand given */
+	const struct tg_audit_finding *f;
+	enum tg_audit_rank rank;
+	int fails; /* in code, not guarded, at or above --min-status */
+};
+
+struct tg_audit_dead {
+	const char *path;
+	const struct tg_audit_branch *b;
+};
+
+struct tg_audit_report {
+	const char *tool_version;
+	const char *torch;	/* the version judged */
+	const char *torch_from; /* "option", "environment", "table" */
+	const char *floor;	/* or NULL */
+	const char *min_status;
+	size_t files; /* files analyzed */
+	const struct tg_audit_item *items;
+	size_t nitems;
+	const struct tg_audit_dead *dead;
+	size_t ndead;
+	const struct tg_diag_list *notes; /* skipped files, warnings */
+};
+
+/* Append the report in fmt to out; the buffer keeps the first failure,
+ * which is returned. Text holds the findings and dead branches only
+ * (the caller prints the notes on stderr); the others hold everything. */
+int tg_audit_format_write(const struct tg_audit_report *rep,
+			  enum tg_audit_format fmt, struct tg_buf *out);
+
+/* The one-line description of a finding (text and the other formats'
+ * messages): "AT_CHECK (removed in 1.5; deprecated since 1.2; use
+ * TORCH_CHECK(cond, msg...), available since 1.2)". */
+int tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it);
+
+#endif
