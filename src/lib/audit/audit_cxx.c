@@ -1032,6 +1032,7 @@ directive(struct cx *x, const struct tg_clex_tok *t)
 	const char *m = x->code;
 	size_t i = t->off + 1, e = t->off + t->len, a;
 	struct frame *f;
+	int is_elif, is_else, is_endif;
 
 	while (i < e && (m[i] == ' ' || m[i] == '\t'))
 		i++;
@@ -1059,20 +1060,22 @@ directive(struct cx *x, const struct tg_clex_tok *t)
 		blank(x->code, t->off, t->off + t->len);
 		return 0;
 	}
-	if (word_is(m + a, i - a, "elif"))
+	is_elif = word_is(m + a, i - a, "elif");
+	is_else = word_is(m + a, i - a, "else");
+	is_endif = word_is(m + a, i - a, "endif");
+	if (is_elif)
 		blank(x->code, t->off, t->off + t->len);
 	if (!x->depth || x->depth > DEPTH_MAX) {
-		if (x->depth && word_is(m + a, i - a, "endif"))
+		if (x->depth && is_endif)
 			x->depth--;
 		return 0;
 	}
 	f = &x->fr[x->depth - 1];
-	if (word_is(m + a, i - a, "elif") || word_is(m + a, i - a, "else")) {
+	if (is_elif || is_else) {
 		if (close_branch(x, f, t->line))
 			return TG_ENOMEM;
-		start_branch(x, f, t, cond, 0, 0, m[a + 2] == 's');
-		blank(x->code, t->off, t->off + t->len);
-	} else if (word_is(m + a, i - a, "endif")) {
+		start_branch(x, f, t, cond, 0, 0, is_else);
+	} else if (is_endif) {
 		if (close_branch(x, f, t->line))
 			return TG_ENOMEM;
 		x->depth--;

@@ -1,0 +1,239 @@
+/* test_audit_cxx.c - unit tests for lib/audit: the C/C++/CUDA analyzer
+ * and the driver-side helpers
+ * SPDX-License-Identifier: MIT
+ *
+ * Each case is a source text and the findings tg_audit_cxx must give
+ * with the built-in table, as "line:col id in kind guard-line" joined by
+ * "; " (sorted by tg_audit_result_sort), and its version branches as
+ * "first-last requires".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/audit/audit.h"
+#include "lib/util/buf.h"
+
+static struct tg_table table = TG_TABLE_INIT;
+
+static const char *const in_names[] = {"code", "comment", "string"};
+
+static void
+summarize(const struct tg_audit_result *r, struct tg_buf *f, struct tg_buf *b)
+{
+	size_t k;
+
+	for (k = 0; k < r->nfindings; k++) {
+		const struct tg_audit_finding *x = &r->findings[k];
+
+		tg_buf_addf(f, "%s%zu:%zu %s %s %s", k ? "; " : "", x->line,
+			    x->column, x->api->id, in_names[x->in], x->kind);
+		if (x->guard == TG_AUDIT_GUARDED)
+			tg_buf_addf(f, " g%zu", x->guard_line);
+	}
+	for (k = 0; k < r->nbranches; k++)
+		tg_buf_addf(b, "%s%zu-%zu %s", k ? "; " : "",
+			    r->branches[k].first_line, r->branches[k].last_line,
+			    r->branches[k].requires);
+	if (!f->data)
+		tg_buf_adds(f, "");
+	if (!b->data)
+		tg_buf_adds(b, "");
+}
+
+struct ccase {
+	const char *name, *src, *findings, *branches;
+};
+
+static const struct ccase cases[] = {
+    {"macro in code, not in comment or string",
+     "AT_CHECK(x, \"y\");\n// AT_CHECK here\nconst char *s = \"AT_CHECK\";\n",
+     "1:1 AT_CHECK code macro; 2:4 AT_CHECK comment macro; "
+     "3:18 AT_CHECK string macro",
+     ""},
+    {"include, and an include in a comment",
+     "#include <THC/THC.h>\n/* #include <THC/THC.h> */\n",
+     "1:1 THC code include; 2:4 THC comment include", ""},
+    {"qualified type", "c10::optional<int> f();\n",
+     "1:1 c10::optional code type; 1:1 c10::optional.std_alias code type", ""},
+    {"function call", "auto s = at::cuda::getCurrentCUDAStream();\n",
+     "1:10 c10::cuda::getCurrentCUDAStream code call", ""},
+    {".type() on a tensor, a device, a scalar, options",
+     "void f(const at::Tensor& x, at::Scalar v, c10::TensorOptions o) {\n"
+     " x.type();\n x.device().type();\n scalar.type();\n options.type();\n"
+     " v.type();\n o.type();\n p->type();\n}\n",
+     "2:4 at::Tensor::type code method; 8:5 at::Tensor::type code method", ""},
+    {".data<T>() on a tensor and a declared Scalar",
+     "float *p = t.data<float>();\nScalar s; s.data<int>();\n",
+     "1:14 at::Tensor::data code method", ""},
+    {"a method named in a comment is a mention of its id",
+     "// at::Tensor::type is gone; x.type() too\n",
+     "1:4 at::Tensor::type comment method", ""},
+    {"version guard, both branches, and exact branches",
+     "#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && "
+     "TORCH_VERSION_MINOR >= 4)\nTORCH_CHECK(a);\n#else\nAT_CHECK(a);\n"
+     "#endif\nAT_CHECK(b);\n",
+     "2:1 TORCH_CHECK code macro g1; 4:1 AT_CHECK code macro g1; "
+     "6:1 AT_CHECK code macro",
+     "1-2 >=2.4; 3-4 <2.4"},
+    {"#elif branch, generated prefix",
+     "#if PKG_TORCH_VERSION_MAJOR < 2\nA\n#elif PKG_TORCH_VERSION_MAJOR == 2 "
+     "&& PKG_TORCH_VERSION_MINOR < 4\n"
+     "AT_ERROR(x);\n#endif\n",
+     "4:1 AT_ERROR code macro g1", "1-2 <2.0; 3-4 >=2.0,<2.4"},
+    {"generated HAS macro guard, not exact",
+     "#if MYPKG_HAS_AT_CHECK\nAT_CHECK(a);\n#endif\n",
+     "2:1 AT_CHECK code macro g1", ""},
+    {"#ifndef of a table macro guards its definition; the test is no use",
+     "#ifndef AT_CHECK\n#define AT_CHECK TORCH_CHECK\n#endif\n",
+     "2:9 AT_CHECK code macro g1; 2:18 TORCH_CHECK code macro g1", ""},
+    {"an unrelated #ifdef guards nothing",
+     "#ifdef __CUDACC__\nAT_CHECK(a);\n#endif\n", "2:1 AT_CHECK code macro",
+     ""},
+    {"a comment in a directive is not code",
+     "#include <vector> // THC/THC.h was here\n", "", ""},
+    {"unterminated comment and string never fail",
+     "AT_CHECK(\"abc\n/* AT_ERROR",
+     "1:1 AT_CHECK code macro; "
+     "2:4 AT_ERROR comment macro",
+     ""},
+    {"unbalanced #endif and #else", "#endif\n#else\nAT_CHECK(1);\n",
+     "3:1 AT_CHECK code macro", ""},
+};
+
+static void
+test_cases(void)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct ccase *c = &cases[k];
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		struct tg_buf f = TG_BUF_INIT, b = TG_BUF_INIT;
+		int rc = tg_audit_cxx(&table, c->src, strlen(c->src), "t.cpp",
+				      &r, NULL);
+
+		CHECK(rc == 0, "%s: rc %d", c->name, rc);
+		tg_audit_result_sort(&r);
+		summarize(&r, &f, &b);
+		CHECK_STR(f.data, c->findings, c->name);
+		CHECK_STR(b.data, c->branches, c->name);
+		tg_buf_release(&f);
+		tg_buf_release(&b);
+		tg_audit_result_release(&r);
+	}
+}
+
+static void
+test_suppressions(void)
+{
+	static const char src[] =
+	    "AT_CHECK(a); // torchgate: ignore[AT_CHECK, THC]\n"
+	    "AT_ERROR(b); /* torchgate: ignore */\n"
+	    "AT_ERROR(c); // torchgate: ignored is not a suppression\n";
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+	size_t k, hits = 0;
+
+	CHECK(tg_audit_cxx(&table, src, strlen(src), "s.cpp", &r, NULL) == 0,
+	      "suppressions: rc");
+	CHECK(r.nsuppressions == 2, "suppressions: got %zu", r.nsuppressions);
+	if (r.nsuppressions == 2) {
+		CHECK(r.suppressions[0].line == 1 &&
+			  r.suppressions[0].nids == 2 &&
+			  strcmp(r.suppressions[0].ids[1], "THC") == 0,
+		      "suppressions: first");
+		CHECK(r.suppressions[1].line == 2 &&
+			  r.suppressions[1].nids == 0,
+		      "suppressions: second");
+	}
+	/* the suppression's own text is no mention */
+	for (k = 0; k < r.nfindings; k++)
+		hits += tg_audit_suppressed(&r, &r.findings[k]);
+	CHECK(r.nfindings == 3 && hits == 2, "suppressed: %zu of %zu", hits,
+	      r.nfindings);
+	tg_audit_result_release(&r);
+}
+
+static void
+test_helpers(void)
+{
+	struct tg_version v = TG_VERSION_INIT, fl = TG_VERSION_INIT;
+	struct tg_audit_branch b = {1, 2, (char *)"c", (char *)">=2.0,<2.4"};
+	const struct tg_api *a = tg_table_find(&table, "AT_CHECK");
+	size_t line = 0, col = 0;
+	const char *why = NULL;
+
+	CHECK(tg_version_parse(&v, "1.3", 3, NULL) == 0, "parse");
+	CHECK(a && tg_audit_rank(a, &v, 0) == TG_AUDIT_RANK_DEPRECATED,
+	      "AT_CHECK deprecated in 1.3");
+	tg_version_release(&v);
+	tg_version_parse(&v, "1.1", 3, NULL);
+	CHECK(a && tg_audit_rank(a, &v, 0) == TG_AUDIT_RANK_NONE,
+	      "AT_CHECK fine in 1.1");
+	CHECK(a && tg_audit_rank(a, &v, 1) == TG_AUDIT_RANK_BOUND,
+	      "AT_CHECK version-bound in 1.1 with --all");
+	tg_version_release(&v);
+	CHECK(tg_audit_newest(&table, &v, NULL) == 0 && v.nrelease >= 2,
+	      "newest");
+	tg_version_release(&v);
+	tg_version_parse(&fl, "2.4", 3, NULL);
+	CHECK(tg_audit_branch_dead(&b, &fl), "<2.4 dead at floor 2.4");
+	tg_version_release(&fl);
+	tg_version_parse(&fl, "2.3", 3, NULL);
+	CHECK(!tg_audit_branch_dead(&b, &fl), "<2.4 alive at floor 2.3");
+	b.requires = (char *)">=2.4";
+	CHECK(!tg_audit_branch_dead(&b, &fl), ">=2.4 never dead");
+	tg_version_release(&fl);
+	CHECK(!tg_audit_not_text("a\xc3\xa9\n", 4, &line, &col, &why),
+	      "utf-8 is text");
+	CHECK(tg_audit_not_text("a\nb\xff", 4, &line, &col, &why) &&
+		  line == 2 && col == 2 && strcmp(why, "invalid UTF-8") == 0,
+	      "invalid UTF-8 at 2:2, got %zu:%zu", line, col);
+	CHECK(tg_audit_not_text("ab\0", 3, &line, &col, &why) && line == 1 &&
+		  col == 3 && strcmp(why, "a NUL byte") == 0,
+	      "NUL at 1:3");
+	CHECK(tg_audit_not_text("\xed\xa0\x80", 3, &line, &col, &why),
+	      "a surrogate is not UTF-8");
+}
+
+static void
+test_big(void)
+{
+	/* a long single line and deep nesting: bounded, no failure */
+	size_t n = 2 * 1024 * 1024, k;
+	char *s = malloc(n + 1);
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+
+	if (!s)
+		return;
+	for (k = 0; k < n; k++)
+		s[k] = k % 2 ? '(' : '[';
+	memcpy(s + n - 9, "AT_CHECK;", 9);
+	CHECK(tg_audit_cxx(&table, s, n, "big.cpp", &r, NULL) == 0 &&
+		  r.nfindings == 1 && r.findings[0].column == n - 8,
+	      "a 2 MiB line: %zu findings", r.nfindings);
+	tg_audit_result_release(&r);
+	for (k = 0; k < n; k++)
+		s[k] = "#if X\nAT_CHECK(1);\n"[k % 19];
+	CHECK(tg_audit_cxx(&table, s, n, "deep.cpp", &r, NULL) == 0 &&
+		  r.nfindings == 10000 && r.notes.n == 1,
+	      "deep #if: %zu findings, %zu notes", r.nfindings, r.notes.n);
+	tg_audit_result_release(&r);
+	free(s);
+}
+
+int
+main(void)
+{
+	if (tg_table_default(&table, NULL)) {
+		fprintf(stderr, "cannot load the built-in table\n");
+		return 1;
+	}
+	test_cases();
+	test_suppressions();
+	test_helpers();
+	test_big();
+	tg_table_release(&table);
+	return check_result("test_audit_cxx");
+}
