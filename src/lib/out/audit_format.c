@@ -238,9 +238,9 @@ uri(struct tg_buf *out, const char *p)
 	}
 }
 
-/* The table entries the items use, in id order, each once: the
- * indexes into rep->items of the first use of each (items are sorted by
- * path, not id, so this is a small selection sort over distinct ids). */
+/* The index of a's rule: how many distinct entries the items use with
+ * an id below a's (the rules are written in id order). Quadratic in the
+ * findings, which are few. */
 static size_t
 rule_index(const struct tg_audit_report *rep, const struct tg_api *a)
 {
@@ -307,14 +307,17 @@ sarif_rules(const struct tg_audit_report *rep, struct tg_jsonw *w,
 		tg_jsonw_key(w, "help");
 		tg_jsonw_object(w, TG_JSONW_FLOW);
 		tg_buf_clear(tmp);
-		tg_buf_addf(tmp, "%s: introduced %s, deprecated %s, removed %s",
-			    last->id,
-			    last->introduced.version ? last->introduced.version
-						     : "before 1.0",
-			    last->deprecated.version ? last->deprecated.version
-						     : "never",
-			    last->removed.version ? last->removed.version
-						  : "never");
+		tg_buf_addf(
+		    tmp, "%s: introduced %s%s, deprecated %s, removed %s",
+		    last->id,
+		    !last->introduced.version ||
+			    last->introduced.bound == TG_BOUND_BEFORE
+			? "before "
+			: "",
+		    last->introduced.version ? last->introduced.version : "1.0",
+		    last->deprecated.version ? last->deprecated.version
+					     : "never",
+		    last->removed.version ? last->removed.version : "never");
 		if (last->is_private)
 			tg_buf_adds(tmp, "; private");
 		if (last->repl_text || last->repl_id)

@@ -1,0 +1,1 @@
+AT_CHECK(1, "never read: a virtualenv");

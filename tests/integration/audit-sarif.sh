@@ -1,0 +1,64 @@
+#!/bin/bash
+# audit-sarif.sh - torchgate audit --format=sarif against the SARIF 2.1.0 schema
+# SPDX-License-Identifier: MIT
+#
+# usage: audit-sarif.sh TORCHGATE SRCDIR [FIXTURES]
+# Audits tests/data/audit-pkg (findings, mentions, guards, notes) and a
+# tree with no findings, and validates each log with Debian's
+# python3-jsonschema against the official schema in
+# SRCDIR/../shared/data/sarif-schema-2.1.0.json. Where ../shared is absent
+# it says so and checks the fields GitHub code scanning requires itself.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+PY=/usr/bin/python3
+schema=$SRCDIR/../shared/data/sarif-schema-2.1.0.json
+if [ -f "$schema" ]; then
+	"$PY" -c 'import jsonschema' 2>/dev/null ||
+		die "$PY cannot import jsonschema (apt-get install python3-jsonschema)"
+else
+	echo "# $schema is absent: checking the required fields only"
+	schema=
+fi
+
+validate() { # FILE -> 0 valid, 1 invalid, with the reason
+	"$PY" - "$1" "$schema" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+if sys.argv[2]:
+    import jsonschema
+    schema = json.load(open(sys.argv[2]))
+    try:
+        jsonschema.validate(doc, schema)
+    except jsonschema.ValidationError as e:
+        print("  jsonschema:", str(e).splitlines()[0])
+        sys.exit(1)
+# what code scanning needs, checked either way
+assert doc["version"] == "2.1.0", "version"
+run = doc["runs"][0]
+rules = run["tool"]["driver"]["rules"]
+ids = [r["id"] for r in rules]
+assert ids == sorted(set(ids)), "one rule per entry, sorted"
+for r in rules:
+    assert r["help"]["text"] and r["shortDescription"]["text"], r["id"]
+for res in run["results"]:
+    assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res["ruleId"]
+    assert res["level"] in ("error", "warning", "note"), res["level"]
+    assert res["message"]["text"], "message"
+    loc = res["locations"][0]["physicalLocation"]
+    uri = loc["artifactLocation"]["uri"]
+    assert not uri.startswith("./") and not uri.startswith("/"), uri
+    assert loc["region"]["startLine"] >= 1, "startLine"
+print("  %d rules, %d results" % (len(rules), len(run["results"])))
+PY
+}
+
+cp -r "$SRCDIR/tests/data/audit-pkg" "$tmp/pkg"
+mkdir "$tmp/empty"
+cd "$tmp" || die "cannot enter $tmp"
+"$TG" audit --format=sarif --torch-version 2.11 ./pkg >"$tmp/a.sarif"
+check "exit on the findings" "$?" 1
+if validate "$tmp/a.sarif"; then ok "valid: findings"; else fail "invalid: findings"; fi
+"$TG" audit --format=sarif --torch-version 2.11 empty >"$tmp/b.sarif"
+check "exit with nothing found" "$?" 0
+if validate "$tmp/b.sarif"; then ok "valid: no findings"; else fail "invalid: no findings"; fi
+finish
