@@ -1,0 +1,62 @@
+#!/bin/bash
+# audit.sh - torchgate audit against a literal search for the same API names
+# SPDX-License-Identifier: MIT
+#
+# usage: bench/audit.sh [TORCHGATE]      (default ./torchgate)
+#
+# On TREE (default Debian's /usr/lib/python3/dist-packages/torch, from
+# python3-torch) and on a tree 4 times larger made of 4 copies of it, times
+#   torchgate audit --format=json --torch-version 2.11 TREE
+#   rg -n -F -f NAMES TREE        (grep -rnF -f NAMES where rg is absent)
+# where NAMES are the ids of the table (data/apis.json), and prints each
+# wall time, the ratio search/audit (throughput of audit relative to the
+# search: the issue's goal is >= 0.7), and each command's peak RSS from
+# GNU time -v (goal: flat from 1x to 4x, under 30 MiB). RUNS (default 3)
+# runs each; the best time counts.
+# Exit status: 0 done, 2 a prerequisite is missing.
+set -u
+export LC_ALL=C
+TG=${1:-./torchgate}
+TREE=${TREE:-/usr/lib/python3/dist-packages/torch}
+RUNS=${RUNS:-3}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+[ -x "$TG" ] || { echo "audit.sh: no torchgate at $TG" >&2; exit 2; }
+[ -d "$TREE" ] || { echo "audit.sh: no tree at $TREE (apt-get install python3-torch, or TREE=DIR)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "audit.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
+if command -v rg >/dev/null; then
+	search=(rg -n -F -f)
+	peer="rg -n -F"
+else
+	search=(grep -rnF -f)
+	peer="grep -rnF (rg not installed)"
+fi
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+sed -n 's/^ *"id": "\(.*\)",$/\1/p' "$SRC/data/apis.json" >"$tmp/names"
+mkdir "$tmp/x4"
+for k in 1 2 3 4; do cp -r "$TREE" "$tmp/x4/copy$k"; done
+
+# best wall seconds and peak RSS (KiB) of RUNS runs of "$@"
+measure() {
+	local best= rss=0 k t r
+	for ((k = 0; k < RUNS; k++)); do
+		/usr/bin/time -v -o "$tmp/time" "$@" >/dev/null 2>&1
+		t=$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$tmp/time" |
+			awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }')
+		r=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time")
+		if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; fi
+		[ "$r" -gt "$rss" ] && rss=$r
+	done
+	echo "$best $rss"
+}
+
+printf '%-4s %-10s %8s %10s   %s\n' tree tool seconds "rss KiB" ""
+for t in "$TREE" "$tmp/x4"; do
+	n=$([ "$t" = "$TREE" ] && echo 1x || echo 4x)
+	files=$(find "$t" -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.[ch]' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) | wc -l)
+	read -r ta ra < <(measure "$TG" audit -q --format=json --torch-version 2.11 "$t")
+	read -r ts rs < <(measure "${search[@]}" "$tmp/names" "$t")
+	printf '%-4s %-10s %8s %10s   %s files\n' "$n" audit "$ta" "$ra" "$files"
+	printf '%-4s %-10s %8s %10s   %s\n' "$n" search "$ts" "$rs" "$peer"
+	awk -v a="$ta" -v s="$ts" -v n="$n" 'BEGIN { if (a > 0) printf "%s throughput audit/search: %.2f (goal >= 0.7)\n", n, s / a }'
+done
