@@ -31,6 +31,27 @@
  * neither ((?:\w+\.)?, lookaheads) are not run: methods, parameters and
  * behaviours are read from the tokens instead, see the rules below.
  *
+ * Methods (kind "method" entries, and usage patterns "(?:\.|->)name\("):
+ * ".name(" after any receiver, ".name()" where the pattern says so; the
+ * receiver's type is not known, so x.storage() on a non-tensor counts.
+ * Parameters (kind "parameter", id FUNC.PARAM): a call resolved to FUNC
+ * (or to another function its pattern names before "\s*\(", such as
+ * CUDAExtension) passing PARAM=; FUNC under a class (torch.nn.Module.
+ * load_state_dict) is a method on any receiver; FUNC a module named
+ * "functional" means any function in it (size_average=). A positional
+ * use of a parameter is not seen. Behaviours (kind "behavior"): the ones
+ * in behaviours[] below are judged from the call's arguments (torch.load
+ * without weights_only=, checkpoint without use_reentrant=, onnx.export
+ * without dynamo=, softmax with neither dim= nor a second positional
+ * argument); a call with *args or **kwargs is not judged; other
+ * behaviour entries are not reported by this analyzer.
+ *
+ * Not read: code inside f-string fields (a mention in a string),
+ * function parameters shadowing an alias, "for"/"with ... as" targets
+ * (they do not end an alias), the TORCH_MAJOR/TORCH_MINOR "or" form of a
+ * version test, and tuple compares are read as if the name held a tuple
+ * as long as the literal: TORCH_VERSION > (2, 4) is >=2.5.
+ *
  * Guards: the innermost block that guards wins; a try's handlers are
  * seen after its body, so the body's findings are patched when an
  * except clause is read (they are the last ones appended). Version
@@ -1288,7 +1309,7 @@ string_annotation(struct state *st, size_t i)
 		}
 		nc = split_comps(full, fl, comp);
 		api = match_longest(st, full, nc, comp, 1, &kc);
-		if (api && t->line == t->line)
+		if (api)
 			emit(st, api, t->line, t->col + (a - t->off),
 			     TG_AUDIT_IN_CODE, "annotation", i, h, k - a);
 	}
