@@ -76,6 +76,7 @@ struct file_result {
 
 struct run {
 	struct cli_ctx *ctx;
+	struct tg_audit_py_index *pyix; /* built once for every Python file */
 	const struct tg_version *torch;
 	struct tg_version floor;
 	int have_floor;
@@ -305,7 +306,7 @@ audit_file(struct run *run, const char *path, enum lang lang)
 				why, line, col);
 	}
 	rc = lang == LANG_PY
-		 ? tg_audit_py(&run->ctx->table, src, len, path, &r, &err)
+		 ? tg_audit_py_indexed(run->pyix, src, len, path, &r, &err)
 		 : tg_audit_cxx(&run->ctx->table, src, len, path, &r, &err);
 	free(src);
 	run->analyzed++;
@@ -499,6 +500,11 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
 		goto out;
+	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err)) {
+		cli_error(CMD, "%s", err.msg);
+		status = CLI_IO;
+		goto out;
+	}
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	for (k = 0; k < (size_t)argc && !rc; k++)
@@ -578,6 +584,7 @@ out:
 		tg_audit_result_release(&run.files[k].r);
 	}
 	free(run.files);
+	tg_audit_py_index_free(run.pyix);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_version_release(&newest);

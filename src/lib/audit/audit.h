@@ -104,6 +104,21 @@ int tg_audit_py(const struct tg_table *t, const char *src, size_t len,
 		const char *path, struct tg_audit_result *r,
 		struct tg_err *err);
 
+/* The Python analyzer's lookup structures, built once from a table (its
+ * names, the spellings its usage patterns write literally, its methods,
+ * parameters and behaviours) and read-only afterwards, so one index
+ * serves many files and threads. The table must outlive it. */
+struct tg_audit_py_index;
+int tg_audit_py_index_new(struct tg_audit_py_index **out,
+			  const struct tg_table *t, struct tg_err *err);
+void tg_audit_py_index_free(struct tg_audit_py_index *ix); /* NULL-safe */
+
+/* As tg_audit_py with an index built beforehand: what a caller that
+ * reads many files uses (tg_audit_py builds and frees one per call). */
+int tg_audit_py_indexed(const struct tg_audit_py_index *ix, const char *src,
+			size_t len, const char *path, struct tg_audit_result *r,
+			struct tg_err *err);
+
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		 const char *path, struct tg_audit_result *r,

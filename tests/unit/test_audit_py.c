@@ -1,0 +1,402 @@
+/* test_audit_py.c - unit tests for lib/audit/audit_py: the Python analyzer
+ * SPDX-License-Identifier: MIT
+ *
+ * Each case is a Python source and what the analyzer finds in it with
+ * the built-in table, written one record per line:
+ * "LINE:COL ID KIND IN GUARD" for a finding (IN code, comment or string;
+ * GUARD -, G guarded or S soft, then "@LINE" and the guard's text in
+ * brackets when guarded), "branch FIRST-LAST REQUIRES" for a version
+ * branch, "ignore LINE IDS" for a suppression comment, "note LINE RULE"
+ * for a note. Then the bad inputs: none fails, each stays bounded.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/audit/audit.h"
+
+struct tcase {
+	const char *name, *src, *want;
+};
+
+static const struct tcase cases[] = {
+    /* imports of every form, then the uses through them */
+    {"import-as", "import torch.cuda.amp as amp\namp.GradScaler()\n",
+     "2:1 torch.cuda.amp.GradScaler call code -\n"},
+    {"import-dotted",
+     "import torch.distributed._tensor\n"
+     "torch.distributed._tensor.DTensor\n",
+     "1:8 torch.distributed._tensor import code -\n"
+     "2:1 torch.distributed._tensor attribute code -\n"},
+    {"from-as",
+     "from torch.cuda.amp import GradScaler as GS\nGS()\nGradScaler()\n",
+     "1:28 torch.cuda.amp.GradScaler import code -\n"
+     "2:1 torch.cuda.amp.GradScaler call code -\n"},
+    {"from-module", "from torch.cuda import amp\nx = amp.custom_fwd\n",
+     "2:5 torch.cuda.amp.custom_fwd attribute code -\n"},
+    {"from-parenthesized",
+     "from torch.cuda.amp import (\n    custom_fwd,\n    custom_bwd,\n)\n",
+     "2:5 torch.cuda.amp.custom_fwd import code -\n"
+     "3:5 torch.cuda.amp.custom_bwd import code -\n"},
+    {"from-star", "from torch.cuda.amp import *\n@custom_fwd\ndef f(): pass\n",
+     "2:2 torch.cuda.amp.custom_fwd decorator code -\n"},
+    {"relative-is-ours",
+     "from .torch import cuda\nfrom . import torch\n"
+     "torch.cuda.amp.GradScaler()\n",
+     ""},
+    {"not-torch", "import numpy as torch\ntorch.cuda.amp.GradScaler()\n", ""},
+    {"import-in-function",
+     "def f():\n    from torch.cuda.amp import autocast\n    return "
+     "autocast()\n",
+     "2:32 torch.cuda.amp.autocast import code -\n"
+     "3:12 torch.cuda.amp.autocast call code -\n"},
+    {"module-alias", "import torch\nF = torch.nn.functional\nF.upsample(x)\n",
+     "3:1 torch.nn.functional.upsample call code -\n"},
+    {"rebinding-ends-alias",
+     "from torch.cuda.amp import GradScaler\nGradScaler = object\n"
+     "GradScaler()\ndef autocast(): pass\nimport torch.cuda.amp as a2\n"
+     "a2 = None\na2.autocast()\n",
+     "1:28 torch.cuda.amp.GradScaler import code -\n"},
+    {"keyword-is-no-use",
+     "from torch.cuda.amp import autocast\nf(autocast=1)\n",
+     "1:28 torch.cuda.amp.autocast import code -\n"},
+    /* references: longest prefix, kinds */
+    {"longest-prefix",
+     "import torch\ntorch.cuda.amp.GradScaler(init_scale=2)\n"
+     "torch.distributed._tensor.foo.bar()\n",
+     "2:1 torch.cuda.amp.GradScaler call code -\n"
+     "3:1 torch.distributed._tensor attribute code -\n"},
+    {"re-export",
+     "import torch\nwith torch.cuda.amp.autocast_mode.autocast():\n"
+     "    pass\ntorch.cuda.amp.grad_scaler.GradScaler\n"
+     "torch.fft.rfft(x)\n",
+     "2:6 torch.cuda.amp.autocast call code -\n"
+     "4:1 torch.cuda.amp.GradScaler attribute code -\n"},
+    {"usage-spelling",
+     "import torch\ntorch.cuda.max_memory_cached()\n"
+     "torch.cuda.HalfStorage\n",
+     "2:1 torch.cuda.memory_cached call code -\n"
+     "3:1 torch.FloatStorage attribute code -\n"},
+    {"annotation",
+     "import torch\nimport torch.cuda.amp as amp\n"
+     "def f(s: torch.cuda.amp.GradScaler, t: \"amp.GradScaler\" = None)"
+     " -> amp.GradScaler:\n    v: torch.cuda.amp.GradScaler = s\n",
+     "3:10 torch.cuda.amp.GradScaler annotation code -\n"
+     "3:41 torch.cuda.amp.GradScaler annotation code -\n"
+     "3:68 torch.cuda.amp.GradScaler annotation code -\n"
+     "4:8 torch.cuda.amp.GradScaler annotation code -\n"},
+    {"method",
+     "def f(x, y):\n    x.storage()\n    y.storage(1)\n"
+     "    x.untyped_storage()\n    m.register_backward_hook(h)\n",
+     "2:7 torch.TypedStorage method code -\n"
+     "4:7 torch.Tensor.untyped_storage method code -\n"
+     "5:7 torch.nn.Module.register_backward_hook method code -\n"},
+    {"parameter",
+     "import torch\nimport torch.nn.functional as F\n"
+     "F.scaled_dot_product_attention(q, k, v, enable_gqa=True)\n"
+     "m.load_state_dict(sd, assign=True)\n"
+     "torch.load(p, weights_only=False)\n",
+     "3:1 torch.nn.functional.scaled_dot_product_attention call code -\n"
+     "3:41 torch.nn.functional.scaled_dot_product_attention.enable_gqa "
+     "argument code -\n"
+     "4:23 torch.nn.Module.load_state_dict.assign argument code -\n"
+     "5:15 torch.load.weights_only argument code -\n"},
+    {"behavior",
+     "import torch\nimport torch.nn.functional as F\n"
+     "from torch.utils.checkpoint import checkpoint\n"
+     "torch.load(p)\ntorch.load(p, **kw)\nF.softmax(x)\n"
+     "F.softmax(x, 1)\nF.log_softmax(x, dim=1)\n"
+     "checkpoint(f, x)\ncheckpoint(f, x, use_reentrant=False)\n",
+     "4:1 torch.load.weights_only_default_true call code -\n"
+     "4:1 torch.load.weights_only_futurewarning call code -\n"
+     "6:1 torch.nn.functional.softmax.implicit_dim call code -\n"
+     "9:1 torch.utils.checkpoint.checkpoint.use_reentrant_implicit call "
+     "code -\n"
+     "10:18 torch.utils.checkpoint.checkpoint.use_reentrant argument code "
+     "-\n"},
+    /* mentions */
+    {"mentions",
+     "def f():\n    \"\"\"Returns a\n    torch.cuda.amp.GradScaler.\"\"\"\n"
+     "    # see torch.cuda.amp.custom_fwd\n    s = 'torch.cuda.amp'\n",
+     "3:5 torch.cuda.amp.GradScaler reference string -\n"
+     "4:11 torch.cuda.amp.custom_fwd reference comment -\n"},
+    /* guards */
+    {"try-import",
+     "try:\n    from torch.cuda.amp import custom_fwd\nexcept "
+     "ImportError:\n    from torch.amp import custom_fwd\n",
+     "2:32 torch.cuda.amp.custom_fwd import code G@1 [try/except "
+     "ImportError]\n"
+     "4:27 torch.amp.custom_fwd import code G@1 [try/except ImportError]\n"},
+    {"try-tuple-else",
+     "import torch\ntry:\n    x = torch.cuda.amp.GradScaler\nexcept "
+     "(KeyError, AttributeError):\n    pass\nelse:\n"
+     "    torch.cuda.amp.autocast()\nfinally:\n    torch.cuda.amp.autocast()\n",
+     "3:9 torch.cuda.amp.GradScaler attribute code G@2 [try/except "
+     "AttributeError]\n"
+     "7:5 torch.cuda.amp.autocast call code G@2 [try/except "
+     "AttributeError]\n"
+     "9:5 torch.cuda.amp.autocast call code -\n"},
+    {"try-soft",
+     "import torch\ntry:\n    torch.cuda.amp.autocast()\nexcept:\n    "
+     "pass\ntry:\n    torch.cuda.amp.autocast()\nexcept Exception as e:\n"
+     "    pass\ntry:\n    torch.cuda.amp.autocast()\nexcept KeyError:\n"
+     "    pass\n",
+     "3:5 torch.cuda.amp.autocast call code S@2 [try/bare except]\n"
+     "7:5 torch.cuda.amp.autocast call code S@6 [try/except Exception]\n"
+     "11:5 torch.cuda.amp.autocast call code -\n"},
+    {"if-hasattr",
+     "import torch\nif hasattr(torch.amp, 'GradScaler'):\n    s = "
+     "torch.amp.GradScaler()\nelse:\n    s = torch.cuda.amp.GradScaler()\n"
+     "torch.cuda.amp.GradScaler()\n",
+     "3:9 torch.amp.GradScaler call code G@2 [if hasattr(torch.amp, ...)]\n"
+     "5:9 torch.cuda.amp.GradScaler call code G@2 [if hasattr(torch.amp, "
+     "...)]\n"
+     "6:1 torch.cuda.amp.GradScaler call code -\n"},
+    {"if-one-line",
+     "import torch\nif TYPE_CHECKING: "
+     "torch.cuda.amp.GradScaler\ntorch.cuda.amp.GradScaler\n",
+     "2:19 torch.cuda.amp.GradScaler attribute code G@2 [if "
+     "TYPE_CHECKING]\n"
+     "3:1 torch.cuda.amp.GradScaler attribute code -\n"},
+    {"if-dir-and-has",
+     "import torch\nif 'amp' in dir(torch.cuda):\n    "
+     "torch.cuda.amp.autocast()\nif HAS_TORCH_AMP:\n    "
+     "torch.cuda.amp.autocast()\nif is_torch_min_version('2.4'):\n    "
+     "torch.cuda.amp.autocast()\n",
+     "3:5 torch.cuda.amp.autocast call code G@2 [if dir(torch.cuda)]\n"
+     "5:5 torch.cuda.amp.autocast call code G@4 [if HAS_TORCH_AMP]\n"
+     "7:5 torch.cuda.amp.autocast call code G@6 [if torch version "
+     "(is_torch_min_version)]\n"},
+    {"and-conditional",
+     "import torch\nok = hasattr(torch, 'compile') and torch.compile(f)\n"
+     "g = torch.compile(f) if hasattr(torch, 'compile') else f\n"
+     "h = torch.compile(f) and hasattr(torch, 'compile')\n",
+     "2:36 torch.compile call code G@2 [hasattr(torch, ...) and ...]\n"
+     "3:5 torch.compile call code G@3 [if hasattr(torch, ...) "
+     "(conditional expression)]\n"
+     "4:5 torch.compile call code -\n"},
+    {"nested-blocks",
+     "import torch\nif TORCH_MAJOR >= 2:\n    def f():\n        "
+     "torch.compile(g)\ndef h():\n    torch.compile(g)\n",
+     "4:9 torch.compile call code G@2 [if torch version (TORCH_MAJOR)]\n"
+     "6:5 torch.compile call code -\n"
+     "branch 2-4 >=2\n"},
+    /* version branches */
+    {"branch-tuple",
+     "import torch\nif TORCH_VERSION >= (2, 4):\n    a = 1\nelif "
+     "TORCH_VERSION > (2, 0):\n    a = 2\nelse:\n    a = 3\n"
+     "b = 1\n",
+     "branch 2-3 >=2.4\nbranch 4-5 <2.4,>=2.1\nbranch 6-7 <2.4,<2.1\n"},
+    {"branch-parse",
+     "import torch\nfrom packaging import version\nif "
+     "version.parse(torch.__version__) < version.parse(\"2.4\"):\n    "
+     "x = 1\n    y = 2\nelse:\n    x = 2\n",
+     "branch 3-5 <2.4\nbranch 6-7 >=2.4\n"},
+    {"branch-flipped-and",
+     "if (2, 1) <= TORCH_VERSION and TORCH_VERSION < (2, 4):\n    x = 1\n",
+     "branch 1-2 >=2.1,<2.4\n"},
+    {"branch-string-compare",
+     "import torch\nif torch.__version__ >= '2.4':\n    x = 1\n",
+     "note 2 audit-string-version\n"},
+    /* suppressions */
+    {"suppression",
+     "import torch\ntorch.cuda.amp.autocast()  # torchgate: "
+     "ignore[torch.cuda.amp.autocast, torch.compile]\nx = 1  # torchgate: "
+     "ignore\ny = 1  # torchgate: ignored\n",
+     "2:1 torch.cuda.amp.autocast call code -\n"
+     "ignore 2 torch.cuda.amp.autocast,torch.compile\nignore 3 \n"},
+    /* the apex shapes, in our own words */
+    {"apex",
+     "import torch\nfrom torch.cuda.amp import custom_fwd, custom_bwd\n"
+     "from torch.cuda.amp import GradScaler\n\n"
+     "def cast(x):\n    return torch.cuda.amp.autocast_mode._cast(x, "
+     "torch.half)\n\n"
+     "class Fn(torch.autograd.Function):\n    @staticmethod\n"
+     "    @custom_fwd\n    def forward(ctx, x):\n        return x\n\n"
+     "    @staticmethod\n    @custom_bwd\n    def backward(ctx, g):\n"
+     "        return g\n\n"
+     "def step(scaler: torch.cuda.amp.GradScaler):\n"
+     "    \"\"\"scaler is a torch.cuda.amp.GradScaler.\"\"\"\n"
+     "    state = torch.cuda.amp.grad_scaler.OptState.UNSCALED\n"
+     "    return GradScaler(), state\n",
+     "2:28 torch.cuda.amp.custom_fwd import code -\n"
+     "2:40 torch.cuda.amp.custom_bwd import code -\n"
+     "3:28 torch.cuda.amp.GradScaler import code -\n"
+     "6:12 torch.cuda.amp.autocast_mode._cast call code -\n"
+     "10:6 torch.cuda.amp.custom_fwd decorator code -\n"
+     "15:6 torch.cuda.amp.custom_bwd decorator code -\n"
+     "19:18 torch.cuda.amp.GradScaler annotation code -\n"
+     "20:20 torch.cuda.amp.GradScaler reference string -\n"
+     "21:13 torch.cuda.amp.grad_scaler.OptState attribute code -\n"
+     "22:12 torch.cuda.amp.GradScaler call code -\n"},
+};
+
+static void
+render(const struct tg_audit_result *r, char *out, size_t cap)
+{
+	static const char *const in[] = {"code", "comment", "string"};
+	static const char *const g[] = {"-", "G", "S"};
+	size_t k, j, n = 0;
+
+	out[0] = '\0';
+	for (k = 0; k < r->nfindings; k++) {
+		const struct tg_audit_finding *f = &r->findings[k];
+
+		n += (size_t)snprintf(out + n, cap - n, "%zu:%zu %s %s %s %s",
+				      f->line, f->column, f->api->id, f->kind,
+				      in[f->in], g[f->guard]);
+		if (f->guard_text && n < cap)
+			n += (size_t)snprintf(out + n, cap - n, "@%zu [%s]",
+					      f->guard_line, f->guard_text);
+		if (n < cap)
+			n += (size_t)snprintf(out + n, cap - n, "\n");
+	}
+	for (k = 0; k < r->nbranches && n < cap; k++)
+		n += (size_t)snprintf(out + n, cap - n, "branch %zu-%zu %s\n",
+				      r->branches[k].first_line,
+				      r->branches[k].last_line,
+				      r->branches[k].requires);
+	for (k = 0; k < r->nsuppressions && n < cap; k++) {
+		n += (size_t)snprintf(out + n, cap - n, "ignore %zu ",
+				      r->suppressions[k].line);
+		for (j = 0; j < r->suppressions[k].nids && n < cap; j++)
+			n += (size_t)snprintf(out + n, cap - n, "%s%s",
+					      j ? "," : "",
+					      r->suppressions[k].ids[j]);
+		if (n < cap)
+			n += (size_t)snprintf(out + n, cap - n, "\n");
+	}
+	for (k = 0; k < r->notes.n && n < cap; k++)
+		n += (size_t)snprintf(
+		    out + n, cap - n, "note %zu %s\n", r->notes.v[k].line,
+		    r->notes.v[k].rule ? r->notes.v[k].rule : "-");
+}
+
+static void
+test_cases(const struct tg_audit_py_index *ix)
+{
+	static char got[65536];
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		struct tg_err err;
+		int rc;
+
+		rc = tg_audit_py_indexed(ix, cases[k].src, strlen(cases[k].src),
+					 "t.py", &r, &err);
+		CHECK(rc == 0, "%s: rc %d", cases[k].name, rc);
+		render(&r, got, sizeof(got));
+		CHECK(strcmp(got, cases[k].want) == 0,
+		      "%s:\n--- got\n%s--- want\n%s", cases[k].name, got,
+		      cases[k].want);
+		tg_audit_result_release(&r);
+	}
+}
+
+/* tg_audit_py builds its own index: the same answer. */
+static void
+test_unindexed(const struct tg_table *t)
+{
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+	struct tg_err err;
+	const char src[] = "import torch\ntorch.cuda.amp.GradScaler()\n";
+
+	CHECK(tg_audit_py(t, src, strlen(src), "t.py", &r, &err) == 0,
+	      "tg_audit_py");
+	CHECK(r.nfindings == 1 && r.findings[0].line == 2 &&
+		  strcmp(r.findings[0].api->id, "torch.cuda.amp.GradScaler") ==
+		      0,
+	      "tg_audit_py: %zu findings", r.nfindings);
+	tg_audit_result_release(&r);
+}
+
+/* Bad input: never an error, bounded. */
+static void
+run_bad(const struct tg_audit_py_index *ix, const char *name, const char *s,
+	size_t n, size_t want_min, const char *want_rule)
+{
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+	struct tg_err err;
+	size_t k;
+	int rc, seen = want_rule == NULL;
+
+	rc = tg_audit_py_indexed(ix, s, n, "bad.py", &r, &err);
+	CHECK(rc == 0, "%s: rc %d", name, rc);
+	CHECK(r.nfindings >= want_min, "%s: %zu findings, want >= %zu", name,
+	      r.nfindings, want_min);
+	for (k = 0; k < r.notes.n; k++)
+		if (want_rule && r.notes.v[k].rule &&
+		    strcmp(r.notes.v[k].rule, want_rule) == 0)
+			seen = 1;
+	CHECK(seen, "%s: no note %s", name, want_rule);
+	tg_audit_result_release(&r);
+}
+
+static void
+test_bad(const struct tg_audit_py_index *ix)
+{
+	static const char nul[] = "import torch\0\ntorch.cuda.amp.autocast()\n";
+	static const char utf[] = "import torch\n\xff\xfe = 1\n"
+				  "torch.cuda.amp.autocast() # \xc3\n";
+	static const char unterminated[] = "import torch\ns = '''torch.cuda."
+					   "amp.GradScaler\n";
+	static const char deep_if[] = "if TORCH_VERSION >= (2,:\n  x\n";
+	size_t n, k;
+	char *s;
+
+	run_bad(ix, "nul", nul, sizeof(nul) - 1, 1, "audit-nul");
+	run_bad(ix, "utf8", utf, sizeof(utf) - 1, 1, NULL);
+	run_bad(ix, "unterminated", unterminated, sizeof(unterminated) - 1, 1,
+		NULL);
+	run_bad(ix, "half-test", deep_if, sizeof(deep_if) - 1, 0, NULL);
+	/* 100,000 nested brackets, then a use */
+	n = 200000 + 64;
+	s = malloc(n);
+	CHECK(s != NULL, "malloc");
+	if (!s)
+		return;
+	for (k = 0; k < 100000; k++)
+		s[k] = '(';
+	memcpy(s + 100000, "torch.cuda.amp.autocast()", 25);
+	for (k = 100025; k < 200025; k++)
+		s[k] = ')';
+	s[200025] = '\n';
+	run_bad(ix, "nested", s, 200026, 1, "audit-limit");
+	free(s);
+	/* 100 MB on one line: names and dots, a chain per 64 bytes */
+	n = (size_t)100 * 1024 * 1024;
+	s = malloc(n);
+	CHECK(s != NULL, "malloc");
+	if (!s)
+		return;
+	for (k = 0; k + 64 <= n; k += 64)
+		memcpy(s + k,
+		       "torch.cuda.amp.autocast();x=torch.compile+1;y=[1,"
+		       "2,3,4,5,6,7,8];",
+		       64);
+	for (; k < n; k++)
+		s[k] = ' ';
+	run_bad(ix, "100MB-line", s, n, 1, "audit-limit");
+	free(s);
+}
+
+int
+main(void)
+{
+	struct tg_table t = TG_TABLE_INIT;
+	struct tg_audit_py_index *ix = NULL;
+	struct tg_err err;
+
+	CHECK(tg_table_default(&t, &err) == 0, "table: %s", err.msg);
+	CHECK(tg_audit_py_index_new(&ix, &t, &err) == 0, "index: %s", err.msg);
+	if (ix) {
+		test_cases(ix);
+		test_bad(ix);
+	}
+	test_unindexed(&t);
+	tg_audit_py_index_free(ix);
+	tg_table_release(&t);
+	return check_result("test_audit_py");
+}
