@@ -51,6 +51,10 @@ static const struct tcase cases[] = {
      "autocast()\n",
      "2:32 torch.cuda.amp.autocast import code -\n"
      "3:12 torch.cuda.amp.autocast call code -\n"},
+    {"package-prefix-pattern-is-no-name",
+     "import torch\nfrom torch import linalg\ntorch.linalg.norm(x)\n"
+     "linalg.eigh(x)\ntorch.linalg.solve(a, b)\n",
+     "5:1 torch.linalg.solve call code -\n"},
     {"module-alias", "import torch\nF = torch.nn.functional\nF.upsample(x)\n",
      "3:1 torch.nn.functional.upsample call code -\n"},
     {"rebinding-ends-alias",

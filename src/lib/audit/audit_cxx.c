@@ -28,6 +28,10 @@
  * as a specifier set. Comments "torchgate: ignore[id,...]" become
  * suppressions.
  *
+ * One finding per place: where two entries match the same span, the one
+ * whose id the other extends wins (c10::optional, not its pseudo-entry
+ * c10::optional.std_alias, which records a fact about the same name).
+ *
  * Limits: at most FINDINGS_MAX findings a file (a note says so), 64
  * nested conditionals followed (deeper ones guard nothing), REGIONS_MAX
  * guarded branches. Memory: about three times the file. Time: one token
@@ -1179,6 +1183,50 @@ mask(struct cx *x)
 	return 0;
 }
 
+/* Whether entry a's id extends entry p's: "c10::optional.std_alias" of
+ * "c10::optional" (a pseudo-entry for a fact about the same name). */
+static int
+extends(const struct tg_api *a, const struct tg_api *p)
+{
+	size_t n = strlen(p->id);
+
+	return strncmp(a->id, p->id, n) == 0 && a->id[n] == '.';
+}
+
+/* One finding per span: where two entries matched the same place (the
+ * same line, column and "in"), the entry whose id the other's extends
+ * wins (c10::optional over c10::optional.std_alias: the use is of the
+ * name; the pseudo-entry records a fact about it). Over the findings
+ * from first on, the ones this file added. */
+static void
+one_per_span(struct tg_audit_result *r, size_t first)
+{
+	size_t i, j, w = first;
+
+	for (i = first; i < r->nfindings; i++) {
+		struct tg_audit_finding *f = &r->findings[i];
+		int lose = 0;
+
+		/* only an id with a '.' can extend another */
+		for (j = first;
+		     strchr(f->api->id, '.') && j < r->nfindings && !lose;
+		     j++) {
+			const struct tg_audit_finding *o = &r->findings[j];
+
+			lose = j != i && o->line == f->line &&
+			       o->column == f->column && o->in == f->in &&
+			       extends(f->api, o->api);
+		}
+		if (lose) {
+			free(f->guard_text);
+			free(f->text);
+			continue;
+		}
+		r->findings[w++] = *f;
+	}
+	r->nfindings = w;
+}
+
 int
 tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 	     const char *path, struct tg_audit_result *r, struct tg_err *err)
@@ -1229,6 +1277,8 @@ tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 	}
 	if (rc || x.oom)
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+	else
+		one_per_span(r, r->nfindings - x.added);
 out:
 	free(x.code);
 	free(x.ment);

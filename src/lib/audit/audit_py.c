@@ -22,7 +22,9 @@
  * Names: an index built once from the table (tg_audit_py_index_new)
  * maps dotted names to entries: each id, and the spellings its usage
  * patterns write literally (\bA\.B\b, alternations such as
- * (?:Float|Double)Storage expanded, "from A import ... N" as A.N). A
+ * (?:Float|Double)Storage expanded, "from A import ... N" as A.N), but
+ * for a spelling that is a package prefix of an entry's id (the pattern
+ * \btorch\.linalg\b of torch.linalg.solve: a regex hint, not a name). A
  * resolved chain matches its longest prefix that is a name; failing
  * that prefix, the same prefix without its next-to-last component when
  * that is a module-like name under a package of two or more components
@@ -353,6 +355,25 @@ from_pattern(const char *u, char *out)
 	return 1;
 }
 
+/* Whether name is a package prefix of a Python entry's id ("torch.linalg"
+ * of "torch.linalg.solve"): a usage pattern spelling it is a hint for a
+ * regex search, not a name of the entry (every torch.linalg.* would be
+ * reported as torch.linalg.solve). */
+static int
+package_prefix(const struct tg_table *t, const char *name)
+{
+	size_t n = strlen(name), k;
+
+	for (k = 0; k < t->n; k++) {
+		const char *id = t->apis[k].id;
+
+		if (!t->apis[k].cxx && strncmp(id, name, n) == 0 &&
+		    id[n] == '.')
+			return 1;
+	}
+	return 0;
+}
+
 static void
 add_root(struct tg_audit_py_index *ix, const char *id)
 {
@@ -623,13 +644,15 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 			if (!names_ok)
 				continue;
 			if (from_pattern(p, full)) {
-				if ((rc = index_add(ix, full, strlen(full), a)))
+				if (!package_prefix(t, full) &&
+				    (rc = index_add(ix, full, strlen(full), a)))
 					goto out;
 				continue;
 			}
 			n = expand(p, p + strlen(p), names);
 			for (j = 0; j < n; j++)
 				if (strchr(names[j], '.') &&
+				    !package_prefix(t, names[j]) &&
 				    (rc = index_add(ix, names[j],
 						    strlen(names[j]), a)))
 					goto out;
