@@ -65,6 +65,10 @@ static const struct ccase cases[] = {
      " x.type();\n x.device().type();\n scalar.type();\n options.type();\n"
      " v.type();\n o.type();\n p->type();\n}\n",
      "2:4 at::Tensor::type code method; 8:5 at::Tensor::type code method", ""},
+    {".type() on an auto from .device(), on a *_device name",
+     "auto ref = t.device();\nauto u = t;\nif (ref.type() == k) {}\n"
+     "u.type();\nin_device.type();\n",
+     "4:3 at::Tensor::type code method", ""},
     {".data<T>() on a tensor and a declared Scalar",
      "float *p = t.data<float>();\nScalar s; s.data<int>();\n",
      "1:14 at::Tensor::data code method", ""},

@@ -13,7 +13,8 @@
  *
  * Methods (.type(), .data<T>()) are judged by their receiver, from the
  * masked text before the '.' or '->': a call such as x.device() or
- * x.options(), a name such as scalar or options, or a name declared in
+ * x.options(), a name such as scalar or options or ending in _device,
+ * a name declared auto from such a call, or a name declared in
  * the 64 KiB before the use with a type that is not a tensor (Scalar,
  * Device, TensorOptions, ...) is not at::Tensor; anything else is
  * assumed to be one (a guess, written down in torchgate-audit(1)).
@@ -716,6 +717,50 @@ in_list(const char *const *l, const char *s, size_t n)
 	return 0;
 }
 
+/* "auto NAME = ...;" with the initializer at init: 1 when it ends in a
+ * call of not_tensor_calls (auto dev = t.device();), else 0. */
+static int
+auto_not_tensor(const struct cx *x, size_t init)
+{
+	const char *m = x->code;
+	size_t k = init, lim = init + 512 < x->len ? init + 512 : x->len, e;
+
+	while (k < lim && (m[k] == ' ' || m[k] == '\t'))
+		k++;
+	if (k >= lim || m[k] != '=')
+		return 0;
+	while (k < lim && m[k] != ';')
+		k++;
+	if (k >= lim)
+		return 0;
+	while (k > init &&
+	       (m[k - 1] == ' ' || m[k - 1] == '\t' || m[k - 1] == '\n'))
+		k--;
+	/* "name()" with nothing inside the parentheses */
+	if (k < init + 3 || m[k - 1] != ')' || m[k - 2] != '(')
+		return 0;
+	e = k - 2;
+	k = e;
+	while (k > init && is_ident((unsigned char)m[k - 1]))
+		k--;
+	return in_list(not_tensor_calls, m + k, e - k);
+}
+
+/* Whether the name s[0..n) ends in "_device", "_dev", "_options",
+ * "_opts" or "_dtype" (ref_device, out_opts). */
+static int
+not_tensor_suffix(const char *s, size_t n)
+{
+	static const char *const sfx[] = {"_device", "_dev",   "_options",
+					  "_opts",   "_dtype", NULL};
+	size_t k;
+
+	for (k = 0; sfx[k]; k++)
+		if (ends_with(s, n, sfx[k]))
+			return 1;
+	return 0;
+}
+
 /* The declared type of the name s[a..e) in the LOOKBACK bytes before
  * use: 1 not a tensor, 0 a Tensor or not known. */
 static int
@@ -742,6 +787,10 @@ declared_not_tensor(const struct cx *x, size_t a, size_t e, size_t use)
 		if (te == j || word_is(m + j, te - j, "const") ||
 		    word_is(m + j, te - j, "return"))
 			continue;
+		if (word_is(m + j, te - j, "auto")) {
+			verdict = auto_not_tensor(x, i + n);
+			continue;
+		}
 		if (in_list(not_tensor_types, m + j, te - j))
 			verdict = 1;
 		else if (word_is(m + j, te - j, "Tensor"))
@@ -787,7 +836,8 @@ receiver_not_tensor(const struct cx *x, size_t dot)
 	a = j;
 	if (a == e)
 		return 0;
-	if (in_list(not_tensor_names, m + a, e - a))
+	if (in_list(not_tensor_names, m + a, e - a) ||
+	    not_tensor_suffix(m + a, e - a))
 		return 1;
 	return declared_not_tensor(x, a, e, a);
 }
