@@ -76,7 +76,8 @@ struct file_result {
 
 struct run {
 	struct cli_ctx *ctx;
-	struct tg_audit_py_index *pyix; /* built once for every Python file */
+	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
+	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
 	const struct tg_version *torch;
 	struct tg_version floor;
 	int have_floor;
@@ -307,7 +308,7 @@ audit_file(struct run *run, const char *path, enum lang lang)
 	}
 	rc = lang == LANG_PY
 		 ? tg_audit_py_indexed(run->pyix, src, len, path, &r, &err)
-		 : tg_audit_cxx(&run->ctx->table, src, len, path, &r, &err);
+		 : tg_audit_cxx_indexed(run->cxxix, src, len, path, &r, &err);
 	free(src);
 	run->analyzed++;
 	if (!rc)
@@ -500,7 +501,8 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
 		goto out;
-	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err)) {
+	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err) ||
+	    tg_audit_cxx_index_new(&run.cxxix, &ctx->table, &err)) {
 		cli_error(CMD, "%s", err.msg);
 		status = CLI_IO;
 		goto out;
@@ -585,6 +587,7 @@ out:
 	}
 	free(run.files);
 	tg_audit_py_index_free(run.pyix);
+	tg_audit_cxx_index_free(run.cxxix);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_version_release(&newest);

@@ -124,6 +124,17 @@ int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		 const char *path, struct tg_audit_result *r,
 		 struct tg_err *err);
 
+/* The C/C++/CUDA analyzer's patterns, compiled once from a table, with
+ * the literals that prefilter them; read-only afterwards, like the
+ * Python index. */
+struct tg_audit_cxx_index;
+int tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
+			   const struct tg_table *t, struct tg_err *err);
+void tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix); /* NULL-safe */
+int tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
+			 size_t len, const char *path,
+			 struct tg_audit_result *r, struct tg_err *err);
+
 /* Driver-side helpers (audit.c), for the command: what a finding means
  * for a torch version, suppressions, dead branches, order. */
 

@@ -7,9 +7,11 @@
  * literal bodies kept). The table's usage patterns of each C++ entry run
  * over the code copy (findings in code) and, but for methods, over the
  * mention copy (findings in a comment or string); a method entry is
- * mentioned by its id. A pattern runs only when the longest literal it
- * requires occurs in the copy (a memmem), so most patterns cost one
- * scan and no compile.
+ * mentioned by its id. The patterns are compiled once, in an index
+ * (tg_audit_cxx_index_new); per file one pass over the source finds
+ * which patterns' longest required literals occur in it (a table of
+ * their first two bytes), and only those run, each after a memmem of
+ * its literal in the copy, so most patterns cost nothing per file.
  *
  * Methods (.type(), .data<T>()) are judged by their receiver, from the
  * masked text before the '.' or '->': a call such as x.device() or
@@ -772,8 +774,12 @@ declared_not_tensor(const struct cx *x, size_t a, size_t e, size_t use)
 
 	for (i = from; i + n <= use; i++) {
 		size_t j, te;
+		const char *q = memmem(m + i, use - i, m + a, n);
 
-		if (memcmp(m + i, m + a, n) || (i > 0 && is_ident(m[i - 1])) ||
+		if (!q)
+			break;
+		i = (size_t)(q - m);
+		if ((i > 0 && is_ident(m[i - 1])) ||
 		    is_ident((unsigned char)m[i + n]))
 			continue;
 		j = i;
@@ -880,40 +886,148 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
 	return x->full ? 1 : 0;
 }
 
-/* Run pattern p of a over text (the code or the mention copy). */
-static int
-run_pattern(struct cx *x, const struct tg_api *a, const char *p,
-	    const char *text, enum tg_audit_in in, struct tg_err *err)
-{
+/* A usage pattern of a C++ entry, compiled once: its required literal
+ * (empty: none) and the first two bytes of it as a key. */
+struct pat {
+	const struct tg_api *a;
+	struct tg_scan_re *re; /* NULL: it does not compile */
 	char lit[LITERAL_MAX + 1];
-	struct tg_scan_re *re = NULL;
+	size_t litlen;
+	unsigned key;
+};
+
+struct tg_audit_cxx_index {
+	struct pat *pats;
+	size_t npats;
+	unsigned short head[65536]; /* per two-byte key: first pattern + 1 */
+	unsigned short *next;	    /* per pattern: the next of its key + 1 */
+	const struct tg_table *t;
+};
+
+/* Run pattern p over text (the code or the mention copy). */
+static int
+run_pattern(struct cx *x, const struct pat *p, const char *text,
+	    enum tg_audit_in in, struct tg_err *err)
+{
 	struct tg_err e2 = TG_ERR_INIT;
 	struct each m;
 	int rc;
 
-	required_literal(p, lit);
-	if (lit[0] && !memmem(text, x->len, lit, strlen(lit)))
+	if (p->litlen && !memmem(text, x->len, p->lit, p->litlen))
 		return 0;
-	rc = tg_scan_compile(&re, p, &e2);
-	if (rc == TG_ENOMEM)
-		return tg_err_set(err, rc, "out of memory");
-	if (rc)
+	if (!p->re)
 		return note(x, "audit-pattern",
-			    "a usage pattern of '%s' does not compile", a->id);
+			    "a usage pattern of '%s' does not compile",
+			    p->a->id);
 	m.x = x;
-	m.a = a;
+	m.a = p->a;
 	m.in = in;
-	m.method = strcmp(a->kind, "method") == 0;
-	rc = tg_scan_re_each(re, text, x->len, on_match, &m, &e2);
-	tg_scan_re_free(re);
+	m.method = strcmp(p->a->kind, "method") == 0;
+	rc = tg_scan_re_each(p->re, text, x->len, on_match, &m, &e2);
 	if (rc == TG_ENOMEM || x->oom)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
 		return note(x, "audit-limit",
 			    "a usage pattern of '%s' ran past the match "
 			    "limits; its other uses are not reported",
-			    a->id);
+			    p->a->id);
 	return 0;
+}
+
+void
+tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
+{
+	size_t k;
+
+	if (!ix)
+		return;
+	for (k = 0; k < ix->npats; k++)
+		tg_scan_re_free(ix->pats[k].re);
+	free(ix->pats);
+	free(ix->next);
+	free(ix);
+}
+
+int
+tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
+		       const struct tg_table *t, struct tg_err *err)
+{
+	struct tg_audit_cxx_index *ix;
+	size_t k, j, n = 0;
+	int rc = TG_ENOMEM;
+
+	*out = NULL;
+	ix = calloc(1, sizeof(*ix));
+	if (!ix)
+		goto out;
+	ix->t = t;
+	for (k = 0; k < t->n; k++)
+		if (t->apis[k].cxx)
+			n += t->apis[k].nusage;
+	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
+	ix->next = calloc(n ? n : 1, sizeof(*ix->next));
+	if (!ix->pats || !ix->next || n >= 65535)
+		goto out;
+	for (k = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		if (!a->cxx)
+			continue;
+		for (j = 0; j < a->nusage; j++) {
+			struct pat *p = &ix->pats[ix->npats++];
+			struct tg_err e2 = TG_ERR_INIT;
+
+			p->a = a;
+			required_literal(a->usage[j], p->lit);
+			p->litlen = strlen(p->lit);
+			if (p->litlen >= 2) {
+				p->key = (unsigned char)p->lit[0] << 8 |
+					 (unsigned char)p->lit[1];
+				ix->next[ix->npats - 1] = ix->head[p->key];
+				ix->head[p->key] = (unsigned short)ix->npats;
+			}
+			if (tg_scan_compile(&p->re, a->usage[j], &e2) ==
+			    TG_ENOMEM)
+				goto out;
+		}
+	}
+	rc = 0;
+	*out = ix;
+	ix = NULL;
+out:
+	tg_audit_cxx_index_free(ix);
+	if (rc)
+		tg_err_set(err, rc,
+			   "cannot index the API table: out of memory");
+	return rc;
+}
+
+/* Which patterns' literals occur in src (one pass over it: a table
+ * look-up per byte, a compare per pattern of a key's hit), into found[k]; a pattern with a
+ * literal shorter than two bytes, or with a space in it (the masked
+ * copies blank bytes to spaces, so it might occur only there), is
+ * always found. */
+static void
+prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
+	  unsigned char *found)
+{
+	size_t i, k;
+
+	for (k = 0; k < ix->npats; k++)
+		found[k] = ix->pats[k].litlen < 2 ||
+			   memchr(ix->pats[k].lit, ' ', ix->pats[k].litlen);
+	for (i = 0; i + 1 < len; i++) {
+		unsigned key =
+		    (unsigned char)src[i] << 8 | (unsigned char)src[i + 1];
+
+		for (k = ix->head[key]; k; k = ix->next[k - 1]) {
+			const struct pat *p = &ix->pats[k - 1];
+
+			if (!found[k - 1] && p->litlen <= len - i &&
+			    memcmp(src + i, p->lit, p->litlen) == 0)
+				found[k - 1] = 1;
+		}
+	}
 }
 
 /* A method entry mentioned by its id in a comment or string. */
@@ -1278,15 +1392,17 @@ one_per_span(struct tg_audit_result *r, size_t first)
 }
 
 int
-tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
-	     const char *path, struct tg_audit_result *r, struct tg_err *err)
+tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
+		     size_t len, const char *path, struct tg_audit_result *r,
+		     struct tg_err *err)
 {
 	struct cx x;
-	size_t k, j;
+	unsigned char *found = NULL;
+	size_t k;
 	int rc = 0;
 
 	memset(&x, 0, sizeof(x));
-	x.t = t;
+	x.t = ix->t;
 	x.src = src;
 	x.len = len;
 	x.path = path;
@@ -1297,10 +1413,12 @@ tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 	x.code = malloc(len + 1);
 	x.ment = malloc(len + 1);
 	x.strbits = calloc(len / 8 + 1, 1);
-	if (!x.code || !x.ment || !x.strbits) {
+	found = malloc(ix->npats + 1);
+	if (!x.code || !x.ment || !x.strbits || !found) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
+	prefilter(ix, src, len, found);
 	memcpy(x.code, src, len);
 	x.code[len] = '\0';
 	for (k = 0; k < len; k++)
@@ -1310,30 +1428,50 @@ tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	for (k = 0; k < t->n && !rc && !x.full; k++) {
-		const struct tg_api *a = &t->apis[k];
+	/* an entry's patterns in order, code first, then its mentions */
+	for (k = 0; k < ix->npats && !rc && !x.full;) {
+		const struct tg_api *a = ix->pats[k].a;
 		int method = strcmp(a->kind, "method") == 0;
+		size_t e = k, j;
 
-		if (!a->cxx)
-			continue;
-		for (j = 0; j < a->nusage && !rc && !x.full; j++)
-			rc = run_pattern(&x, a, a->usage[j], x.code,
-					 TG_AUDIT_IN_CODE, err);
+		while (e < ix->npats && ix->pats[e].a == a)
+			e++;
+		for (j = k; j < e && !rc && !x.full; j++)
+			if (found[j])
+				rc = run_pattern(&x, &ix->pats[j], x.code,
+						 TG_AUDIT_IN_CODE, err);
 		if (method && !rc && !x.full)
 			rc = mention_id(&x, a);
-		for (j = 0; !method && j < a->nusage && !rc && !x.full; j++)
-			rc = run_pattern(&x, a, a->usage[j], x.ment,
-					 TG_AUDIT_IN_COMMENT, err);
+		for (j = k; !method && j < e && !rc && !x.full; j++)
+			if (found[j])
+				rc = run_pattern(&x, &ix->pats[j], x.ment,
+						 TG_AUDIT_IN_COMMENT, err);
+		k = e;
 	}
 	if (rc || x.oom)
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 	else
 		one_per_span(r, r->nfindings - x.added);
 out:
+	free(found);
 	free(x.code);
 	free(x.ment);
 	free(x.strbits);
 	free(x.fr);
 	free(x.reg);
+	return rc;
+}
+
+int
+tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
+	     const char *path, struct tg_audit_result *r, struct tg_err *err)
+{
+	struct tg_audit_cxx_index *ix = NULL;
+	int rc;
+
+	if ((rc = tg_audit_cxx_index_new(&ix, t, err)))
+		return rc;
+	rc = tg_audit_cxx_indexed(ix, src, len, path, r, err);
+	tg_audit_cxx_index_free(ix);
 	return rc;
 }
