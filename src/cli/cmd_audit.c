@@ -6,8 +6,13 @@
  * (.c .cc .cpp .cxx .h .hpp .cu .cuh) to tg_audit_cxx, and keeps the
  * findings whose entry matters for the torch judged (tg_audit_rank),
  * less the suppressed ones; then renders them all at once (out/
- * audit_format), sorted by path, line, column and id. Memory: one file's
- * bytes at a time, plus the findings kept.
+ * audit_format), sorted by path, line, column and id. Files are queued
+ * in walk order in batches of BATCH and each batch is read and analyzed
+ * by one thread per online CPU (at most WORKERS_MAX) over the shared
+ * read-only indexes; the main thread then keeps the results in queue
+ * order, so notes and output are the same for any number of threads.
+ * Memory: one file's bytes per thread at a time, a batch's findings,
+ * plus the findings kept.
  *
  * The torch judged: --torch-version V; else, given --python, --prefix
  * or --site-packages, that environment's torch (one is required); else
@@ -20,6 +25,7 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +84,8 @@ struct run {
 	struct cli_ctx *ctx;
 	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
 	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
+	struct job *jobs; /* the batch being read, BATCH at most */
+	size_t njobs, nworkers;
 	const struct tg_version *torch;
 	struct tg_version floor;
 	int have_floor;
@@ -272,50 +280,161 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
 	return 0;
 }
 
-/* Read and analyze one file. */
-static int
-audit_file(struct run *run, const char *path, enum lang lang)
+/* One file to analyze: read and analyzed by a worker, then kept by the
+ * main thread in walk order (so notes and output never depend on which
+ * worker ran first). */
+struct job {
+	char *path;
+	enum lang lang;
+	int rc; /* the analyzer's: 0 or TG_ENOMEM */
+	int read_rc;
+	char msg[256]; /* unreadable: why */
+	const char *why;
+	size_t line, col;
+	struct tg_audit_result r;
+};
+
+#define BATCH 256
+#define WORKERS_MAX 8
+
+/* Read and analyze one file (any thread: touches only j and the
+ * read-only indexes). */
+static void
+run_job(const struct run *run, struct job *j)
 {
-	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
 	struct tg_err err = TG_ERR_INIT;
 	char *src = NULL;
-	size_t len = 0, line = 0, col = 0;
-	const char *why = NULL;
-	int rc;
+	size_t len = 0;
 
-	rc = tg_file_read(path, FILE_MAX, &src, &len, NULL, &err);
-	if (rc == TG_ELIMIT)
-		return add_note(run, TG_SEV_NOTE, path, 0, "too-large",
-				"skipped: larger than %zu MiB", FILE_MAX >> 20);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc) {
-		run->unreadable = 1;
-		return add_note(run, TG_SEV_ERROR, path, 0, "unreadable", "%s",
-				err.msg);
+	j->read_rc = tg_file_read(j->path, FILE_MAX, &src, &len, NULL, &err);
+	if (j->read_rc) {
+		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
+		return;
 	}
 	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
 	 * any bytes in comments and strings, but a NUL byte means it is not
 	 * source at all */
-	if (tg_audit_not_text(src, len, &line, &col, &why) &&
-	    (lang == LANG_PY || strcmp(why, "a NUL byte") == 0)) {
+	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why) &&
+	    (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0)) {
 		free(src);
+		return;
+	}
+	j->why = NULL;
+	j->rc = j->lang == LANG_PY ? tg_audit_py_indexed(run->pyix, src, len,
+							 j->path, &j->r, &err)
+				   : tg_audit_cxx_indexed(run->cxxix, src, len,
+							  j->path, &j->r, &err);
+	free(src);
+}
+
+/* Keep what run_job found (main thread, in order). */
+static int
+finish_job(struct run *run, struct job *j)
+{
+	int rc;
+
+	if (j->read_rc == TG_ELIMIT)
+		return add_note(run, TG_SEV_NOTE, j->path, 0, "too-large",
+				"skipped: larger than %zu MiB", FILE_MAX >> 20);
+	if (j->read_rc == TG_ENOMEM)
+		return j->read_rc;
+	if (j->read_rc) {
+		run->unreadable = 1;
+		return add_note(run, TG_SEV_ERROR, j->path, 0, "unreadable",
+				"%s", j->msg);
+	}
+	if (j->why) {
 		run->undecodable = 1;
-		return add_note(run, TG_SEV_WARNING, path, line, "undecodable",
+		return add_note(run, TG_SEV_WARNING, j->path, j->line,
+				"undecodable",
 				"skipped: cannot be decoded: %s at line %zu, "
 				"column %zu",
-				why, line, col);
+				j->why, j->line, j->col);
 	}
-	rc = lang == LANG_PY
-		 ? tg_audit_py_indexed(run->pyix, src, len, path, &r, &err)
-		 : tg_audit_cxx_indexed(run->cxxix, src, len, path, &r, &err);
-	free(src);
 	run->analyzed++;
+	rc = j->rc;
 	if (!rc)
-		rc = keep_result(run, path, &r);
-	tg_audit_result_release(&r);
+		rc = keep_result(run, j->path, &j->r);
 	progress(run, 0);
 	return rc;
+}
+
+struct pool {
+	const struct run *run;
+	struct job *jobs;
+	size_t njobs;
+	pthread_mutex_t mu;
+	size_t next;
+};
+
+static void *
+worker(void *arg)
+{
+	struct pool *p = arg;
+
+	for (;;) {
+		size_t k;
+
+		pthread_mutex_lock(&p->mu);
+		k = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (k >= p->njobs)
+			return NULL;
+		run_job(p->run, &p->jobs[k]);
+	}
+}
+
+/* Analyze the batch on run->nworkers threads (this one included), then
+ * keep each job's result in order. */
+static int
+flush_batch(struct run *run)
+{
+	struct pool p;
+	pthread_t th[WORKERS_MAX];
+	size_t k, nth = 0;
+	int rc = 0;
+
+	if (!run->njobs)
+		return 0;
+	p.run = run;
+	p.jobs = run->jobs;
+	p.njobs = run->njobs;
+	p.next = 0;
+	pthread_mutex_init(&p.mu, NULL);
+	for (k = 1; k < run->nworkers && run->njobs > 1; k++)
+		if (pthread_create(&th[nth], NULL, worker, &p) == 0)
+			nth++;
+	worker(&p);
+	for (k = 0; k < nth; k++)
+		pthread_join(th[k], NULL);
+	pthread_mutex_destroy(&p.mu);
+	for (k = 0; k < run->njobs; k++) {
+		struct job *j = &run->jobs[k];
+
+		if (!rc)
+			rc = finish_job(run, j);
+		tg_audit_result_release(&j->r);
+		free(j->path);
+	}
+	run->njobs = 0;
+	return rc;
+}
+
+/* Queue one file; a full batch is analyzed. */
+static int
+audit_file(struct run *run, const char *path, enum lang lang)
+{
+	struct job *j = &run->jobs[run->njobs];
+	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
+
+	memset(j, 0, sizeof(*j));
+	j->path = strdup(path);
+	if (!j->path)
+		return TG_ENOMEM;
+	j->lang = lang;
+	j->r = init;
+	run->njobs++;
+	return run->njobs == BATCH ? flush_batch(run) : 0;
 }
 
 static int
@@ -332,6 +451,9 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 
 	if (why == TG_WALK_SEEN)
 		return 0;
+	/* notes stay in walk order: the files queued before come first */
+	if (flush_batch(run))
+		return TG_ENOMEM;
 	if (why == TG_WALK_UNREADABLE) {
 		run->unreadable = 1;
 		return add_note(run, TG_SEV_ERROR, e->path, 0, "unreadable",
@@ -363,7 +485,8 @@ audit_operand(struct run *run, const char *path)
 			return add_note(run, TG_SEV_NOTE, path, 0, "skipped",
 					"skipped: not a Python, C, C++ or "
 					"CUDA file by its name");
-		return audit_file(run, path, lang);
+		rc = audit_file(run, path, lang);
+		return rc ? rc : flush_batch(run);
 	}
 	memset(&wo, 0, sizeof(wo));
 	wo.want = want;
@@ -371,6 +494,8 @@ audit_operand(struct run *run, const char *path)
 	wo.skipped = on_skipped;
 	wo.ctx = run;
 	rc = tg_walk(path, &wo, &err);
+	if (flush_batch(run))
+		rc = TG_ENOMEM;
 	if (rc == TG_ENOMEM || run->oom)
 		return TG_ENOMEM;
 	if (rc) {
@@ -507,6 +632,19 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = CLI_IO;
 		goto out;
 	}
+	{
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+		run.nworkers = ncpu < 1		    ? 1
+			       : ncpu > WORKERS_MAX ? WORKERS_MAX
+						    : (size_t)ncpu;
+	}
+	run.jobs = calloc(BATCH, sizeof(*run.jobs));
+	if (!run.jobs) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	for (k = 0; k < (size_t)argc && !rc; k++)
@@ -588,6 +726,7 @@ out:
 	free(run.files);
 	tg_audit_py_index_free(run.pyix);
 	tg_audit_cxx_index_free(run.cxxix);
+	free(run.jobs);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_version_release(&newest);

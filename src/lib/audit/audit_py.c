@@ -1445,6 +1445,7 @@ read_module(const struct state *st, size_t i, size_t b, char *buf, size_t *bl,
 			break;
 		i++;
 	}
+	buf[n] = '\0'; /* callers strcspn it */
 	*bl = n;
 	return i;
 }
