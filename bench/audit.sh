@@ -4,8 +4,11 @@
 #
 # usage: bench/audit.sh [TORCHGATE]      (default ./torchgate)
 #
-# On TREE (default Debian's /usr/lib/python3/dist-packages/torch, from
-# python3-torch) and on a tree 4 times larger made of 4 copies of it, times
+# On a tree made of TREE (default Debian's /usr/lib/python3/dist-packages/
+# torch, from python3-torch) and HEADERS (default those of /usr/include/
+# torch, /usr/include/ATen and /usr/include/c10 that exist, from
+# libtorch-dev; HEADERS= for none), copied into one directory, and on a
+# tree 4 times larger made of 4 copies of it, times
 #   torchgate audit --format=json --torch-version 2.11 TREE
 #   rg -n -F -f NAMES TREE        (grep -rnF -f NAMES where rg is absent)
 # where NAMES are the ids of the table (data/apis.json), and prints each
@@ -18,6 +21,7 @@ set -u
 export LC_ALL=C
 TG=${1:-./torchgate}
 TREE=${TREE:-/usr/lib/python3/dist-packages/torch}
+HEADERS=${HEADERS-/usr/include/torch /usr/include/ATen /usr/include/c10}
 RUNS=${RUNS:-3}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$TG" ] || { echo "audit.sh: no torchgate at $TG" >&2; exit 2; }
@@ -33,8 +37,14 @@ fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 sed -n 's/^ *"id": "\(.*\)",$/\1/p' "$SRC/data/apis.json" >"$tmp/names"
-mkdir "$tmp/x4"
-for k in 1 2 3 4; do cp -r "$TREE" "$tmp/x4/copy$k"; done
+mkdir -p "$tmp/x1/include" "$tmp/x4"
+cp -r "$TREE" "$tmp/x1/torch"
+used="$TREE"
+for h in $HEADERS; do
+	[ -d "$h" ] && cp -r "$h" "$tmp/x1/include/" && used="$used $h"
+done
+echo "tree: $used ($(du -sh "$tmp/x1" | cut -f1)); $(nproc) CPUs"
+for k in 1 2 3 4; do cp -r "$tmp/x1" "$tmp/x4/copy$k"; done
 
 # best wall seconds and peak RSS (KiB) of RUNS runs of "$@"
 measure() {
@@ -51,8 +61,8 @@ measure() {
 }
 
 printf '%-4s %-10s %8s %10s   %s\n' tree tool seconds "rss KiB" ""
-for t in "$TREE" "$tmp/x4"; do
-	n=$([ "$t" = "$TREE" ] && echo 1x || echo 4x)
+for t in "$tmp/x1" "$tmp/x4"; do
+	n=$([ "$t" = "$tmp/x1" ] && echo 1x || echo 4x)
 	files=$(find "$t" -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.[ch]' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) | wc -l)
 	read -r ta ra < <(measure "$TG" audit -q --format=json --torch-version 2.11 "$t")
 	read -r ts rs < <(measure "${search[@]}" "$tmp/names" "$t")
