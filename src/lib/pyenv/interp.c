@@ -312,7 +312,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 
 			snprintf(msg, sizeof(msg),
 				 "pyenv shim '%s' -> version '%s' (set by %s)",
-				 shim, tok, source);
+				 shim, TG_QUOTE(tok), source);
 			*exe = p;
 			*via = tg_str_ndup(msg, strlen(msg));
 			goto out;
