@@ -35,13 +35,27 @@ limit_text(char *out, size_t cap, size_t max)
 		snprintf(out, cap, "%zu bytes", max);
 }
 
+static int
+too_large(const char *path, size_t max, const char *what, struct tg_err *err)
+{
+	char lim[32];
+
+	limit_text(lim, sizeof(lim), max);
+	if (what)
+		return tg_err_set(err, TG_ELIMIT,
+				  "cannot read '%s': larger than the %s limit "
+				  "for %s",
+				  path, lim, what);
+	return tg_err_set(err, TG_ELIMIT, "cannot read '%s': larger than %s",
+			  path, lim);
+}
+
 int
 tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	     size_t *size, int *absent, struct tg_err *err)
 {
 	struct stat st;
 	int f, flags, rc = 0;
-	char lim[32];
 
 	*fd = -1;
 	*size = 0;
@@ -69,17 +83,7 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 			       "cannot read '%s': it is %s, not a regular file",
 			       path, kind_of(st.st_mode));
 	} else if ((uintmax_t)st.st_size > max) {
-		limit_text(lim, sizeof(lim), max);
-		if (what)
-			rc = tg_err_set(err, TG_ELIMIT,
-					"cannot read '%s': larger than the %s "
-					"limit for %s",
-					path, lim, what);
-		else
-			rc = tg_err_set(err, TG_ELIMIT,
-					"cannot read '%s': larger than %zu "
-					"bytes",
-					path, max);
+		rc = too_large(path, max, what, err);
 	} else if ((flags = fcntl(f, F_GETFL)) < 0 ||
 		   fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0) {
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
@@ -95,8 +99,9 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 }
 
 static int
-read_bounded(const char *path, size_t max, char **out, size_t *len,
-	     int *truncated, int *absent, int allow_trunc, struct tg_err *err)
+read_bounded(const char *path, size_t max, const char *what, char **out,
+	     size_t *len, int *truncated, int *absent, int allow_trunc,
+	     struct tg_err *err)
 {
 	int fd = -1, rc = 0;
 	char *data = NULL;
@@ -110,7 +115,7 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 		max = SIZE_MAX - 2;
 	/* a head read takes any size; a whole read is refused before it
 	 * reads a byte when the file is already too large */
-	rc = tg_file_open(path, allow_trunc ? SIZE_MAX : max, NULL, &fd, &size,
+	rc = tg_file_open(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
 			  absent, err);
 	if (rc || fd < 0)
 		return rc;
@@ -158,10 +163,7 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 	}
 	if (n > max) {
 		if (!allow_trunc) {
-			rc = tg_err_set(err, TG_ELIMIT,
-					"cannot read '%s': larger than %zu "
-					"bytes",
-					path, max);
+			rc = too_large(path, max, what, err);
 			goto out;
 		}
 		n = max;
@@ -184,14 +186,22 @@ int
 tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
 	     struct tg_err *err)
 {
-	return read_bounded(path, max, out, len, NULL, absent, 0, err);
+	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, err);
+}
+
+int
+tg_file_read_as(const char *path, size_t max, const char *what, char **out,
+		size_t *len, int *absent, struct tg_err *err)
+{
+	return read_bounded(path, max, what, out, len, NULL, absent, 0, err);
 }
 
 int
 tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, out, len, truncated, absent, 1, err);
+	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
+			    err);
 }
 
 int

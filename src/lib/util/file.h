@@ -33,6 +33,11 @@ int tg_file_open(const char *path, size_t max, const char *what, int *fd,
 int tg_file_read(const char *path, size_t max, char **out, size_t *len,
 		 int *absent, struct tg_err *err);
 
+/* As tg_file_read, naming the kind of file in the message of a file
+ * over max ("larger than the 64 KiB limit for pyvenv.cfg"). */
+int tg_file_read_as(const char *path, size_t max, const char *what, char **out,
+		    size_t *len, int *absent, struct tg_err *err);
+
 /* As tg_file_read, but a file longer than max is not an error: the first
  * max bytes are returned and *truncated set to 1. */
 int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
