@@ -362,6 +362,10 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 	}
 	if (absent)
 		goto out;
+	if (tg_cdefine_check(text, len, file, &e)) {
+		rc = problem_err(&t->problems, &e);
+		goto out;
+	}
 	n = (tg_cdefine_int(text, len, "TORCH_VERSION_MAJOR", &maj) == 0) +
 	    (tg_cdefine_int(text, len, "TORCH_VERSION_MINOR", &min) == 0) +
 	    (tg_cdefine_int(text, len, "TORCH_VERSION_PATCH", &pat) == 0);
@@ -467,7 +471,8 @@ read_cmake(struct tg_torch *t)
 	file = join(t->cmake_dir, "TorchConfigVersion.cmake");
 	if (!file)
 		return TG_ENOMEM;
-	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e))
+	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e) ||
+	    (text && tg_cmake_check(text, len, file, &e)))
 		rc = problem_err(&t->problems, &e);
 	else if (text && (v = tg_cmake_set_value(text, len, "PACKAGE_VERSION")))
 		rc = set_source(t, TG_SRC_CMAKE, file, v, 0);
