@@ -9,14 +9,33 @@
 #include <string.h>
 
 #include "lib/table/table.h"
+#include "lib/util/str.h"
 
+/* The longest message line, in bytes before escaping; a longer one is
+ * cut there with "...". */
+#define MESSAGE_MAX 32768
+
+/* Every message goes out here, as one line: whatever a caller passed, a
+ * control byte, a newline or invalid UTF-8 is escaped (\n, \e, \xNN),
+ * so that text from a file or an operand cannot move the cursor, retitle
+ * the terminal or forge a second line. */
 static void
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
+	static char raw[MESSAGE_MAX + 1], out[MESSAGE_MAX * 4 + 8];
+	size_t at = 0;
+	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
+
 	fputs("torchgate: ", stderr);
 	if (cmd)
 		fprintf(stderr, "%s: ", cmd);
-	vfprintf(stderr, fmt, ap);
+	if (n < 0)
+		n = 0;
+	tg_str_escape(out, sizeof(out), &at, raw,
+		      (size_t)n < MESSAGE_MAX ? (size_t)n : MESSAGE_MAX);
+	fputs(out, stderr);
+	if ((size_t)n > MESSAGE_MAX)
+		fputs("...", stderr);
 	fputc('\n', stderr);
 }
 

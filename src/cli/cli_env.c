@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/util/str.h"
 
 void
 cli_env_init(struct cli_env *env)
@@ -178,8 +179,9 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 				  "warning: torch at '%s' is a broken install "
 				  "or upgrade: %s says %s but %s says %s",
 				  t->dir, tg_probe_source_name(t->version_from),
-				  t->version, tg_probe_source_name(other),
-				  t->src[other].raw);
+				  TG_QUOTE(t->version),
+				  tg_probe_source_name(other),
+				  TG_QUOTE(t->src[other].raw));
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
 				  env->probe.problems.v[k].message);

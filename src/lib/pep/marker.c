@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/pep/pyspace.h"
+#include "lib/util/str.h"
 #include "lib/pep/spec.h"
 #include "lib/pep/version.h"
 
@@ -704,7 +705,8 @@ undefined:
 	rc = tg_err_set(err, TG_EUNDEF,
 			"undefined comparison '%s' on '%s' "
 			"and '%s'",
-			nd->op, lhs.s, rhs.is_set ? "{...}" : rhs.s);
+			nd->op, TG_QUOTE(lhs.s),
+			rhs.is_set ? "{...}" : TG_QUOTE(rhs.s));
 	goto out;
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");

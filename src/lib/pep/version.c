@@ -18,6 +18,7 @@
 
 #include "lib/util/buf.h"
 #include "lib/pep/pyspace.h"
+#include "lib/util/str.h"
 
 static const char zero_digit[] = "0";
 static const struct tg_num num_zero = {zero_digit, 1};
@@ -380,9 +381,9 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 	if (bad != e) {
 		if (bad == SIZE_MAX)
 			bad = b;
-		return tg_err_set_at(err, TG_EINVAL, bad,
-				     "invalid version '%.*s'",
-				     len > 200 ? 200 : (int)len, s);
+		return tg_err_set_at(
+		    err, TG_EINVAL, bad, "invalid version '%s'",
+		    tg_str_quote((char[TG_STR_QUOTE_SIZE]){0}, s, len));
 	}
 	v->raw = malloc(len + 1);
 	if (!v->raw)

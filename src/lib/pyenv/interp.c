@@ -312,7 +312,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 
 			snprintf(msg, sizeof(msg),
 				 "pyenv shim '%s' -> version '%s' (set by %s)",
-				 shim, tok, source);
+				 shim, TG_QUOTE(tok), source);
 			*exe = p;
 			*via = tg_str_ndup(msg, strlen(msg));
 			goto out;
@@ -476,20 +476,24 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	if (!exe_dir)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	/* pyvenv.cfg beside the executable or one level up */
+	/* whatever is there is read: a FIFO or a device named pyvenv.cfg is
+	 * an error naming it, not taken for "no venv" (which would blame a
+	 * missing os.py instead) */
 	cfg = tg_path_join(exe_dir, "pyvenv.cfg");
-	if (cfg && !tg_path_is_file(cfg)) {
+	if (cfg && !tg_path_exists(cfg)) {
 		char *up = tg_path_dirname(exe_dir);
 
 		free(cfg);
 		cfg = up ? tg_path_join(up, "pyvenv.cfg") : NULL;
 		free(up);
-		if (cfg && !tg_path_is_file(cfg)) {
+		if (cfg && !tg_path_exists(cfg)) {
 			free(cfg);
 			cfg = NULL;
 		}
 	}
 	if (cfg) {
-		rc = tg_file_read(cfg, CFG_MAX, &text, &len, NULL, err);
+		rc = tg_file_read_as(cfg, CFG_MAX, "pyvenv.cfg", &text, &len,
+				     NULL, err);
 		if (rc)
 			goto out;
 		in->venv = 1;

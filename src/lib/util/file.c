@@ -21,23 +21,49 @@
 
 #define PAD 64
 
-static int
-read_bounded(const char *path, size_t max, char **out, size_t *len,
-	     int *truncated, int *absent, int allow_trunc, struct tg_err *err)
-{
-	int fd = -1, rc = 0;
-	struct stat st;
-	char *data = NULL;
-	size_t cap, n = 0;
+static const char *kind_of(mode_t m);
 
-	*out = NULL;
-	*len = 0;
-	if (truncated)
-		*truncated = 0;
+/* A limit for messages: "64 MiB", "1 KiB", else "N bytes". */
+static void
+limit_text(char *out, size_t cap, size_t max)
+{
+	if (max >= 1048576 && max % 1048576 == 0)
+		snprintf(out, cap, "%zu MiB", max / 1048576);
+	else if (max >= 1024 && max % 1024 == 0)
+		snprintf(out, cap, "%zu KiB", max / 1024);
+	else
+		snprintf(out, cap, "%zu bytes", max);
+}
+
+static int
+too_large(const char *path, size_t max, const char *what, struct tg_err *err)
+{
+	char lim[32];
+
+	limit_text(lim, sizeof(lim), max);
+	if (what)
+		return tg_err_set(err, TG_ELIMIT,
+				  "cannot read '%s': larger than the %s limit "
+				  "for %s",
+				  path, lim, what);
+	return tg_err_set(err, TG_ELIMIT, "cannot read '%s': larger than %s",
+			  path, lim);
+}
+
+int
+tg_file_open(const char *path, size_t max, const char *what, int *fd,
+	     size_t *size, int *absent, struct tg_err *err)
+{
+	struct stat st;
+	int f, flags, rc = 0;
+
+	*fd = -1;
+	*size = 0;
 	if (absent)
 		*absent = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
+	/* O_NONBLOCK: opening a FIFO with no writer would block for ever */
+	f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (f < 0) {
 		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
 			*absent = 1;
 			return 0;
@@ -45,26 +71,58 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				  strerror(errno));
 	}
-	if (fstat(fd, &st) != 0) {
+	if (fstat(f, &st) != 0) {
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
+	} else if (S_ISDIR(st.st_mode)) {
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(EISDIR));
-		goto out;
+	} else if (!S_ISREG(st.st_mode)) {
+		rc =
+		    tg_err_set(err, TG_EIO,
+			       "cannot read '%s': it is %s, not a regular file",
+			       path, kind_of(st.st_mode));
+	} else if ((uintmax_t)st.st_size > max) {
+		rc = too_large(path, max, what, err);
+	} else if ((flags = fcntl(f, F_GETFL)) < 0 ||
+		   fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				strerror(errno));
 	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = tg_err_set(err, TG_EIO,
-				"cannot read '%s': not a regular file", path);
-		goto out;
+	if (rc) {
+		close(f);
+		return rc;
 	}
+	*fd = f;
+	*size = (size_t)st.st_size;
+	return 0;
+}
+
+static int
+read_bounded(const char *path, size_t max, const char *what, char **out,
+	     size_t *len, int *truncated, int *absent, int allow_trunc,
+	     struct tg_err *err)
+{
+	int fd = -1, rc = 0;
+	char *data = NULL;
+	size_t cap, n = 0, size;
+
+	*out = NULL;
+	*len = 0;
+	if (truncated)
+		*truncated = 0;
 	if (max > SIZE_MAX - 2)
 		max = SIZE_MAX - 2;
-	cap = (st.st_size > 0 && (uintmax_t)st.st_size < max)
-		  ? (size_t)st.st_size + 1
-		  : (max < 65536 ? max + 1 : 65536);
+	/* a head read takes any size; a whole read is refused before it
+	 * reads a byte when the file is already too large */
+	rc = tg_file_open(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
+			  absent, err);
+	if (rc || fd < 0)
+		return rc;
+	/* the size may change while it is read (a file being written): the
+	 * loop below holds the bound whatever fstat said */
+	cap = (size > 0 && size < max) ? size + 1
+				       : (max < 65536 ? max + 1 : 65536);
 	data = malloc(cap + 1 + PAD);
 	if (!data) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
@@ -105,10 +163,7 @@ read_bounded(const char *path, size_t max, char **out, size_t *len,
 	}
 	if (n > max) {
 		if (!allow_trunc) {
-			rc = tg_err_set(err, TG_ELIMIT,
-					"cannot read '%s': larger than %zu "
-					"bytes",
-					path, max);
+			rc = too_large(path, max, what, err);
 			goto out;
 		}
 		n = max;
@@ -131,49 +186,45 @@ int
 tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
 	     struct tg_err *err)
 {
-	return read_bounded(path, max, out, len, NULL, absent, 0, err);
+	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, err);
+}
+
+int
+tg_file_read_as(const char *path, size_t max, const char *what, char **out,
+		size_t *len, int *absent, struct tg_err *err)
+{
+	return read_bounded(path, max, what, out, len, NULL, absent, 0, err);
 }
 
 int
 tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, out, len, truncated, absent, 1, err);
+	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
+			    err);
 }
 
 int
-tg_file_map(const char *path, const char **data, size_t *len, int *absent,
-	    struct tg_err *err)
+tg_file_map(const char *path, size_t max, const char **data, size_t *len,
+	    int *absent, struct tg_err *err)
 {
-	int fd, rc = 0;
-	struct stat st;
+	int fd, rc;
+	size_t size;
 	void *p;
 
 	*data = NULL;
 	*len = 0;
-	if (absent)
-		*absent = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0) {
-		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
-			*absent = 1;
-			return 0;
-		}
-		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-				  strerror(errno));
-	}
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = tg_err_set(err, TG_EIO,
-				"cannot read '%s': not a regular file", path);
-	} else if (st.st_size > 0) {
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd,
-			 0);
+	rc = tg_file_open(path, max, NULL, &fd, &size, absent, err);
+	if (rc || fd < 0)
+		return rc;
+	if (size > 0) {
+		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (p == MAP_FAILED) {
 			rc = tg_err_set(err, TG_EIO, "cannot map '%s': %s",
 					path, strerror(errno));
 		} else {
 			*data = p;
-			*len = (size_t)st.st_size;
+			*len = size;
 		}
 	}
 	close(fd);
