@@ -171,6 +171,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf out = TG_BUF_INIT;
+	struct tg_evidence_cache cache = TG_EVIDENCE_CACHE_INIT;
 	const struct tg_torch *t = ctx->torch;
 	size_t n = argc ? (size_t)argc : ctx->table.n, k;
 	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
@@ -188,7 +189,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		    tg_api_replacement_exists(rows[k].api, ctx->version);
 		if (t) {
 			if (tg_evidence_check(rows[k].api, t, rows[k].status,
-					      &rows[k].ev, &err)) {
+					      &cache, &rows[k].ev, &err)) {
 				cli_error(CMD, "%s", err.msg);
 				status = CLI_IO;
 				goto out;
@@ -213,6 +214,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			text_row(&rows[k]);
 	}
 out:
+	tg_evidence_cache_release(&cache);
 	free(rows);
 	tg_buf_release(&out);
 	return status;
