@@ -161,3 +161,28 @@ cli_close_stdout(const char *cmd, int status)
 	}
 	return status;
 }
+
+int
+cli_unknown_api(const char *cmd, const struct tg_table *t, const char *id)
+{
+	const char *near[4];
+	char hint[512] = "";
+	size_t n = tg_table_suggest(t, id, near, 4), k, used;
+
+	if (n) {
+		used = (size_t)snprintf(hint, sizeof(hint), "; did you mean");
+		for (k = 0; k < n && used < sizeof(hint); k++)
+			used += (size_t)snprintf(
+			    hint + used, sizeof(hint) - used, "%s'%.100s'",
+			    k == 0	 ? " "
+			    : k == n - 1 ? " or "
+					 : ", ",
+			    near[k]);
+		if (used < sizeof(hint))
+			snprintf(hint + used, sizeof(hint) - used, "?");
+	}
+	return cli_usage_error(cmd,
+			       "'%.200s' is not in the table%s ('torchgate "
+			       "check' lists every API it knows)",
+			       id, hint);
+}

@@ -85,6 +85,10 @@ struct tg_table;
  * the loader's message and returns its exit status on failure. */
 int cli_load_table(const char *cmd, const char *path, struct tg_table *t);
 
+/* The usage error for an API id that is not in t, with up to four
+ * "did you mean" ids (tg_table_suggest); returns CLI_USAGE. */
+int cli_unknown_api(const char *cmd, const struct tg_table *t, const char *id);
+
 /* --format=text|json for the commands that have only those two: sets
  * *json, or prints the usage error and returns CLI_USAGE. */
 int cli_text_or_json(const char *cmd, const char *arg, int *json);

@@ -190,8 +190,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	for (k = 0; k < nids; k++)
 		if (!tg_table_find(&ctx->table, ids[k])) {
-			status = cli_usage_error(
-			    CMD, "'%s' is not in the table", ids[k]);
+			status = cli_unknown_api(CMD, &ctx->table, ids[k]);
 			goto out;
 		}
 	if (ctx->torch_version) {

@@ -5,8 +5,12 @@
  * library; --batch answers one stdin line per line, in order, and never
  * stops at a bad line ("invalid" / "error" are answers there).
  */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -93,81 +97,117 @@ do_normalize(const struct opts *o, int argc, char **argv)
 	return status;
 }
 
-struct sort_item {
-	struct tg_version v;
-	char *text;
-	size_t seq;
-};
+/* sort keeps one copy of its input and one 32-bit offset per version
+ * line; the lines are compared as text (tg_version_cmp_text), so no
+ * version is built. Peak memory: the input, plus 8 bytes per line (the
+ * offsets and qsort's merge buffer). */
+#define SORT_INPUT_MAX ((size_t)256 << 20)
+
+static const char *sort_text;
 
 static int
-cmp_items(const void *a, const void *b)
+cmp_lines(const void *a, const void *b)
 {
-	const struct sort_item *x = a, *y = b;
-	int c = tg_version_cmp(&x->v, &y->v);
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const char *p = sort_text + x, *q = sort_text + y;
+	int c = strcmp(p, q);
 
-	if (c)
+	/* the same spelling is the same version (the common case) */
+	if (c && (c = tg_version_cmp_text(p, strlen(p), q, strlen(q))) != 0)
 		return c;
-	return (x->seq > y->seq) - (x->seq < y->seq); /* stable */
+	return (x > y) - (x < y); /* stable: input order */
+}
+
+/* All of standard input into in (NUL-terminated), at most
+ * SORT_INPUT_MAX bytes. */
+static int
+read_all(struct tg_buf *in)
+{
+	char chunk[65536];
+	struct stat st;
+	size_t n;
+
+	/* a regular file says its size: refuse it before reading */
+	if (fstat(fileno(stdin), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > (off_t)SORT_INPUT_MAX) {
+		cli_error(CMD, "standard input is larger than 256 MiB");
+		return CLI_BAD_INPUT;
+	}
+	in->max = SORT_INPUT_MAX + 1;
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		if (tg_buf_add(in, chunk, n))
+			break;
+	if (tg_buf_error(in) == TG_ELIMIT || in->len > SORT_INPUT_MAX) {
+		cli_error(CMD, "standard input is larger than 256 MiB");
+		return CLI_BAD_INPUT;
+	}
+	if (tg_buf_error(in)) {
+		cli_error(CMD, "out of memory");
+		return CLI_IO;
+	}
+	if (ferror(stdin)) {
+		cli_error(CMD, "cannot read standard input: %s",
+			  strerror(errno));
+		return CLI_IO;
+	}
+	return CLI_OK;
 }
 
 static int
 do_sort(void)
 {
-	struct tg_buf line = TG_BUF_INIT;
-	struct sort_item *items = NULL, *p;
+	struct tg_buf in = TG_BUF_INIT;
+	struct tg_version v;
 	struct tg_err err = TG_ERR_INIT;
-	size_t n = 0, cap = 0, k, lineno = 0;
-	int rc, status = CLI_OK;
+	uint32_t *lines = NULL;
+	size_t n = 0, cap = 1, k, lineno = 0, b, e, eol;
+	int status;
 
-	while ((rc = cli_read_line(stdin, &line)) == 1) {
-		size_t b = 0, e = line.len;
+	status = read_all(&in);
+	if (status != CLI_OK || in.len == 0)
+		goto out;
+	for (k = 0; k < in.len; k++)
+		cap += in.data[k] == '\n';
+	lines = malloc(cap * sizeof(*lines));
+	if (!lines) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	for (b = 0; b < in.len; b = eol + 1) {
+		const char *nl = memchr(in.data + b, '\n', in.len - b);
 
+		eol = nl ? (size_t)(nl - in.data) : in.len;
 		lineno++;
-		while (b < e && (line.data[b] == ' ' || line.data[b] == '\t' ||
-				 line.data[b] == '\r'))
-			b++;
-		if (b == e)
-			continue; /* blank lines are not versions */
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			p = realloc(items, cap * sizeof(*items));
-			if (!p) {
-				status = CLI_IO;
-				cli_error(CMD, "out of memory");
-				goto out;
-			}
-			items = p;
+		if (eol - b > CLI_LINE_MAX) {
+			status = cli_read_error(CMD, TG_ELIMIT, lineno);
+			goto out;
 		}
-		if (tg_version_parse(&items[n].v, line.data, line.len, &err)) {
+		in.data[eol] = '\0';
+		for (e = b;
+		     e < eol && (in.data[e] == ' ' || in.data[e] == '\t' ||
+				 in.data[e] == '\r');
+		     e++)
+			;
+		if (e == eol)
+			continue; /* blank lines are not versions */
+		if (tg_version_parse(&v, in.data + b, eol - b, &err)) {
 			cli_error(CMD, "line %zu: %s", lineno, err.msg);
 			status = CLI_BAD_INPUT;
 			goto out;
 		}
-		items[n].text = strdup(line.data);
-		items[n].seq = n;
-		if (!items[n].text) {
-			tg_version_release(&items[n].v);
-			cli_error(CMD, "out of memory");
-			status = CLI_IO;
-			goto out;
-		}
-		n++;
+		tg_version_release(&v);
+		/* a NUL in the line makes it invalid: strlen() finds its end */
+		lines[n++] = (uint32_t)b;
 	}
-	if (rc < 0) {
-		status = cli_read_error(CMD, rc, lineno + 1);
-		goto out;
-	}
+	sort_text = in.data;
 	if (n > 1)
-		qsort(items, n, sizeof(*items), cmp_items);
+		qsort(lines, n, sizeof(*lines), cmp_lines);
 	for (k = 0; k < n; k++)
-		puts(items[k].text);
+		puts(in.data + lines[k]);
 out:
-	for (k = 0; k < n; k++) {
-		tg_version_release(&items[k].v);
-		free(items[k].text);
-	}
-	free(items);
-	tg_buf_release(&line);
+	free(lines);
+	tg_buf_release(&in);
 	return status;
 }
 
