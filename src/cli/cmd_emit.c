@@ -133,6 +133,10 @@ catch_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (k = 0; k < sizeof(catch_sigs) / sizeof(catch_sigs[0]); k++)
 		sigaddset(&sa.sa_mask, catch_sigs[k]);
+	/* over a file-size limit (ulimit -f) write() then fails with
+	 * EFBIG, which we report and clean up after, instead of dying with
+	 * the temporary file left */
+	signal(SIGXFSZ, SIG_IGN);
 	for (k = 0; k < sizeof(catch_sigs) / sizeof(catch_sigs[0]); k++)
 		/* a signal the caller ignores (nohup) stays ignored */
 		if (sigaction(catch_sigs[k], NULL, &old) == 0 &&

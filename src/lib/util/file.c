@@ -445,6 +445,13 @@ tg_file_out_begin(struct tg_file_out *o, const char *path, const char *data,
 
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && errno == EFBIG) {
+			rc = tg_err_set(err, TG_EIO,
+					"cannot write '%s': larger than the "
+					"file-size limit (ulimit -f)",
+					path);
+			goto out;
+		}
 		if (w <= 0) {
 			rc = tg_err_set(err, TG_EIO, "cannot write '%s': %s",
 					path, strerror(w < 0 ? errno : EIO));
