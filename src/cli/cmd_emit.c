@@ -227,6 +227,52 @@ same_file(const char *a, const char *b)
 	return same;
 }
 
+/* The path of file as seen from the directory dir, both absolute and
+ * normal ("/a/b/h.h" from "/a/c": "../b/h.h"); NULL when out of memory. */
+static char *
+relative_to(const char *file, const char *dir)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	size_t i = 0, common = 0;
+
+	/* the end of the last whole component both start with */
+	while (dir[i] && dir[i] == file[i]) {
+		i++;
+		if ((dir[i] == '/' || dir[i] == '\0') && file[i] == '/')
+			common = i;
+	}
+	for (i = common; dir[i]; i++)
+		if (dir[i] == '/' && dir[i + 1])
+			tg_buf_adds(&b, "../");
+	tg_buf_adds(&b, file + common + 1);
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return NULL;
+	}
+	return tg_buf_detach(&b);
+}
+
+/* Where the module finds the header: relative to its directory, so the
+ * module stays the same bytes wherever the tree is. */
+static char *
+header_from_module(const char *hdr, const char *mod)
+{
+	char cwd[4096];
+	char *h = NULL, *m = NULL, *d = NULL, *r = NULL;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	h = tg_path_abs(hdr, cwd);
+	m = tg_path_abs(mod, cwd);
+	d = m ? tg_path_dirname(m) : NULL;
+	if (h && d)
+		r = relative_to(h, d);
+	free(h);
+	free(m);
+	free(d);
+	return r;
+}
+
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -259,7 +305,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_buf hdr = TG_BUF_INIT, mod = TG_BUF_INIT;
 	struct tg_emit e;
 	const struct tg_torch *t = NULL;
-	char **ids = NULL, *api_text = NULL;
+	char **ids = NULL, *api_text = NULL, *hdr_rel = NULL;
 	size_t nids = 0, k;
 	int r, status = CLI_OK;
 
@@ -317,6 +363,16 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			     : cli_usage_error(CMD, "%s", err.msg);
 		goto out;
 	}
+	if (header && module) {
+		hdr_rel = header_from_module(header, module);
+		if (!hdr_rel) {
+			cli_error(CMD, "cannot find the path from '%s' to '%s'",
+				  module, header);
+			status = CLI_IO;
+			goto out;
+		}
+		e.header_path = hdr_rel;
+	}
 	if ((header && (r = tg_emit_header(&e, &hdr, &err))) ||
 	    (module && (r = tg_emit_module(&e, &mod, &err)))) {
 		cli_error(CMD, "%s", err.msg);
@@ -335,6 +391,7 @@ out:
 	tg_buf_release(&mod);
 	free(ids);
 	free(api_text);
+	free(hdr_rel);
 	return status;
 }
 
