@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -20,6 +21,7 @@
 #include "lib/pep/requirement.h"
 #include "lib/pep/spec.h"
 #include "lib/pep/version.h"
+#include "lib/pyenv/interp.h"
 #include "lib/table/policy.h"
 
 #define CMD "version"
@@ -344,18 +346,117 @@ do_req(int argc, char **argv)
 	return rc ? cli_exit_for(rc) : CLI_OK;
 }
 
-/* Evaluate marker text against env JSON: 1, 0, or <0 with err set. */
+/* The default environment (packaging's default_environment()), worked
+ * out once, when a marker first names a variable its JSON environment
+ * does not give: from the interpreter the environment options select
+ * (its files, never run) and uname(2). What cannot be worked out is
+ * left out, with the reason kept for the message. */
+struct defaults {
+	struct cli_env *cenv;
+	int done, have_py, have_full, have_uname;
+	struct tg_marker_env env;
+	struct tg_err why_py, why_full;
+	struct utsname uts;
+};
+
+static int
+load_defaults(struct defaults *d, struct tg_err *err)
+{
+	struct tg_marker_python py;
+	struct tg_marker_uname u;
+	struct tg_interp_version iv;
+	int rc;
+
+	if (d->done)
+		return 0;
+	memset(&py, 0, sizeof(py));
+	rc = cli_env_interp(d->cenv, &d->why_py);
+	if (rc == TG_ENOMEM || rc == TG_EIO)
+		return tg_err_set(err, rc, "%s", d->why_py.msg);
+	if (!rc && !d->cenv->have_interp)
+		tg_err_set(&d->why_py, TG_ENOENT,
+			   "--site-packages names no interpreter");
+	if (!rc && d->cenv->have_interp) {
+		d->have_py = 1;
+		py.major = d->cenv->interp.major;
+		py.minor = d->cenv->interp.minor;
+		if (!tg_interp_full_version(&d->cenv->interp, &iv,
+					    &d->why_full)) {
+			d->have_full = 1;
+			py.micro = iv.micro;
+			py.releaselevel = iv.releaselevel;
+			py.serial = iv.serial;
+			snprintf(py.full, sizeof(py.full), "%s", iv.full);
+		}
+	}
+	d->have_uname = uname(&d->uts) == 0;
+	u.sysname = d->uts.sysname;
+	u.release = d->uts.release;
+	u.version = d->uts.version;
+	u.machine = d->uts.machine;
+	rc = tg_marker_env_default(&d->env, d->have_py ? &py : NULL,
+				   d->have_uname ? &u : NULL, err);
+	if (!rc)
+		d->done = 1;
+	return rc;
+}
+
+/* Why the default environment has no name. */
+static int
+not_known(const struct defaults *d, const char *name, struct tg_err *err)
+{
+	const char *exe = d->cenv->interp.executable;
+
+	switch (tg_marker_env_source(name)) {
+	case TG_MARKER_FROM_PYTHON:
+		if (!d->have_py)
+			return tg_err_set(err, TG_EUNDEF,
+					  "no '%s' in the environment and no "
+					  "interpreter to read it from: %s",
+					  name, d->why_py.msg);
+		return tg_err_set(err, TG_EUNDEF,
+				  "no '%s' in the environment and none from "
+				  "Python '%s': %s",
+				  name, exe ? exe : d->cenv->interp.prefix,
+				  d->why_full.msg);
+	case TG_MARKER_FROM_SYSTEM:
+		if (!d->have_uname)
+			return tg_err_set(err, TG_EUNDEF,
+					  "no '%s' in the environment and "
+					  "uname(2) failed",
+					  name);
+		return tg_err_set(err, TG_EUNDEF,
+				  "no '%s' in the environment and none known "
+				  "for system '%s'",
+				  name, d->uts.sysname);
+	case TG_MARKER_FROM_NONE:
+		break;
+	}
+	return tg_err_set(err, TG_EUNDEF,
+			  "the environment has no variable '%s'", name);
+}
+
+/* Evaluate marker text against env JSON, filled in from the default
+ * environment: 1, 0, or <0 with err set. */
 static int
 eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
-	    struct tg_err *err)
+	    struct defaults *d, struct tg_err *err)
 {
 	struct tg_marker *mk = NULL;
 	struct tg_marker_env e = TG_MARKER_ENV_INIT;
+	const char *name;
 	int r = 0, rc;
 
 	rc = tg_marker_parse(&mk, m, mlen, err);
 	if (!rc)
 		rc = tg_marker_env_parse_json(&e, env, elen, err);
+	if (!rc && tg_marker_missing(mk, &e)) {
+		rc = load_defaults(d, err);
+		if (!rc)
+			rc = tg_marker_env_fill(&e, &d->env, err);
+		if (!rc && (name = tg_marker_missing(mk, &e)) != NULL)
+			rc = not_known(d, name, err);
+	}
 	if (!rc)
 		rc = tg_marker_evaluate(mk, &e, &r, err);
 	tg_marker_free(mk);
@@ -370,52 +471,63 @@ answer_marker(char *line, size_t len, void *ctx)
 	char *tab = memchr(line, '\t', len);
 	int r;
 
-	(void)ctx;
 	if (!tab) {
 		puts("error");
 		return;
 	}
 	r = eval_marker(line, (size_t)(tab - line), tab + 1,
-			len - (size_t)(tab + 1 - line), NULL);
+			len - (size_t)(tab + 1 - line), ctx, NULL);
 	puts(r < 0 ? "error" : r ? "true" : "false");
 }
 
 static int
-do_marker(const struct opts *o, int argc, char **argv)
+do_marker(const struct opts *o, struct cli_env *cenv, int argc, char **argv)
 {
 	struct tg_err err = TG_ERR_INIT;
+	struct defaults d;
 	const char *env = "{}";
 	int rc;
 
-	if (o->batch)
-		return cli_batch(CMD, answer_marker, NULL);
+	memset(&d, 0, sizeof(d));
+	d.cenv = cenv;
+	if ((rc = cli_env_check(CMD, cenv)) != CLI_OK)
+		return rc;
+	if (o->batch) {
+		rc = cli_batch(CMD, answer_marker, &d);
+		goto out;
+	}
 	if (argc < 1 || argc > 2)
 		return cli_usage_error(CMD, "marker needs a marker and an "
 					    "optional JSON environment");
 	if (argc == 2)
 		env = argv[1];
-	rc = eval_marker(argv[0], strlen(argv[0]), env, strlen(env), &err);
+	rc = eval_marker(argv[0], strlen(argv[0]), env, strlen(env), &d, &err);
 	if (rc < 0) {
 		char what[256];
 
 		snprintf(what, sizeof(what), "cannot evaluate marker '%.200s'",
 			 argv[0]);
 		print_err(what, &err);
-		return cli_exit_for(rc);
+		rc = cli_exit_for(rc);
+		goto out;
 	}
 	puts(rc ? "true" : "false");
-	return rc ? CLI_OK : CLI_FAILED;
+	rc = rc ? CLI_OK : CLI_FAILED;
+out:
+	tg_marker_env_release(&d.env);
+	return rc;
 }
 
 static int
 run(struct cli_ctx *ctx, int argc, char **argv)
 {
-	const struct cli_opt *tables[] = {opts, NULL};
+	struct cli_opt env[4];
+	const struct cli_opt *tables[] = {opts, env, NULL};
 	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
 	int first, help;
 
-	(void)ctx;
+	cli_env_options(&ctx->env, env);
 	if (argc >= 2 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		cli_command_help(stdout, &cmd_version);
@@ -449,6 +561,10 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	    strcmp(sub, "match") != 0 && strcmp(sub, "marker") != 0)
 		return cli_usage_error(CMD, "--batch is for normalize, match "
 					    "and marker");
+	if ((ctx->env.python || ctx->env.prefix || ctx->env.sites.n) &&
+	    strcmp(sub, "marker") != 0)
+		return cli_usage_error(CMD, "--python, --prefix and "
+					    "--site-packages are for marker");
 	if (strcmp(sub, "normalize") == 0)
 		return do_normalize(&o, argc, argv);
 	if (strcmp(sub, "sort") == 0)
@@ -461,14 +577,14 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (strcmp(sub, "req") == 0)
 		return do_req(argc, argv);
 	if (strcmp(sub, "marker") == 0)
-		return do_marker(&o, argc, argv);
+		return do_marker(&o, &ctx->env, argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
 }
 
 const struct cli_command cmd_version = {
     .name = CMD,
     .summary = "PEP 440 / PEP 508 utilities",
-    .setup = CLI_OWN_ARGS,
+    .setup = CLI_OWN_ARGS | CLI_ENV,
     .opts = opts,
     .synopsis =
 	"usage: torchgate version normalize [--batch] VERSION...\n"
@@ -482,9 +598,11 @@ const struct cli_command cmd_version = {
 	"                               < 'SPEC<TAB>VERSION[<TAB>true|false]' "
 	"lines\n"
 	"       torchgate version req REQUIREMENT\n"
-	"       torchgate version marker MARKER [ENV-JSON]\n"
-	"       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
-	"lines",
+	"       torchgate version marker [--python PATH | --prefix DIR]\n"
+	"                                MARKER [ENV-JSON]\n"
+	"       torchgate version marker --batch [--python PATH | --prefix "
+	"DIR]\n"
+	"                                < 'MARKER<TAB>ENV-JSON' lines",
     .about = "Versions, specifiers, requirements and markers as "
 	     "pypa/packaging 26.x\nreads them.",
     .exits = "Exit status: 0 yes/success, 1 no match, 2 usage, 4 bad input, "
