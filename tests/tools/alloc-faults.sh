@@ -8,7 +8,8 @@
 #              are then reports, and reports are failures)
 #   CASE_DIR   cases to run (default: every SRCDIR/tests/cli/*/*)
 #   --all N    fail every one of the first N allocations (default 200)
-#   --stride S beyond N, every S-th one, and the last one (default 97)
+#   --samples S  beyond N, S more spread evenly up to the last one, which
+#              is always run (default 40)
 #   --jobs J   cases run J at a time (default 2)
 #   --keep DIR keep the work of failed runs under DIR (default: a temp dir,
 #              kept only when something failed)
@@ -31,11 +32,11 @@
 #     did not leave (no stray temporary files).
 # Prints one line per failed run and a summary; exits 1 when a run failed.
 set -u
-all=200 stride=97 jobs=2 keep=
+all=40 samples=40 jobs=2 keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--all) all=$2; shift ;;
-	--stride) stride=$2; shift ;;
+	--samples) samples=$2; shift ;;
 	--jobs) jobs=$2; shift ;;
 	--keep) keep=$2; shift ;;
 	--one) break ;;
@@ -131,12 +132,14 @@ one_case() {
 	echo "$name $runs $bad"
 }
 
-# 1..all, then every stride-th, then the last one
+# 1..all, then samples more spread evenly over (all, max], max last
 schedule() {
-	local max=$1 n
+	local max=$1 n k
 	for ((n = 1; n <= max && n <= all; n++)); do echo $n; done
-	for ((n = all + stride; n < max; n += stride)); do echo $n; done
-	[ "$max" -gt "$all" ] && echo "$max"
+	[ "$max" -gt "$all" ] || return 0
+	for ((k = 1; k <= samples; k++)); do
+		echo $((all + (max - all) * k / samples))
+	done | uniq
 }
 
 if [ "${1:-}" = --one ]; then
@@ -146,7 +149,7 @@ if [ "${1:-}" = --one ]; then
 	exit 0
 fi
 
-[ $# -ge 2 ] || { echo "usage: alloc-faults.sh [--all N] [--stride S] [--jobs J] [--keep DIR] TORCHGATE SRCDIR [CASE_DIR...]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: alloc-faults.sh [--all N] [--samples S] [--jobs J] [--keep DIR] TORCHGATE SRCDIR [CASE_DIR...]" >&2; exit 2; }
 bin=$1 src=$2
 shift 2
 case $bin in /*) ;; *) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;; esac
@@ -161,11 +164,11 @@ for c in "$@"; do
 	c=$(cd "$c" && pwd) || exit 2
 	k=$((k + 1))
 	printf '%s\0%s\0' "$c" "$work/$k"
-done | xargs -0 -n 2 -P "$jobs" "$0" --all "$all" --stride "$stride" --one "$bin" >"$work/results"
+done | xargs -0 -n 2 -P "$jobs" "$0" --all "$all" --samples "$samples" --one "$bin" >"$work/results"
 grep '^FAIL' "$work/results"
 awk '!/^FAIL/ { cases++; runs += $2; bad += $3 } END {
 	printf "alloc-faults: %d cases, %d runs, %d failed", cases, runs, bad }' "$work/results"
-echo " ($(($(date +%s) - start)) s; first $all allocations, then every $stride-th and the last)"
+echo " ($(($(date +%s) - start)) s; allocations 1-$all, then $samples spread up to the last)"
 if grep -q '^FAIL' "$work/results"; then
 	echo "the failed runs are kept in $work"
 	exit 1
