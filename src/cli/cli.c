@@ -87,12 +87,20 @@ cli_text_or_json(const char *cmd, const char *arg, int *json)
 }
 
 int
+cli_out_of_memory(const char *cmd)
+{
+	cli_error(cmd, "out of memory");
+	return CLI_IO;
+}
+
+int
 cli_exit_for(int code)
 {
 	switch (code) {
 	case 0:
 		return CLI_OK;
 	case TG_EIO:
+	case TG_ENOMEM: /* torchgate(1): memory ran out, status 5 */
 		return CLI_IO;
 	case TG_ENOENT:
 		return CLI_NO_TORCH;
@@ -124,12 +132,14 @@ int
 cli_read_error(const char *cmd, int rc, size_t lineno)
 {
 	cli_error(cmd, "cannot read standard input: line %zu: %s", lineno,
-		  rc == TG_ELIMIT ? "longer than 1 MiB" : "read error");
+		  rc == TG_ELIMIT   ? "longer than 1 MiB"
+		  : rc == TG_ENOMEM ? "out of memory"
+				    : "read error");
 	return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
 }
 
 int
-cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
+cli_batch(const char *cmd, int (*answer)(char *line, size_t len, void *ctx),
 	  void *ctx)
 {
 	struct tg_buf line = TG_BUF_INIT;
@@ -138,7 +148,13 @@ cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
 
 	while ((rc = cli_read_line(stdin, &line)) == 1) {
 		lineno++;
-		answer(line.data, line.len, ctx);
+		/* an answer lost to a failed allocation ends the batch: the
+		 * lines after it would be answers to the wrong questions */
+		if (answer(line.data, line.len, ctx) != 0) {
+			tg_buf_release(&line);
+			cli_error(cmd, "line %zu: out of memory", lineno);
+			return CLI_IO;
+		}
 	}
 	tg_buf_release(&line);
 	return rc < 0 ? cli_read_error(cmd, rc, lineno + 1) : CLI_OK;

@@ -225,7 +225,7 @@ out:
 
 /* Whether a and b are one file: the same path once made absolute and
  * normal, or, when both exist, the same device and inode (a link, a
- * hard link). */
+ * hard link). -1 when out of memory. */
 static int
 same_file(const char *a, const char *b)
 {
@@ -240,7 +240,7 @@ same_file(const char *a, const char *b)
 		return strcmp(a, b) == 0;
 	pa = tg_path_abs(a, cwd);
 	pb = tg_path_abs(b, cwd);
-	same = pa && pb ? strcmp(pa, pb) == 0 : strcmp(a, b) == 0;
+	same = pa && pb ? strcmp(pa, pb) == 0 : -1;
 	free(pa);
 	free(pb);
 	return same;
@@ -295,6 +295,8 @@ header_from_module(const char *hdr, const char *mod)
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
+	int same;
+
 	(void)ctx;
 	if (argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
@@ -302,7 +304,10 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	if (!header && !module)
 		return cli_usage_error(CMD, "nothing to write: give --header "
 					    "or --module");
-	if (header && module && same_file(header, module))
+	same = header && module ? same_file(header, module) : 0;
+	if (same < 0)
+		return cli_out_of_memory(CMD);
+	if (same)
 		return cli_usage_error(CMD,
 				       "--header and --module name the same "
 				       "file '%s'",
@@ -377,7 +382,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (tg_emit_add_apis(&e, &ctx->table, (const char *const *)ids, nids,
 			     &err)) {
 		status = err.code == TG_ENOMEM
-			     ? CLI_IO
+			     ? cli_out_of_memory(CMD)
 			     : cli_usage_error(CMD, "%s", err.msg);
 		goto out;
 	}

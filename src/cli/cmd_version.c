@@ -56,18 +56,22 @@ print_err(const char *what, const struct tg_err *err)
 		cli_error(CMD, "%s: %s", what, err->msg);
 }
 
-static void
+static int
 answer_normalize(char *line, size_t len, void *ctx)
 {
 	struct tg_version v;
+	int rc = tg_version_parse(&v, line, len, NULL);
 
 	(void)ctx;
-	if (tg_version_parse(&v, line, len, NULL)) {
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc) {
 		puts("invalid");
-		return;
+		return 0;
 	}
 	puts(v.str);
 	tg_version_release(&v);
+	return 0;
 }
 
 static int
@@ -76,7 +80,7 @@ do_normalize(const struct opts *o, int argc, char **argv)
 	struct tg_buf out = TG_BUF_INIT;
 	struct tg_version v;
 	struct tg_err err = TG_ERR_INIT;
-	int i, status = CLI_OK;
+	int i, r, status = CLI_OK;
 
 	if (o->batch)
 		return cli_batch(CMD, answer_normalize, NULL);
@@ -84,9 +88,11 @@ do_normalize(const struct opts *o, int argc, char **argv)
 		return cli_usage_error(CMD, "normalize needs a version");
 	/* all or nothing: no partial answer when one is invalid */
 	for (i = 0; i < argc; i++) {
-		if (tg_version_parse(&v, argv[i], strlen(argv[i]), &err)) {
+		if ((r = tg_version_parse(&v, argv[i], strlen(argv[i]),
+					  &err))) {
 			cli_error(CMD, "%s", err.msg);
-			status = CLI_BAD_INPUT;
+			if (status != CLI_IO)
+				status = cli_exit_for(r);
 			continue;
 		}
 		if (tg_buf_adds(&out, v.str) || tg_buf_addc(&out, '\n'))
@@ -163,7 +169,7 @@ do_sort(void)
 	struct tg_err err = TG_ERR_INIT;
 	uint32_t *lines = NULL;
 	size_t n = 0, cap = 1, k, lineno = 0, b, e, eol;
-	int status;
+	int rc, status;
 
 	status = read_all(&in);
 	if (status != CLI_OK || in.len == 0)
@@ -193,9 +199,9 @@ do_sort(void)
 			;
 		if (e == eol)
 			continue; /* blank lines are not versions */
-		if (tg_version_parse(&v, in.data + b, eol - b, &err)) {
+		if ((rc = tg_version_parse(&v, in.data + b, eol - b, &err))) {
 			cli_error(CMD, "line %zu: %s", lineno, err.msg);
-			status = CLI_BAD_INPUT;
+			status = cli_exit_for(rc);
 			goto out;
 		}
 		tg_version_release(&v);
@@ -218,18 +224,18 @@ do_cmp(int argc, char **argv)
 {
 	struct tg_version a, b;
 	struct tg_err err = TG_ERR_INIT;
-	int c;
+	int c, rc;
 
 	if (argc != 2)
 		return cli_usage_error(CMD, "cmp needs two versions");
-	if (tg_version_parse(&a, argv[0], strlen(argv[0]), &err)) {
+	if ((rc = tg_version_parse(&a, argv[0], strlen(argv[0]), &err))) {
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(rc);
 	}
-	if (tg_version_parse(&b, argv[1], strlen(argv[1]), &err)) {
+	if ((rc = tg_version_parse(&b, argv[1], strlen(argv[1]), &err))) {
 		tg_version_release(&a);
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(rc);
 	}
 	c = tg_version_cmp(&a, &b);
 	printf("%d\n", c < 0 ? -1 : c > 0);
@@ -238,16 +244,19 @@ do_cmp(int argc, char **argv)
 	return CLI_OK;
 }
 
-/* Whether text (len bytes) is in set under the policy. */
+/* Whether text (len bytes) is in set under the policy: 1, 0, or
+ * TG_ENOMEM. */
 static int
 matches(const struct tg_specset *set, const char *text, size_t len,
 	enum tg_prereleases pre, enum tg_policy policy)
 {
 	struct tg_version v, view;
-	int ok, r;
+	int r;
 
-	ok = tg_version_parse(&v, text, len, NULL) == 0;
-	if (!ok)
+	r = tg_version_parse(&v, text, len, NULL);
+	if (r == TG_ENOMEM)
+		return r;
+	if (r)
 		return tg_spec_set_contains(set, text, len, NULL, pre);
 	tg_policy_apply(&v, policy, &view);
 	r = tg_spec_set_contains(set, text, len, &view, pre);
@@ -256,37 +265,43 @@ matches(const struct tg_specset *set, const char *text, size_t len,
 }
 
 /* SPEC<TAB>VERSION[<TAB>PRERELEASES] -> true | false | error */
-static void
+static int
 answer_match(char *line, size_t len, void *ctx)
 {
 	const struct opts *o = ctx;
 	enum tg_prereleases pre = o->pre;
 	struct tg_specset set;
 	char *tab1, *tab2;
+	int r;
 
 	tab1 = memchr(line, '\t', len);
 	if (!tab1) {
 		puts("error");
-		return;
+		return 0;
 	}
 	tab2 = memchr(tab1 + 1, '\t', len - (size_t)(tab1 + 1 - line));
 	if (tab2) {
 		*tab2 = '\0';
 		if (tg_spec_prereleases_parse(tab2 + 1, &pre)) {
 			puts("error");
-			return;
+			return 0;
 		}
 	} else {
 		tab2 = line + len;
 	}
-	if (tg_spec_set_parse(&set, line, (size_t)(tab1 - line), NULL)) {
+	r = tg_spec_set_parse(&set, line, (size_t)(tab1 - line), NULL);
+	if (r == TG_ENOMEM)
+		return r;
+	if (r) {
 		puts("error");
-		return;
+		return 0;
 	}
-	puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy)
-		 ? "true"
-		 : "false");
+	r = matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy);
 	tg_spec_set_release(&set);
+	if (r < 0)
+		return r;
+	puts(r ? "true" : "false");
+	return 0;
 }
 
 static int
@@ -301,12 +316,17 @@ do_match(const struct opts *o, int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error(CMD,
 				       "match needs a specifier and a version");
-	if (tg_spec_set_parse(&set, argv[0], strlen(argv[0]), &err)) {
+	if ((r = tg_spec_set_parse(&set, argv[0], strlen(argv[0]), &err))) {
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(r);
 	}
 	for (i = 1; i < argc; i++) {
 		r = matches(&set, argv[i], strlen(argv[i]), o->pre, o->policy);
+		if (r < 0) {
+			tg_spec_set_release(&set);
+			cli_error(CMD, "out of memory");
+			return CLI_IO;
+		}
 		printf("%s %s\n", argv[i], r ? "true" : "false");
 		all &= r;
 	}
@@ -325,9 +345,13 @@ do_req(int argc, char **argv)
 
 	if (argc != 1)
 		return cli_usage_error(CMD, "req needs one requirement");
-	if (tg_requirement_parse(&req, argv[0], strlen(argv[0]), &err)) {
+	if ((rc = tg_requirement_parse(&req, argv[0], strlen(argv[0]), &err))) {
 		char what[256];
 
+		if (rc == TG_ENOMEM) {
+			cli_error(CMD, "out of memory");
+			return CLI_IO;
+		}
 		snprintf(what, sizeof(what), "invalid requirement '%.200s'",
 			 argv[0]);
 		print_err(what, &err);
@@ -465,7 +489,7 @@ eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
 }
 
 /* MARKER<TAB>ENV-JSON -> true | false | error */
-static void
+static int
 answer_marker(char *line, size_t len, void *ctx)
 {
 	char *tab = memchr(line, '\t', len);
@@ -473,11 +497,14 @@ answer_marker(char *line, size_t len, void *ctx)
 
 	if (!tab) {
 		puts("error");
-		return;
+		return 0;
 	}
 	r = eval_marker(line, (size_t)(tab - line), tab + 1,
 			len - (size_t)(tab + 1 - line), ctx, NULL);
+	if (r == TG_ENOMEM)
+		return r;
 	puts(r < 0 ? "error" : r ? "true" : "false");
+	return 0;
 }
 
 static int

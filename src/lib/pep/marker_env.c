@@ -29,7 +29,9 @@ tg_marker_env_parse_json(struct tg_marker_env *env, const char *text,
 	size_t n, pos = 0;
 	int rc = 0;
 
-	if (tg_json_parse(&root, text, len, &pos))
+	if ((rc = tg_json_parse(&root, text, len, &pos)) == TG_ENOMEM)
+		return tg_err_set(err, rc, "out of memory");
+	if (rc)
 		return tg_err_set(err, TG_EINVAL,
 				  "marker environment is not valid JSON (at "
 				  "byte %zu)",

@@ -182,10 +182,16 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 			goto bad;
 		}
 		sp->wildcard = 1;
-		if (tg_version_parse(&sp->v, s + vb, ve - vb - 2, NULL))
+		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb - 2,
+					   NULL)) == TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory");
+		if (rc)
 			goto bad;
 	} else {
-		if (tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) {
+		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) ==
+		    TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory");
+		if (rc) {
 			why = "not a valid version";
 			goto bad;
 		}

@@ -451,10 +451,14 @@ get_regex(struct tload *L, const struct tg_json *obj, const char *key,
 {
 	char msg[256];
 	size_t off;
-	int rc = get_str(L, obj, key, 1, out);
+	int rc = get_str(L, obj, key, 1, out), r = 0;
 
 	if (!rc && *out && L->patterns &&
-	    tg_scan_pattern_check(*out, &off, msg, sizeof(msg))) {
+	    (r = tg_scan_pattern_check(*out, &off, msg, sizeof(msg))) ==
+		TG_ENOMEM) {
+		rc = tg_err_set(L->err, r, "out of memory reading '%s'",
+				L->name);
+	} else if (!rc && *out && L->patterns && r) {
 		enter(L, key);
 		rc = tfail(L, "bad pattern for \"%s\" at offset %zu: %s", key,
 			   off, msg);
@@ -609,9 +613,13 @@ load_entry(struct tload *L, const struct tg_json *e, struct tg_api *a)
 	for (k = 0; !rc && L->patterns && k < a->nusage; k++) {
 		char msg[256];
 		size_t off;
+		int r =
+		    tg_scan_pattern_check(a->usage[k], &off, msg, sizeof(msg));
 
-		if (tg_scan_pattern_check(a->usage[k], &off, msg,
-					  sizeof(msg))) {
+		if (r == TG_ENOMEM) {
+			rc = tg_err_set(L->err, r, "out of memory reading '%s'",
+					L->name);
+		} else if (r) {
 			enter(L, "usage");
 			rc = tfail(L,
 				   "bad pattern in \"usage\" at offset %zu: %s",
@@ -743,7 +751,10 @@ load_table(struct tg_table *t, const char *text, size_t len, const char *name,
 	size_t n = 0, pos = 0, line, col;
 
 	memset(t, 0, sizeof(*t));
-	if (tg_json_parse(&root, text, len, &pos)) {
+	if ((rc = tg_json_parse(&root, text, len, &pos))) {
+		if (rc == TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory reading '%s'",
+					  name);
 		tg_json_line_col(text, len, pos, &line, &col);
 		return tg_err_set_at(err, TG_EINVAL, pos,
 				     "cannot parse '%s': line %zu, column "

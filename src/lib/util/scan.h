@@ -14,7 +14,8 @@
 
 #define TG_SCAN_FILE_MAX ((size_t)64 * 1024 * 1024)
 
-/* 0 when pattern compiles; else -1 with the offset and PCRE2's message. */
+/* 0 when pattern compiles; else TG_EINVAL with the offset and PCRE2's
+ * message, or TG_ENOMEM. */
 int tg_scan_pattern_check(const char *pattern, size_t *offset, char *msg,
 			  size_t msgsz);
 
