@@ -21,6 +21,7 @@
 #include "lib/out/emit.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
+#include "lib/table/idlist.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
 
@@ -56,48 +57,16 @@ static int
 read_api_file(const char *path, char **ids, size_t *n, char **text)
 {
 	struct tg_err err = TG_ERR_INIT;
-	size_t len, i = 0;
-	char *s;
+	size_t len;
 	int rc = tg_file_read(path, (size_t)1 << 20, text, &len, NULL, &err);
 
 	if (rc) {
 		cli_error(CMD, "%s", err.msg);
 		return cli_exit_for(rc);
 	}
-	s = *text;
-	while (i < len) {
-		size_t e = i, b;
-
-		while (e < len && s[e] != '\n')
-			e++;
-		s[e] = '\0';
-		b = i;
-		/* whitespace-separated ids up to a '#' */
-		while (b < e && s[b] != '#') {
-			size_t t;
-
-			while (b < e && strchr(" \t\r", s[b]))
-				b++;
-			t = b;
-			while (t < e && !strchr(" \t\r#", s[t]))
-				t++;
-			if (t == b)
-				break;
-			if (*n == MAX_APIS) {
-				cli_error(CMD, "'%s': more than %d APIs", path,
-					  MAX_APIS);
-				return CLI_BAD_INPUT;
-			}
-			ids[(*n)++] = s + b;
-			b = t;
-			if (b < e && s[b] != '#')
-				s[b++] = '\0';
-			else if (b < e) {
-				s[b] = '\0';
-				break;
-			}
-		}
-		i = e + 1;
+	if (tg_idlist_parse(*text, len, ids, n, MAX_APIS, path, &err)) {
+		cli_error(CMD, "%s", err.msg);
+		return CLI_BAD_INPUT;
 	}
 	return CLI_OK;
 }
