@@ -5,6 +5,7 @@
  * the table. Each output is written atomically and only when its content
  * changed, so builds that depend on it do not rebuild for nothing.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "lib/out/emit.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
+#include "lib/util/str.h"
 #include "lib/table/idlist.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
@@ -241,24 +243,26 @@ relative_to(const char *file, const char *dir)
 }
 
 /* Where the module finds the header: relative to its directory, so the
- * module stays the same bytes wherever the tree is. */
-static char *
-header_from_module(const char *hdr, const char *mod)
+ * module stays the same bytes wherever the tree is. TG_EIO when the
+ * working directory is needed and cannot be read, TG_ENOMEM. */
+static int
+header_from_module(const char *hdr, const char *mod, char **out)
 {
-	char cwd[4096];
-	char *h = NULL, *m = NULL, *d = NULL, *r = NULL;
+	char cwd[4096] = "/";
+	char *h = NULL, *m = NULL, *d = NULL;
 
-	if (!getcwd(cwd, sizeof(cwd)))
-		return NULL;
+	*out = NULL;
+	if ((hdr[0] != '/' || mod[0] != '/') && !getcwd(cwd, sizeof(cwd)))
+		return TG_EIO;
 	h = tg_path_abs(hdr, cwd);
 	m = tg_path_abs(mod, cwd);
 	d = m ? tg_path_dirname(m) : NULL;
 	if (h && d)
-		r = relative_to(h, d);
+		*out = relative_to(h, d);
 	free(h);
 	free(m);
 	free(d);
-	return r;
+	return *out ? 0 : TG_ENOMEM;
 }
 
 static int
@@ -299,7 +303,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_emit e;
 	const struct tg_torch *t = NULL;
 	char **ids = NULL, *api_text = NULL, *hdr_rel = NULL;
-	size_t nids = 0, k;
+	size_t nids = 0, k, bad;
 	int r, status = CLI_OK;
 
 	(void)argc;
@@ -356,11 +360,27 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (header && module) {
-		hdr_rel = header_from_module(header, module);
-		if (!hdr_rel) {
-			cli_error(CMD, "cannot find the path from '%s' to '%s'",
-				  module, header);
+		r = header_from_module(header, module, &hdr_rel);
+		if (r == TG_ENOMEM) {
+			status = cli_out_of_memory(CMD);
+			goto out;
+		}
+		if (r) {
+			cli_error(CMD,
+				  "cannot find the path from '%s' to '%s': "
+				  "cannot read the working directory: %s",
+				  module, header, strerror(errno));
 			status = CLI_IO;
+			goto out;
+		}
+		/* the module names the header in a Python string literal,
+		 * which must be UTF-8 for the module to compile */
+		if (!tg_str_utf8_valid(hdr_rel, strlen(hdr_rel), &bad)) {
+			status = cli_usage_error(
+			    CMD,
+			    "--header '%s': the module cannot name a path "
+			    "that is not UTF-8",
+			    header);
 			goto out;
 		}
 		e.header_path = hdr_rel;

@@ -61,11 +61,11 @@ parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
 						     "cannot parse '%s': %s",
 						     spec, err.msg);
 		name = tg_name_canonicalize(req.name);
-		rc = !name || strcmp(name, "torch") != 0;
 		if (!name) {
 			tg_requirement_release(&req);
 			return cli_out_of_memory(CMD);
 		}
+		rc = strcmp(name, "torch") != 0;
 		if (rc && strspn(req.name, "0123456789.") == strlen(req.name))
 			cli_usage_error(
 			    CMD,

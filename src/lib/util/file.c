@@ -22,12 +22,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,17 +63,48 @@ too_large(const char *path, size_t max, const char *what, struct tg_err *err)
 			  path, lim);
 }
 
+/* What a reader accepts: a regular file within max bytes. */
+static int
+check_mode(const char *path, const struct stat *st, size_t max,
+	   const char *what, struct tg_err *err)
+{
+	if (S_ISDIR(st->st_mode))
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(EISDIR));
+	if (!S_ISREG(st->st_mode))
+		return tg_err_set(err, TG_EIO,
+				  "cannot read '%s': it is %s, not a regular "
+				  "file",
+				  path, kind_of(st->st_mode));
+	if ((uintmax_t)st->st_size > max)
+		return too_large(path, max, what, err);
+	return 0;
+}
+
 int
 tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	     size_t *size, int *absent, struct tg_err *err)
 {
 	struct stat st;
-	int f, flags, rc = 0;
+	int f, flags, rc;
 
 	*fd = -1;
 	*size = 0;
 	if (absent)
 		*absent = 0;
+	/* stat first: opening a device can itself do something (a tape
+	 * rewinds); fstat after, on what was opened, in case the path was
+	 * swapped in between */
+	if (stat(path, &st) != 0) {
+		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
+			*absent = 1;
+			return 0;
+		}
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  strerror(errno));
+	}
+	if ((rc = check_mode(path, &st, max, what, err)))
+		return rc;
 	/* O_NONBLOCK: opening a FIFO with no writer would block for ever */
 	f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (f < 0) {
@@ -84,24 +115,14 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				  strerror(errno));
 	}
-	if (fstat(f, &st) != 0) {
+	if (fstat(f, &st) != 0)
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
-		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-				strerror(EISDIR));
-	} else if (!S_ISREG(st.st_mode)) {
-		rc =
-		    tg_err_set(err, TG_EIO,
-			       "cannot read '%s': it is %s, not a regular file",
-			       path, kind_of(st.st_mode));
-	} else if ((uintmax_t)st.st_size > max) {
-		rc = too_large(path, max, what, err);
-	} else if ((flags = fcntl(f, F_GETFL)) < 0 ||
-		   fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+	else if (!(rc = check_mode(path, &st, max, what, err)) &&
+		 ((flags = fcntl(f, F_GETFL)) < 0 ||
+		  fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
-	}
 	if (rc) {
 		close(f);
 		return rc;
@@ -124,8 +145,8 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 	*len = 0;
 	if (truncated)
 		*truncated = 0;
-	if (max > SIZE_MAX - 2)
-		max = SIZE_MAX - 2;
+	if (max > SIZE_MAX - 2 - PAD)
+		max = SIZE_MAX - 2 - PAD;
 	/* a head read takes any size; a whole read is refused before it
 	 * reads a byte when the file is already too large */
 	rc = tg_file_open(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
@@ -215,40 +236,6 @@ tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 {
 	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
 			    err);
-}
-
-int
-tg_file_map(const char *path, size_t max, const char **data, size_t *len,
-	    int *absent, struct tg_err *err)
-{
-	int fd, rc;
-	size_t size;
-	void *p;
-
-	*data = NULL;
-	*len = 0;
-	rc = tg_file_open(path, max, NULL, &fd, &size, absent, err);
-	if (rc || fd < 0)
-		return rc;
-	if (size > 0) {
-		p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p == MAP_FAILED) {
-			rc = tg_err_set(err, TG_EIO, "cannot map '%s': %s",
-					path, strerror(errno));
-		} else {
-			*data = p;
-			*len = size;
-		}
-	}
-	close(fd);
-	return rc;
-}
-
-void
-tg_file_unmap(const char *data, size_t len)
-{
-	if (data)
-		munmap((void *)data, len);
 }
 
 /* What a file that is not a regular one is, for messages. */
@@ -479,7 +466,10 @@ tg_file_out_begin(struct tg_file_out *o, const char *path, const char *data,
 	for (tries = 0; fd < 0; tries++) {
 		random_suffix(o->tmp + n - 6);
 		/* armed before the file exists: a signal between open()
-		 * and the next line would leave it otherwise */
+		 * and the next line would leave it otherwise; the fence
+		 * keeps the new name's stores before the arming, so the
+		 * handler never unlinks the name another run owns */
+		atomic_signal_fence(memory_order_seq_cst);
 		o->armed = 1;
 		fd = open(o->tmp,
 			  O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,

@@ -44,13 +44,6 @@ int tg_file_read_as(const char *path, size_t max, const char *what, char **out,
 int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		      int *truncated, int *absent, struct tg_err *err);
 
-/* Map the regular file path (at most max bytes) read-only: *data (NULL
- * for an empty file) and *len; release with tg_file_unmap. Memory use
- * does not grow with the file: for large files scanned once. */
-int tg_file_map(const char *path, size_t max, const char **data, size_t *len,
-		int *absent, struct tg_err *err);
-void tg_file_unmap(const char *data, size_t len);
-
 /* Writing a file so that a reader, or a run killed at any moment, sees
  * the old content or the new, never a part:
  *

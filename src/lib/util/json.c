@@ -3,11 +3,11 @@
  *
  * A struct tg_json is a cJSON node under another name: the getters cast
  * and delegate, so the tree costs nothing beyond cJSON's own. cJSON
- * parses with its nesting limit; we add the rules that the text is UTF-8
- * and that only whitespace may follow the value. cJSON allocates through our hooks: a failed
- * allocation is told from bad JSON (cJSON returns NULL for both), and the
- * allocation-failure test build (tests/alloc/allocfail.c) reaches cJSON's
- * allocations too.
+ * parses with its nesting limit; we add the rules that the text is
+ * UTF-8 without NUL bytes and that only whitespace may follow the value.
+ * cJSON allocates through our hooks: a failed allocation is told from
+ * bad JSON (cJSON returns NULL for both), and the allocation-failure test
+ * build (tests/alloc/allocfail.c) reaches cJSON's allocations too.
  */
 #include "lib/util/json.h"
 
@@ -70,7 +70,6 @@ tg_json_parse(struct tg_json **out, const char *text, size_t len,
 	out_of_memory = 0;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	e = end ? (size_t)(end - text) : 0;
-	*out = NULL;
 	if (out_of_memory) {
 		cJSON_Delete(root);
 		return TG_ENOMEM;

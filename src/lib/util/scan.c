@@ -1,8 +1,8 @@
-/* scan.c - pattern search over files: the one module that uses PCRE2
+/* scan.c - pattern search: the one module that uses PCRE2
  * SPDX-License-Identifier: MIT
  *
- * A compiled pattern lives only for one call; a few dozen patterns per
- * run make caching not worth its code. Callers that search thousands of
+ * tg_scan_text compiles its pattern for one call (check's evidence cache
+ * searches each pattern once per file). Callers that search thousands of
  * texts with one pattern (discover) compile it once: tg_scan_compile,
  * without JIT. The JIT's vector loads read past the subject's end, which
  * valgrind reports as uses of uninitialised memory in every run that
@@ -10,7 +10,7 @@
  *
  * Limits: PCRE2's match limit 10^7 and depth limit 10^5 per match, so a
  * pathological pattern fails with a message instead of running for
- * minutes; files up to TG_SCAN_FILE_MAX.
+ * minutes.
  *
  * PCRE2 allocates through a general context whose functions call our
  * malloc and free, so that its failed allocations are told from bad
@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util/file.h"
 
 #define MATCH_LIMIT 10000000
 #define DEPTH_LIMIT 100000
@@ -136,30 +135,6 @@ out:
 	pcre2_match_context_free(mc);
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
-	return rc;
-}
-
-int
-tg_scan_file(const char *pattern, const char *path, int *matched, int *absent,
-	     struct tg_err *err)
-{
-	char *text = NULL;
-	size_t len;
-	int rc;
-
-	*matched = 0;
-	rc = tg_file_read(path, TG_SCAN_FILE_MAX, &text, &len, absent, err);
-	if (rc || !text)
-		return rc;
-	{
-		struct tg_err e2 = TG_ERR_INIT;
-
-		rc = tg_scan_text(pattern, text, len, matched, &e2);
-		if (rc)
-			tg_err_set(err, rc, "cannot search '%s': %s", path,
-				   e2.msg);
-	}
-	free(text);
 	return rc;
 }
 

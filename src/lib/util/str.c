@@ -109,6 +109,10 @@ escape(char *out, size_t cap, size_t *at, const char *s, size_t len,
 
 		if (c >= 0x80 && (n = utf8_seq(u + i, len - i)) == 0)
 			n = 1;
+		/* C1 controls (U+0080..U+009F: CSI, OSC...) are valid UTF-8
+		 * that terminals obey: escaped byte by byte like C0 ones */
+		if (n == 2 && c == 0xc2 && u[i + 1] < 0xa0)
+			n = 1;
 		if (i + n > in_max) {
 			*cut = 1;
 			return;
