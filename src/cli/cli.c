@@ -9,14 +9,33 @@
 #include <string.h>
 
 #include "lib/table/table.h"
+#include "lib/util/str.h"
 
+/* The longest message line, in bytes before escaping; a longer one is
+ * cut there with "...". */
+#define MESSAGE_MAX 32768
+
+/* Every message goes out here, as one line: whatever a caller passed, a
+ * control byte, a newline or invalid UTF-8 is escaped (\n, \e, \xNN),
+ * so that text from a file or an operand cannot move the cursor, retitle
+ * the terminal or forge a second line. */
 static void
 vmessage(const char *cmd, const char *fmt, va_list ap)
 {
+	static char raw[MESSAGE_MAX + 1], out[MESSAGE_MAX * 4 + 8];
+	size_t at = 0;
+	int n = vsnprintf(raw, sizeof(raw), fmt, ap);
+
 	fputs("torchgate: ", stderr);
 	if (cmd)
 		fprintf(stderr, "%s: ", cmd);
-	vfprintf(stderr, fmt, ap);
+	if (n < 0)
+		n = 0;
+	tg_str_escape(out, sizeof(out), &at, raw,
+		      (size_t)n < MESSAGE_MAX ? (size_t)n : MESSAGE_MAX);
+	fputs(out, stderr);
+	if ((size_t)n > MESSAGE_MAX)
+		fputs("...", stderr);
 	fputc('\n', stderr);
 }
 
@@ -68,12 +87,20 @@ cli_text_or_json(const char *cmd, const char *arg, int *json)
 }
 
 int
+cli_out_of_memory(const char *cmd)
+{
+	cli_error(cmd, "out of memory");
+	return CLI_IO;
+}
+
+int
 cli_exit_for(int code)
 {
 	switch (code) {
 	case 0:
 		return CLI_OK;
 	case TG_EIO:
+	case TG_ENOMEM: /* torchgate(1): memory ran out, status 5 */
 		return CLI_IO;
 	case TG_ENOENT:
 		return CLI_NO_TORCH;
@@ -105,12 +132,14 @@ int
 cli_read_error(const char *cmd, int rc, size_t lineno)
 {
 	cli_error(cmd, "cannot read standard input: line %zu: %s", lineno,
-		  rc == TG_ELIMIT ? "longer than 1 MiB" : "read error");
+		  rc == TG_ELIMIT   ? "longer than 1 MiB"
+		  : rc == TG_ENOMEM ? "out of memory"
+				    : "read error");
 	return rc == TG_ELIMIT ? CLI_BAD_INPUT : CLI_IO;
 }
 
 int
-cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
+cli_batch(const char *cmd, int (*answer)(char *line, size_t len, void *ctx),
 	  void *ctx)
 {
 	struct tg_buf line = TG_BUF_INIT;
@@ -119,7 +148,13 @@ cli_batch(const char *cmd, void (*answer)(char *line, size_t len, void *ctx),
 
 	while ((rc = cli_read_line(stdin, &line)) == 1) {
 		lineno++;
-		answer(line.data, line.len, ctx);
+		/* an answer lost to a failed allocation ends the batch: the
+		 * lines after it would be answers to the wrong questions */
+		if (answer(line.data, line.len, ctx) != 0) {
+			tg_buf_release(&line);
+			cli_error(cmd, "line %zu: out of memory", lineno);
+			return CLI_IO;
+		}
 	}
 	tg_buf_release(&line);
 	return rc < 0 ? cli_read_error(cmd, rc, lineno + 1) : CLI_OK;
@@ -141,4 +176,29 @@ cli_close_stdout(const char *cmd, int status)
 		return CLI_IO; /* a lost answer outweighs any other status */
 	}
 	return status;
+}
+
+int
+cli_unknown_api(const char *cmd, const struct tg_table *t, const char *id)
+{
+	const char *near[4];
+	char hint[512] = "";
+	size_t n = tg_table_suggest(t, id, near, 4), k, used;
+
+	if (n) {
+		used = (size_t)snprintf(hint, sizeof(hint), "; did you mean");
+		for (k = 0; k < n && used < sizeof(hint); k++)
+			used += (size_t)snprintf(
+			    hint + used, sizeof(hint) - used, "%s'%.100s'",
+			    k == 0	 ? " "
+			    : k == n - 1 ? " or "
+					 : ", ",
+			    near[k]);
+		if (used < sizeof(hint))
+			snprintf(hint + used, sizeof(hint) - used, "?");
+	}
+	return cli_usage_error(cmd,
+			       "'%.200s' is not in the table%s ('torchgate "
+			       "check' lists every API it knows)",
+			       id, hint);
 }

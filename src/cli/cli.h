@@ -62,6 +62,9 @@ void cli_error(const char *cmd, const char *fmt, ...)
 /* As cli_error, then "try 'torchgate <cmd> --help'"; returns CLI_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* "torchgate: <cmd>: out of memory"; returns CLI_IO, the status of a
+ * failed allocation (torchgate(1) EXIT STATUS). */
+int cli_out_of_memory(const char *cmd);
 /* Map a library error code to an exit status. */
 int cli_exit_for(int code);
 
@@ -76,14 +79,20 @@ int cli_read_line(FILE *f, struct tg_buf *line);
 int cli_read_error(const char *cmd, int rc, size_t lineno);
 
 /* Batch mode: call answer() for each line of standard input (without its
- * newline); answer prints exactly one line. Returns the exit status. */
-int cli_batch(const char *cmd,
-	      void (*answer)(char *line, size_t len, void *ctx), void *ctx);
+ * newline); answer prints exactly one line and returns 0, or prints
+ * nothing and returns TG_ENOMEM, which ends the batch with status 5.
+ * Returns the exit status. */
+int cli_batch(const char *cmd, int (*answer)(char *line, size_t len, void *ctx),
+	      void *ctx);
 
 struct tg_table;
 /* Load the table at path, or the built-in one when path is NULL; prints
  * the loader's message and returns its exit status on failure. */
 int cli_load_table(const char *cmd, const char *path, struct tg_table *t);
+
+/* The usage error for an API id that is not in t, with up to four
+ * "did you mean" ids (tg_table_suggest); returns CLI_USAGE. */
+int cli_unknown_api(const char *cmd, const struct tg_table *t, const char *id);
 
 /* --format=text|json for the commands that have only those two: sets
  * *json, or prints the usage error and returns CLI_USAGE. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/util/str.h"
 
 void
 cli_env_init(struct cli_env *env)
@@ -55,63 +56,84 @@ env_get(const char *name)
 }
 
 int
-cli_env_probe(const char *cmd, struct cli_env *env)
+cli_env_check(const char *cmd, const struct cli_env *env)
 {
-	struct tg_err err = TG_ERR_INIT;
-	struct tg_interp_env ie;
-	struct tg_syspath_env se;
-	struct tg_probe_opts po = {NULL};
-	size_t k;
-	int rc = 0;
-	const char *venv, *conda;
-
 	if ((env->python != NULL) + (env->prefix != NULL) +
 		(env->sites.n != 0) >
 	    1)
 		return cli_usage_error(cmd, "--python, --prefix and "
 					    "--site-packages exclude each "
 					    "other");
+	return CLI_OK;
+}
+
+static void
+interp_env(struct cli_env *env, struct tg_interp_env *ie)
+{
+	ie->path = getenv("PATH");
+	ie->cwd = env->cwd;
+	ie->home = env_get("HOME");
+	ie->pyenv_version = env_get("PYENV_VERSION");
+	ie->pythonhome = env_get("PYTHONHOME");
+}
+
+int
+cli_env_interp(struct cli_env *env, struct tg_err *err)
+{
+	struct tg_interp_env ie;
+	const char *venv = env_get("VIRTUAL_ENV");
+	const char *conda = env_get("CONDA_PREFIX");
+	int rc;
+
+	if (!env->cwd[0] && !getcwd(env->cwd, sizeof(env->cwd)))
+		return tg_err_set(err, TG_EIO,
+				  "cannot get the current directory");
+	if (env->sites.n)
+		return 0;
+	interp_env(env, &ie);
+	if (env->python)
+		rc = tg_interp_find(&env->interp, env->python, &ie, err);
+	else if (env->prefix || venv || conda)
+		rc = tg_interp_from_prefix(&env->interp,
+					   env->prefix ? env->prefix
+					   : venv      ? venv
+						       : conda,
+					   &ie, err);
+	else
+		rc = tg_interp_find(&env->interp, NULL, &ie, err);
+	if (!rc)
+		env->have_interp = 1;
+	return rc;
+}
+
+int
+cli_env_probe(const char *cmd, struct cli_env *env)
+{
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_syspath_env se;
+	struct tg_probe_opts po = {NULL};
+	size_t k;
+	int rc;
+
+	if ((rc = cli_env_check(cmd, env)) != CLI_OK)
+		return rc;
 	if (!getcwd(env->cwd, sizeof(env->cwd))) {
 		cli_error(cmd, "cannot get the current directory");
 		return CLI_IO;
 	}
-	ie.path = getenv("PATH");
-	ie.cwd = env->cwd;
-	ie.home = env_get("HOME");
-	ie.pyenv_version = env_get("PYENV_VERSION");
-	ie.pythonhome = env_get("PYTHONHOME");
 	se.pythonpath = getenv("PYTHONPATH");
 	se.nousersite = getenv("PYTHONNOUSERSITE");
 	se.userbase = env_get("PYTHONUSERBASE");
-	se.home = ie.home;
+	se.home = env_get("HOME");
 	se.cwd = env->cwd;
 	po.dpkg_admindir = env_get("TORCHGATE_DPKG_ADMINDIR");
-	venv = env_get("VIRTUAL_ENV");
-	conda = env_get("CONDA_PREFIX");
 
-	if (env->sites.n) {
-		for (k = 0; k < env->sites.n && !rc; k++)
-			rc = tg_syspath_add_sitedir(&env->path, env->sites.v[k],
-						    TG_ORIGIN_ARG, env->cwd, 0,
-						    &err);
-	} else {
-		if (env->python)
-			rc = tg_interp_find(&env->interp, env->python, &ie,
-					    &err);
-		else if (env->prefix || venv || conda)
-			rc = tg_interp_from_prefix(&env->interp,
-						   env->prefix ? env->prefix
-						   : venv      ? venv
-							       : conda,
-						   &ie, &err);
-		else
-			rc = tg_interp_find(&env->interp, NULL, &ie, &err);
-		if (!rc) {
-			env->have_interp = 1;
-			rc = tg_syspath_for_interp(&env->path, &env->interp,
-						   &se, &err);
-		}
-	}
+	rc = cli_env_interp(env, &err);
+	for (k = 0; k < env->sites.n && !rc; k++)
+		rc = tg_syspath_add_sitedir(&env->path, env->sites.v[k],
+					    TG_ORIGIN_ARG, env->cwd, 0, &err);
+	if (!rc && env->have_interp)
+		rc = tg_syspath_for_interp(&env->path, &env->interp, &se, &err);
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
 	if (rc) {
@@ -178,8 +200,9 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 				  "warning: torch at '%s' is a broken install "
 				  "or upgrade: %s says %s but %s says %s",
 				  t->dir, tg_probe_source_name(t->version_from),
-				  t->version, tg_probe_source_name(other),
-				  t->src[other].raw);
+				  TG_QUOTE(t->version),
+				  tg_probe_source_name(other),
+				  TG_QUOTE(t->src[other].raw));
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
 				  env->probe.problems.v[k].message);

@@ -37,6 +37,15 @@ void cli_env_release(struct cli_env *env);
  * into env (which must outlive the parse). */
 void cli_env_options(struct cli_env *env, struct cli_opt out[4]);
 
+/* A usage error (printed; CLI_USAGE) when more than one of --python,
+ * --prefix and --site-packages is given; CLI_OK otherwise. */
+int cli_env_check(const char *cmd, const struct cli_env *env);
+
+/* The interpreter the options (else $VIRTUAL_ENV, $CONDA_PREFIX, python3
+ * on PATH) select, into env->interp (env->have_interp); none with
+ * --site-packages. Prints nothing: 0 or a TG_E* code with err set. */
+int cli_env_interp(struct cli_env *env, struct tg_err *err);
+
 /* Resolve the environment and probe it; prints its own errors and
  * returns CLI_OK or an exit status. */
 int cli_env_probe(const char *cmd, struct cli_env *env);

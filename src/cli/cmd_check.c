@@ -128,7 +128,8 @@ json_row(struct tg_jsonw *w, const struct row *r)
 /* The whole JSON report into out; 0 or the buffer's failure. */
 static int
 json_report(struct tg_buf *out, const struct tg_torch *t,
-	    const char *torch_version, const struct row *rows, size_t n)
+	    const char *torch_version, const char *newest, int past,
+	    const struct row *rows, size_t n)
 {
 	struct tg_jsonw w;
 	size_t k;
@@ -140,6 +141,8 @@ json_report(struct tg_buf *out, const struct tg_torch *t,
 	tg_jsonw_object(&w, TG_JSONW_FLOW);
 	tg_jsonw_kstr(&w, "version", t ? t->version : torch_version);
 	tg_jsonw_kstr(&w, "from", t ? "install" : "--torch-version");
+	tg_jsonw_kstr(&w, "table_newest", newest);
+	tg_jsonw_kbool(&w, "extrapolated", past);
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "apis");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
@@ -158,11 +161,7 @@ resolve(struct cli_ctx *ctx, int argc, char **argv)
 
 	for (k = 0; k < argc; k++)
 		if (!tg_table_find(&ctx->table, argv[k]))
-			return cli_usage_error(
-			    CMD,
-			    "'%s' is not in the table ('torchgate check' "
-			    "lists every API it knows)",
-			    argv[k]);
+			return cli_unknown_api(CMD, &ctx->table, argv[k]);
 	return CLI_OK;
 }
 
@@ -171,15 +170,23 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf out = TG_BUF_INIT;
+	struct tg_evidence_cache cache = TG_EVIDENCE_CACHE_INIT;
 	const struct tg_torch *t = ctx->torch;
 	size_t n = argc ? (size_t)argc : ctx->table.n, k;
 	struct row *rows = calloc(n ? n : 1, sizeof(*rows));
+	const char *newest = tg_table_newest(&ctx->table);
 	int status = CLI_OK;
+	int past = ctx->version && tg_table_is_past(&ctx->table, ctx->version);
 
 	if (!rows) {
 		cli_error(CMD, "out of memory");
 		return CLI_IO;
 	}
+	if (past && !ctx->quiet)
+		cli_error(CMD,
+			  "warning: torch %.200s is past the newest torch the "
+			  "table knows (%s): its statuses are extrapolated",
+			  t ? t->version : ctx->torch_version, newest);
 	for (k = 0; k < n; k++) {
 		rows[k].api = argc ? tg_table_find(&ctx->table, argv[k])
 				   : &ctx->table.apis[k];
@@ -188,7 +195,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		    tg_api_replacement_exists(rows[k].api, ctx->version);
 		if (t) {
 			if (tg_evidence_check(rows[k].api, t, rows[k].status,
-					      &rows[k].ev, &err)) {
+					      &cache, &rows[k].ev, &err)) {
 				cli_error(CMD, "%s", err.msg);
 				status = CLI_IO;
 				goto out;
@@ -200,7 +207,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			status = CLI_FAILED;
 	}
 	if (format && strcmp(format, "json") == 0) {
-		if (json_report(&out, t, ctx->torch_version, rows, n)) {
+		if (json_report(&out, t, ctx->torch_version, newest, past, rows,
+				n)) {
 			cli_error(CMD, "out of memory");
 			status = CLI_IO;
 			goto out;
@@ -213,6 +221,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			text_row(&rows[k]);
 	}
 out:
+	tg_evidence_cache_release(&cache);
 	free(rows);
 	tg_buf_release(&out);
 	return status;

@@ -5,6 +5,8 @@
  * the table. Each output is written atomically and only when its content
  * changed, so builds that depend on it do not rebuild for nothing.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 #include "lib/out/emit.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
+#include "lib/util/str.h"
+#include "lib/table/idlist.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
 
@@ -55,71 +59,144 @@ static int
 read_api_file(const char *path, char **ids, size_t *n, char **text)
 {
 	struct tg_err err = TG_ERR_INIT;
-	size_t len, i = 0;
-	char *s;
+	size_t len;
 	int rc = tg_file_read(path, (size_t)1 << 20, text, &len, NULL, &err);
 
 	if (rc) {
 		cli_error(CMD, "%s", err.msg);
 		return cli_exit_for(rc);
 	}
-	s = *text;
-	while (i < len) {
-		size_t e = i, b;
-
-		while (e < len && s[e] != '\n')
-			e++;
-		s[e] = '\0';
-		b = i;
-		/* whitespace-separated ids up to a '#' */
-		while (b < e && s[b] != '#') {
-			size_t t;
-
-			while (b < e && strchr(" \t\r", s[b]))
-				b++;
-			t = b;
-			while (t < e && !strchr(" \t\r#", s[t]))
-				t++;
-			if (t == b)
-				break;
-			if (*n == MAX_APIS) {
-				cli_error(CMD, "'%s': more than %d APIs", path,
-					  MAX_APIS);
-				return CLI_BAD_INPUT;
-			}
-			ids[(*n)++] = s + b;
-			b = t;
-			if (b < e && s[b] != '#')
-				s[b++] = '\0';
-			else if (b < e) {
-				s[b] = '\0';
-				break;
-			}
-		}
-		i = e + 1;
+	if (tg_idlist_parse(*text, len, ids, n, MAX_APIS, path, &err)) {
+		cli_error(CMD, "%s", err.msg);
+		return CLI_BAD_INPUT;
 	}
 	return CLI_OK;
 }
 
+/* The files being written, for the signal handler: SIGTERM, SIGINT or
+ * SIGHUP while a temporary file exists removes it, then the signal kills
+ * us as it would have (the exit status says so). */
+static struct tg_file_out outs[2] = {TG_FILE_OUT_INIT, TG_FILE_OUT_INIT};
+static const int catch_sigs[] = {SIGTERM, SIGINT, SIGHUP};
+
+static void
+on_signal(int sig)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(outs) / sizeof(outs[0]); k++)
+		if (outs[k].armed)
+			unlink(outs[k].tmp);
+	/* SA_RESETHAND restored the default action; it takes effect once
+	 * we return */
+	raise(sig);
+}
+
+static void
+catch_signals(void)
+{
+	struct sigaction sa, old;
+	size_t k;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (k = 0; k < sizeof(catch_sigs) / sizeof(catch_sigs[0]); k++)
+		sigaddset(&sa.sa_mask, catch_sigs[k]);
+	/* over a file-size limit (ulimit -f) write() then fails with
+	 * EFBIG, which we report and clean up after, instead of dying with
+	 * the temporary file left */
+	signal(SIGXFSZ, SIG_IGN);
+	for (k = 0; k < sizeof(catch_sigs) / sizeof(catch_sigs[0]); k++)
+		/* a signal the caller ignores (nohup) stays ignored */
+		if (sigaction(catch_sigs[k], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(catch_sigs[k], &sa, NULL);
+}
+
+/* Block the signals we catch; *saved gets the mask to restore. */
+static void
+block_signals(sigset_t *saved)
+{
+	sigset_t set;
+	size_t k;
+
+	sigemptyset(&set);
+	for (k = 0; k < sizeof(catch_sigs) / sizeof(catch_sigs[0]); k++)
+		sigaddset(&set, catch_sigs[k]);
+	sigprocmask(SIG_BLOCK, &set, saved);
+}
+
+/* Whether syncing a's directory already synced b's (one directory: one
+ * fsync, about 5 ms on a disk). */
 static int
-write_out(const char *path, const struct tg_buf *b, int quiet)
+synced_dir(const struct tg_file_out *a, const struct tg_file_out *b)
+{
+	char *da, *db;
+	int same;
+
+	if (!a->changed || !a->path || !b->path)
+		return 0;
+	da = tg_path_dirname(a->path);
+	db = tg_path_dirname(b->path);
+	same = da && db && strcmp(da, db) == 0;
+	free(da);
+	free(db);
+	return same;
+}
+
+/* Write the header and the module as one step, as far as a file system
+ * allows: both temporary files written and fsynced, then both renamed
+ * with our signals blocked (a SIGTERM then arrives after the pair, not
+ * between), then their directories fsynced. A failure before the renames
+ * leaves both old files as they were. */
+static int
+write_both(const char *const paths[2], const struct tg_buf *bufs[2], int quiet)
 {
 	struct tg_err err = TG_ERR_INIT;
-	int changed = 0;
+	sigset_t saved;
+	int status = CLI_OK;
+	size_t k;
 
-	if (tg_file_write_atomic(path, b->data ? b->data : "", b->len, &changed,
-				 &err)) {
-		cli_error(CMD, "%s", err.msg);
-		return CLI_IO;
+	catch_signals();
+	for (k = 0; k < 2; k++)
+		if (paths[k] &&
+		    tg_file_out_begin(&outs[k], paths[k],
+				      bufs[k]->data ? bufs[k]->data : "",
+				      bufs[k]->len, &err)) {
+			cli_error(CMD, "%s", err.msg);
+			status = CLI_IO;
+			goto out;
+		}
+	block_signals(&saved);
+	for (k = 0; k < 2 && !status; k++)
+		if (paths[k] && tg_file_out_commit(&outs[k], &err)) {
+			cli_error(CMD, "%s", err.msg);
+			status = CLI_IO;
+		}
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	for (k = 0; k < 2 && !status; k++)
+		if (paths[k] && !(k == 1 && synced_dir(&outs[0], &outs[1])) &&
+		    tg_file_out_sync(&outs[k], &err)) {
+			cli_error(CMD, "%s", err.msg);
+			status = CLI_IO;
+		}
+out:
+	/* a file replaced is said even when the other failed */
+	for (k = 0; k < 2; k++) {
+		if (paths[k] && !quiet && (outs[k].changed || !status))
+			printf("%s %s\n",
+			       outs[k].changed ? "wrote" : "unchanged",
+			       paths[k]);
+		tg_file_out_release(&outs[k]);
 	}
-	if (!quiet)
-		printf("%s %s\n", changed ? "wrote" : "unchanged", path);
-	return CLI_OK;
+	return status;
 }
 
 /* Whether a and b are one file: the same path once made absolute and
  * normal, or, when both exist, the same device and inode (a link, a
- * hard link). */
+ * hard link). -1 when out of memory. */
 static int
 same_file(const char *a, const char *b)
 {
@@ -134,15 +211,65 @@ same_file(const char *a, const char *b)
 		return strcmp(a, b) == 0;
 	pa = tg_path_abs(a, cwd);
 	pb = tg_path_abs(b, cwd);
-	same = pa && pb ? strcmp(pa, pb) == 0 : strcmp(a, b) == 0;
+	same = pa && pb ? strcmp(pa, pb) == 0 : -1;
 	free(pa);
 	free(pb);
 	return same;
 }
 
+/* The path of file as seen from the directory dir, both absolute and
+ * normal ("/a/b/h.h" from "/a/c": "../b/h.h"); NULL when out of memory. */
+static char *
+relative_to(const char *file, const char *dir)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	size_t i = 0, common = 0;
+
+	/* the end of the last whole component both start with */
+	while (dir[i] && dir[i] == file[i]) {
+		i++;
+		if ((dir[i] == '/' || dir[i] == '\0') && file[i] == '/')
+			common = i;
+	}
+	for (i = common; dir[i]; i++)
+		if (dir[i] == '/' && dir[i + 1])
+			tg_buf_adds(&b, "../");
+	tg_buf_adds(&b, file + common + 1);
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return NULL;
+	}
+	return tg_buf_detach(&b);
+}
+
+/* Where the module finds the header: relative to its directory, so the
+ * module stays the same bytes wherever the tree is. TG_EIO when the
+ * working directory is needed and cannot be read, TG_ENOMEM. */
+static int
+header_from_module(const char *hdr, const char *mod, char **out)
+{
+	char cwd[4096] = "/";
+	char *h = NULL, *m = NULL, *d = NULL;
+
+	*out = NULL;
+	if ((hdr[0] != '/' || mod[0] != '/') && !getcwd(cwd, sizeof(cwd)))
+		return TG_EIO;
+	h = tg_path_abs(hdr, cwd);
+	m = tg_path_abs(mod, cwd);
+	d = m ? tg_path_dirname(m) : NULL;
+	if (h && d)
+		*out = relative_to(h, d);
+	free(h);
+	free(m);
+	free(d);
+	return *out ? 0 : TG_ENOMEM;
+}
+
 static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
+	int same;
+
 	(void)ctx;
 	if (argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
@@ -150,7 +277,10 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	if (!header && !module)
 		return cli_usage_error(CMD, "nothing to write: give --header "
 					    "or --module");
-	if (header && module && same_file(header, module))
+	same = header && module ? same_file(header, module) : 0;
+	if (same < 0)
+		return cli_out_of_memory(CMD);
+	if (same)
 		return cli_usage_error(CMD,
 				       "--header and --module name the same "
 				       "file '%s'",
@@ -172,8 +302,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_buf hdr = TG_BUF_INIT, mod = TG_BUF_INIT;
 	struct tg_emit e;
 	const struct tg_torch *t = NULL;
-	char **ids = NULL, *api_text = NULL;
-	size_t nids = 0, k;
+	char **ids = NULL, *api_text = NULL, *hdr_rel = NULL;
+	size_t nids = 0, k, bad;
 	int r, status = CLI_OK;
 
 	(void)argc;
@@ -190,8 +320,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	for (k = 0; k < nids; k++)
 		if (!tg_table_find(&ctx->table, ids[k])) {
-			status = cli_usage_error(
-			    CMD, "'%s' is not in the table", ids[k]);
+			status = cli_unknown_api(CMD, &ctx->table, ids[k]);
 			goto out;
 		}
 	if (ctx->torch_version) {
@@ -226,9 +355,35 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (tg_emit_add_apis(&e, &ctx->table, (const char *const *)ids, nids,
 			     &err)) {
 		status = err.code == TG_ENOMEM
-			     ? CLI_IO
+			     ? cli_out_of_memory(CMD)
 			     : cli_usage_error(CMD, "%s", err.msg);
 		goto out;
+	}
+	if (header && module) {
+		r = header_from_module(header, module, &hdr_rel);
+		if (r == TG_ENOMEM) {
+			status = cli_out_of_memory(CMD);
+			goto out;
+		}
+		if (r) {
+			cli_error(CMD,
+				  "cannot find the path from '%s' to '%s': "
+				  "cannot read the working directory: %s",
+				  module, header, strerror(errno));
+			status = CLI_IO;
+			goto out;
+		}
+		/* the module names the header in a Python string literal,
+		 * which must be UTF-8 for the module to compile */
+		if (!tg_str_utf8_valid(hdr_rel, strlen(hdr_rel), &bad)) {
+			status = cli_usage_error(
+			    CMD,
+			    "--header '%s': the module cannot name a path "
+			    "that is not UTF-8",
+			    header);
+			goto out;
+		}
+		e.header_path = hdr_rel;
 	}
 	if ((header && (r = tg_emit_header(&e, &hdr, &err))) ||
 	    (module && (r = tg_emit_module(&e, &mod, &err)))) {
@@ -236,16 +391,19 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		status = cli_exit_for(r);
 		goto out;
 	}
-	if (header && (status = write_out(header, &hdr, ctx->quiet)))
-		goto out;
-	if (module)
-		status = write_out(module, &mod, ctx->quiet);
+	{
+		const char *const paths[2] = {header, module};
+		const struct tg_buf *bufs[2] = {&hdr, &mod};
+
+		status = write_both(paths, bufs, ctx->quiet);
+	}
 out:
 	tg_emit_release(&e);
 	tg_buf_release(&hdr);
 	tg_buf_release(&mod);
 	free(ids);
 	free(api_text);
+	free(hdr_rel);
 	return status;
 }
 

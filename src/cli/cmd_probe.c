@@ -10,6 +10,7 @@
 #include "cli/opt.h"
 #include "cli/setup.h"
 #include "lib/out/probe_format.h"
+#include "lib/util/str.h"
 
 #define CMD "probe"
 
@@ -125,8 +126,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			  "torch at '%s' is a broken install or upgrade: %s "
 			  "says %s but %s says %s",
 			  t->dir, tg_probe_source_name(t->version_from),
-			  t->version, tg_probe_source_name(other),
-			  t->src[other].raw);
+			  TG_QUOTE(t->version), tg_probe_source_name(other),
+			  TG_QUOTE(t->src[other].raw));
 		status = CLI_FAILED;
 	}
 out:

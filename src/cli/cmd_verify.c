@@ -54,11 +54,18 @@ parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
 	    (*p >= '0' && *p <= '9')) {
 		char *name;
 
-		if (tg_requirement_parse(&req, spec, strlen(spec), &err))
-			return cli_usage_error(CMD, "cannot parse '%s': %s",
-					       spec, err.msg);
+		if ((rc = tg_requirement_parse(&req, spec, strlen(spec), &err)))
+			return rc == TG_ENOMEM
+				   ? cli_out_of_memory(CMD)
+				   : cli_usage_error(CMD,
+						     "cannot parse '%s': %s",
+						     spec, err.msg);
 		name = tg_name_canonicalize(req.name);
-		rc = !name || strcmp(name, "torch") != 0;
+		if (!name) {
+			tg_requirement_release(&req);
+			return cli_out_of_memory(CMD);
+		}
+		rc = strcmp(name, "torch") != 0;
 		if (rc && strspn(req.name, "0123456789.") == strlen(req.name))
 			cli_usage_error(
 			    CMD,
@@ -89,11 +96,12 @@ parse_spec(const char *spec, struct tg_specset *set, struct tg_buf *text)
 		tg_requirement_release(&req);
 		if (rc)
 			return CLI_USAGE;
-	} else if (tg_spec_set_parse(set, spec, strlen(spec), &err)) {
-		return cli_usage_error(CMD, "%s", err.msg);
+	} else if ((rc = tg_spec_set_parse(set, spec, strlen(spec), &err))) {
+		return rc == TG_ENOMEM ? cli_out_of_memory(CMD)
+				       : cli_usage_error(CMD, "%s", err.msg);
 	}
 	if (tg_spec_set_format(set, text))
-		return CLI_IO;
+		return cli_out_of_memory(CMD);
 	return CLI_OK;
 }
 
@@ -246,7 +254,11 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		tg_buf_addf(&msg, " under --policy=%s)",
 			    tg_policy_name(policy));
 	}
-	cli_error(CMD, "%s", msg.data ? msg.data : "not satisfied");
+	if (tg_buf_error(&msg)) {
+		status = cli_out_of_memory(CMD);
+		goto out;
+	}
+	cli_error(CMD, "%s", msg.data);
 	status = CLI_FAILED;
 out:
 	tg_spec_set_release(&set);

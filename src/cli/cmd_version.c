@@ -5,8 +5,13 @@
  * library; --batch answers one stdin line per line, in order, and never
  * stops at a bad line ("invalid" / "error" are answers there).
  */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -16,6 +21,7 @@
 #include "lib/pep/requirement.h"
 #include "lib/pep/spec.h"
 #include "lib/pep/version.h"
+#include "lib/pyenv/interp.h"
 #include "lib/table/policy.h"
 
 #define CMD "version"
@@ -50,18 +56,22 @@ print_err(const char *what, const struct tg_err *err)
 		cli_error(CMD, "%s: %s", what, err->msg);
 }
 
-static void
+static int
 answer_normalize(char *line, size_t len, void *ctx)
 {
 	struct tg_version v;
+	int rc = tg_version_parse(&v, line, len, NULL);
 
 	(void)ctx;
-	if (tg_version_parse(&v, line, len, NULL)) {
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc) {
 		puts("invalid");
-		return;
+		return 0;
 	}
 	puts(v.str);
 	tg_version_release(&v);
+	return 0;
 }
 
 static int
@@ -70,7 +80,7 @@ do_normalize(const struct opts *o, int argc, char **argv)
 	struct tg_buf out = TG_BUF_INIT;
 	struct tg_version v;
 	struct tg_err err = TG_ERR_INIT;
-	int i, status = CLI_OK;
+	int i, r, status = CLI_OK;
 
 	if (o->batch)
 		return cli_batch(CMD, answer_normalize, NULL);
@@ -78,9 +88,11 @@ do_normalize(const struct opts *o, int argc, char **argv)
 		return cli_usage_error(CMD, "normalize needs a version");
 	/* all or nothing: no partial answer when one is invalid */
 	for (i = 0; i < argc; i++) {
-		if (tg_version_parse(&v, argv[i], strlen(argv[i]), &err)) {
+		if ((r = tg_version_parse(&v, argv[i], strlen(argv[i]),
+					  &err))) {
 			cli_error(CMD, "%s", err.msg);
-			status = CLI_BAD_INPUT;
+			if (status != CLI_IO)
+				status = cli_exit_for(r);
 			continue;
 		}
 		if (tg_buf_adds(&out, v.str) || tg_buf_addc(&out, '\n'))
@@ -93,81 +105,117 @@ do_normalize(const struct opts *o, int argc, char **argv)
 	return status;
 }
 
-struct sort_item {
-	struct tg_version v;
-	char *text;
-	size_t seq;
-};
+/* sort keeps one copy of its input and one 32-bit offset per version
+ * line; the lines are compared as text (tg_version_cmp_text), so no
+ * version is built. Peak memory: the input, plus 8 bytes per line (the
+ * offsets and qsort's merge buffer). */
+#define SORT_INPUT_MAX ((size_t)256 << 20)
+
+static const char *sort_text;
 
 static int
-cmp_items(const void *a, const void *b)
+cmp_lines(const void *a, const void *b)
 {
-	const struct sort_item *x = a, *y = b;
-	int c = tg_version_cmp(&x->v, &y->v);
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const char *p = sort_text + x, *q = sort_text + y;
+	int c = strcmp(p, q);
 
-	if (c)
+	/* the same spelling is the same version (the common case) */
+	if (c && (c = tg_version_cmp_text(p, strlen(p), q, strlen(q))) != 0)
 		return c;
-	return (x->seq > y->seq) - (x->seq < y->seq); /* stable */
+	return (x > y) - (x < y); /* stable: input order */
+}
+
+/* All of standard input into in (NUL-terminated), at most
+ * SORT_INPUT_MAX bytes. */
+static int
+read_all(struct tg_buf *in)
+{
+	char chunk[65536];
+	struct stat st;
+	size_t n;
+
+	/* a regular file says its size: refuse it before reading */
+	if (fstat(fileno(stdin), &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > (off_t)SORT_INPUT_MAX) {
+		cli_error(CMD, "standard input is larger than 256 MiB");
+		return CLI_BAD_INPUT;
+	}
+	in->max = SORT_INPUT_MAX + 1;
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		if (tg_buf_add(in, chunk, n))
+			break;
+	if (tg_buf_error(in) == TG_ELIMIT || in->len > SORT_INPUT_MAX) {
+		cli_error(CMD, "standard input is larger than 256 MiB");
+		return CLI_BAD_INPUT;
+	}
+	if (tg_buf_error(in)) {
+		cli_error(CMD, "out of memory");
+		return CLI_IO;
+	}
+	if (ferror(stdin)) {
+		cli_error(CMD, "cannot read standard input: %s",
+			  strerror(errno));
+		return CLI_IO;
+	}
+	return CLI_OK;
 }
 
 static int
 do_sort(void)
 {
-	struct tg_buf line = TG_BUF_INIT;
-	struct sort_item *items = NULL, *p;
+	struct tg_buf in = TG_BUF_INIT;
+	struct tg_version v;
 	struct tg_err err = TG_ERR_INIT;
-	size_t n = 0, cap = 0, k, lineno = 0;
-	int rc, status = CLI_OK;
+	uint32_t *lines = NULL;
+	size_t n = 0, cap = 1, k, lineno = 0, b, e, eol;
+	int rc, status;
 
-	while ((rc = cli_read_line(stdin, &line)) == 1) {
-		size_t b = 0, e = line.len;
-
-		lineno++;
-		while (b < e && (line.data[b] == ' ' || line.data[b] == '\t' ||
-				 line.data[b] == '\r'))
-			b++;
-		if (b == e)
-			continue; /* blank lines are not versions */
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			p = realloc(items, cap * sizeof(*items));
-			if (!p) {
-				status = CLI_IO;
-				cli_error(CMD, "out of memory");
-				goto out;
-			}
-			items = p;
-		}
-		if (tg_version_parse(&items[n].v, line.data, line.len, &err)) {
-			cli_error(CMD, "line %zu: %s", lineno, err.msg);
-			status = CLI_BAD_INPUT;
-			goto out;
-		}
-		items[n].text = strdup(line.data);
-		items[n].seq = n;
-		if (!items[n].text) {
-			tg_version_release(&items[n].v);
-			cli_error(CMD, "out of memory");
-			status = CLI_IO;
-			goto out;
-		}
-		n++;
-	}
-	if (rc < 0) {
-		status = cli_read_error(CMD, rc, lineno + 1);
+	status = read_all(&in);
+	if (status != CLI_OK || in.len == 0)
+		goto out;
+	for (k = 0; k < in.len; k++)
+		cap += in.data[k] == '\n';
+	lines = malloc(cap * sizeof(*lines));
+	if (!lines) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
 		goto out;
 	}
-	if (n > 1)
-		qsort(items, n, sizeof(*items), cmp_items);
-	for (k = 0; k < n; k++)
-		puts(items[k].text);
-out:
-	for (k = 0; k < n; k++) {
-		tg_version_release(&items[k].v);
-		free(items[k].text);
+	for (b = 0; b < in.len; b = eol + 1) {
+		const char *nl = memchr(in.data + b, '\n', in.len - b);
+
+		eol = nl ? (size_t)(nl - in.data) : in.len;
+		lineno++;
+		if (eol - b > CLI_LINE_MAX) {
+			status = cli_read_error(CMD, TG_ELIMIT, lineno);
+			goto out;
+		}
+		in.data[eol] = '\0';
+		for (e = b;
+		     e < eol && (in.data[e] == ' ' || in.data[e] == '\t' ||
+				 in.data[e] == '\r');
+		     e++)
+			;
+		if (e == eol)
+			continue; /* blank lines are not versions */
+		if ((rc = tg_version_parse(&v, in.data + b, eol - b, &err))) {
+			cli_error(CMD, "line %zu: %s", lineno, err.msg);
+			status = cli_exit_for(rc);
+			goto out;
+		}
+		tg_version_release(&v);
+		/* a NUL in the line makes it invalid: strlen() finds its end */
+		lines[n++] = (uint32_t)b;
 	}
-	free(items);
-	tg_buf_release(&line);
+	sort_text = in.data;
+	if (n > 1)
+		qsort(lines, n, sizeof(*lines), cmp_lines);
+	for (k = 0; k < n; k++)
+		puts(in.data + lines[k]);
+out:
+	free(lines);
+	tg_buf_release(&in);
 	return status;
 }
 
@@ -176,18 +224,18 @@ do_cmp(int argc, char **argv)
 {
 	struct tg_version a, b;
 	struct tg_err err = TG_ERR_INIT;
-	int c;
+	int c, rc;
 
 	if (argc != 2)
 		return cli_usage_error(CMD, "cmp needs two versions");
-	if (tg_version_parse(&a, argv[0], strlen(argv[0]), &err)) {
+	if ((rc = tg_version_parse(&a, argv[0], strlen(argv[0]), &err))) {
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(rc);
 	}
-	if (tg_version_parse(&b, argv[1], strlen(argv[1]), &err)) {
+	if ((rc = tg_version_parse(&b, argv[1], strlen(argv[1]), &err))) {
 		tg_version_release(&a);
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(rc);
 	}
 	c = tg_version_cmp(&a, &b);
 	printf("%d\n", c < 0 ? -1 : c > 0);
@@ -196,16 +244,19 @@ do_cmp(int argc, char **argv)
 	return CLI_OK;
 }
 
-/* Whether text (len bytes) is in set under the policy. */
+/* Whether text (len bytes) is in set under the policy: 1, 0, or
+ * TG_ENOMEM. */
 static int
 matches(const struct tg_specset *set, const char *text, size_t len,
 	enum tg_prereleases pre, enum tg_policy policy)
 {
 	struct tg_version v, view;
-	int ok, r;
+	int r;
 
-	ok = tg_version_parse(&v, text, len, NULL) == 0;
-	if (!ok)
+	r = tg_version_parse(&v, text, len, NULL);
+	if (r == TG_ENOMEM)
+		return r;
+	if (r)
 		return tg_spec_set_contains(set, text, len, NULL, pre);
 	tg_policy_apply(&v, policy, &view);
 	r = tg_spec_set_contains(set, text, len, &view, pre);
@@ -214,37 +265,43 @@ matches(const struct tg_specset *set, const char *text, size_t len,
 }
 
 /* SPEC<TAB>VERSION[<TAB>PRERELEASES] -> true | false | error */
-static void
+static int
 answer_match(char *line, size_t len, void *ctx)
 {
 	const struct opts *o = ctx;
 	enum tg_prereleases pre = o->pre;
 	struct tg_specset set;
 	char *tab1, *tab2;
+	int r;
 
 	tab1 = memchr(line, '\t', len);
 	if (!tab1) {
 		puts("error");
-		return;
+		return 0;
 	}
 	tab2 = memchr(tab1 + 1, '\t', len - (size_t)(tab1 + 1 - line));
 	if (tab2) {
 		*tab2 = '\0';
 		if (tg_spec_prereleases_parse(tab2 + 1, &pre)) {
 			puts("error");
-			return;
+			return 0;
 		}
 	} else {
 		tab2 = line + len;
 	}
-	if (tg_spec_set_parse(&set, line, (size_t)(tab1 - line), NULL)) {
+	r = tg_spec_set_parse(&set, line, (size_t)(tab1 - line), NULL);
+	if (r == TG_ENOMEM)
+		return r;
+	if (r) {
 		puts("error");
-		return;
+		return 0;
 	}
-	puts(matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy)
-		 ? "true"
-		 : "false");
+	r = matches(&set, tab1 + 1, (size_t)(tab2 - tab1 - 1), pre, o->policy);
 	tg_spec_set_release(&set);
+	if (r < 0)
+		return r;
+	puts(r ? "true" : "false");
+	return 0;
 }
 
 static int
@@ -259,12 +316,17 @@ do_match(const struct opts *o, int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error(CMD,
 				       "match needs a specifier and a version");
-	if (tg_spec_set_parse(&set, argv[0], strlen(argv[0]), &err)) {
+	if ((r = tg_spec_set_parse(&set, argv[0], strlen(argv[0]), &err))) {
 		cli_error(CMD, "%s", err.msg);
-		return CLI_BAD_INPUT;
+		return cli_exit_for(r);
 	}
 	for (i = 1; i < argc; i++) {
 		r = matches(&set, argv[i], strlen(argv[i]), o->pre, o->policy);
+		if (r < 0) {
+			tg_spec_set_release(&set);
+			cli_error(CMD, "out of memory");
+			return CLI_IO;
+		}
 		printf("%s %s\n", argv[i], r ? "true" : "false");
 		all &= r;
 	}
@@ -283,9 +345,13 @@ do_req(int argc, char **argv)
 
 	if (argc != 1)
 		return cli_usage_error(CMD, "req needs one requirement");
-	if (tg_requirement_parse(&req, argv[0], strlen(argv[0]), &err)) {
+	if ((rc = tg_requirement_parse(&req, argv[0], strlen(argv[0]), &err))) {
 		char what[256];
 
+		if (rc == TG_ENOMEM) {
+			cli_error(CMD, "out of memory");
+			return CLI_IO;
+		}
 		snprintf(what, sizeof(what), "invalid requirement '%.200s'",
 			 argv[0]);
 		print_err(what, &err);
@@ -304,18 +370,117 @@ do_req(int argc, char **argv)
 	return rc ? cli_exit_for(rc) : CLI_OK;
 }
 
-/* Evaluate marker text against env JSON: 1, 0, or <0 with err set. */
+/* The default environment (packaging's default_environment()), worked
+ * out once, when a marker first names a variable its JSON environment
+ * does not give: from the interpreter the environment options select
+ * (its files, never run) and uname(2). What cannot be worked out is
+ * left out, with the reason kept for the message. */
+struct defaults {
+	struct cli_env *cenv;
+	int done, have_py, have_full, have_uname;
+	struct tg_marker_env env;
+	struct tg_err why_py, why_full;
+	struct utsname uts;
+};
+
+static int
+load_defaults(struct defaults *d, struct tg_err *err)
+{
+	struct tg_marker_python py;
+	struct tg_marker_uname u;
+	struct tg_interp_version iv;
+	int rc;
+
+	if (d->done)
+		return 0;
+	memset(&py, 0, sizeof(py));
+	rc = cli_env_interp(d->cenv, &d->why_py);
+	if (rc == TG_ENOMEM || rc == TG_EIO)
+		return tg_err_set(err, rc, "%s", d->why_py.msg);
+	if (!rc && !d->cenv->have_interp)
+		tg_err_set(&d->why_py, TG_ENOENT,
+			   "--site-packages names no interpreter");
+	if (!rc && d->cenv->have_interp) {
+		d->have_py = 1;
+		py.major = d->cenv->interp.major;
+		py.minor = d->cenv->interp.minor;
+		if (!tg_interp_full_version(&d->cenv->interp, &iv,
+					    &d->why_full)) {
+			d->have_full = 1;
+			py.micro = iv.micro;
+			py.releaselevel = iv.releaselevel;
+			py.serial = iv.serial;
+			snprintf(py.full, sizeof(py.full), "%s", iv.full);
+		}
+	}
+	d->have_uname = uname(&d->uts) == 0;
+	u.sysname = d->uts.sysname;
+	u.release = d->uts.release;
+	u.version = d->uts.version;
+	u.machine = d->uts.machine;
+	rc = tg_marker_env_default(&d->env, d->have_py ? &py : NULL,
+				   d->have_uname ? &u : NULL, err);
+	if (!rc)
+		d->done = 1;
+	return rc;
+}
+
+/* Why the default environment has no name. */
+static int
+not_known(const struct defaults *d, const char *name, struct tg_err *err)
+{
+	const char *exe = d->cenv->interp.executable;
+
+	switch (tg_marker_env_source(name)) {
+	case TG_MARKER_FROM_PYTHON:
+		if (!d->have_py)
+			return tg_err_set(err, TG_EUNDEF,
+					  "no '%s' in the environment and no "
+					  "interpreter to read it from: %s",
+					  name, d->why_py.msg);
+		return tg_err_set(err, TG_EUNDEF,
+				  "no '%s' in the environment and none from "
+				  "Python '%s': %s",
+				  name, exe ? exe : d->cenv->interp.prefix,
+				  d->why_full.msg);
+	case TG_MARKER_FROM_SYSTEM:
+		if (!d->have_uname)
+			return tg_err_set(err, TG_EUNDEF,
+					  "no '%s' in the environment and "
+					  "uname(2) failed",
+					  name);
+		return tg_err_set(err, TG_EUNDEF,
+				  "no '%s' in the environment and none known "
+				  "for system '%s'",
+				  name, d->uts.sysname);
+	case TG_MARKER_FROM_NONE:
+		break;
+	}
+	return tg_err_set(err, TG_EUNDEF,
+			  "the environment has no variable '%s'", name);
+}
+
+/* Evaluate marker text against env JSON, filled in from the default
+ * environment: 1, 0, or <0 with err set. */
 static int
 eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
-	    struct tg_err *err)
+	    struct defaults *d, struct tg_err *err)
 {
 	struct tg_marker *mk = NULL;
 	struct tg_marker_env e = TG_MARKER_ENV_INIT;
+	const char *name;
 	int r = 0, rc;
 
 	rc = tg_marker_parse(&mk, m, mlen, err);
 	if (!rc)
 		rc = tg_marker_env_parse_json(&e, env, elen, err);
+	if (!rc && tg_marker_missing(mk, &e)) {
+		rc = load_defaults(d, err);
+		if (!rc)
+			rc = tg_marker_env_fill(&e, &d->env, err);
+		if (!rc && (name = tg_marker_missing(mk, &e)) != NULL)
+			rc = not_known(d, name, err);
+	}
 	if (!rc)
 		rc = tg_marker_evaluate(mk, &e, &r, err);
 	tg_marker_free(mk);
@@ -324,58 +489,72 @@ eval_marker(const char *m, size_t mlen, const char *env, size_t elen,
 }
 
 /* MARKER<TAB>ENV-JSON -> true | false | error */
-static void
+static int
 answer_marker(char *line, size_t len, void *ctx)
 {
 	char *tab = memchr(line, '\t', len);
 	int r;
 
-	(void)ctx;
 	if (!tab) {
 		puts("error");
-		return;
+		return 0;
 	}
 	r = eval_marker(line, (size_t)(tab - line), tab + 1,
-			len - (size_t)(tab + 1 - line), NULL);
+			len - (size_t)(tab + 1 - line), ctx, NULL);
+	if (r == TG_ENOMEM)
+		return r;
 	puts(r < 0 ? "error" : r ? "true" : "false");
+	return 0;
 }
 
 static int
-do_marker(const struct opts *o, int argc, char **argv)
+do_marker(const struct opts *o, struct cli_env *cenv, int argc, char **argv)
 {
 	struct tg_err err = TG_ERR_INIT;
+	struct defaults d;
 	const char *env = "{}";
 	int rc;
 
-	if (o->batch)
-		return cli_batch(CMD, answer_marker, NULL);
+	memset(&d, 0, sizeof(d));
+	d.cenv = cenv;
+	if ((rc = cli_env_check(CMD, cenv)) != CLI_OK)
+		return rc;
+	if (o->batch) {
+		rc = cli_batch(CMD, answer_marker, &d);
+		goto out;
+	}
 	if (argc < 1 || argc > 2)
 		return cli_usage_error(CMD, "marker needs a marker and an "
 					    "optional JSON environment");
 	if (argc == 2)
 		env = argv[1];
-	rc = eval_marker(argv[0], strlen(argv[0]), env, strlen(env), &err);
+	rc = eval_marker(argv[0], strlen(argv[0]), env, strlen(env), &d, &err);
 	if (rc < 0) {
 		char what[256];
 
 		snprintf(what, sizeof(what), "cannot evaluate marker '%.200s'",
 			 argv[0]);
 		print_err(what, &err);
-		return cli_exit_for(rc);
+		rc = cli_exit_for(rc);
+		goto out;
 	}
 	puts(rc ? "true" : "false");
-	return rc ? CLI_OK : CLI_FAILED;
+	rc = rc ? CLI_OK : CLI_FAILED;
+out:
+	tg_marker_env_release(&d.env);
+	return rc;
 }
 
 static int
 run(struct cli_ctx *ctx, int argc, char **argv)
 {
-	const struct cli_opt *tables[] = {opts, NULL};
+	struct cli_opt env[4];
+	const struct cli_opt *tables[] = {opts, env, NULL};
 	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
 	int first, help;
 
-	(void)ctx;
+	cli_env_options(&ctx->env, env);
 	if (argc >= 2 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 		cli_command_help(stdout, &cmd_version);
@@ -409,6 +588,10 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	    strcmp(sub, "match") != 0 && strcmp(sub, "marker") != 0)
 		return cli_usage_error(CMD, "--batch is for normalize, match "
 					    "and marker");
+	if ((ctx->env.python || ctx->env.prefix || ctx->env.sites.n) &&
+	    strcmp(sub, "marker") != 0)
+		return cli_usage_error(CMD, "--python, --prefix and "
+					    "--site-packages are for marker");
 	if (strcmp(sub, "normalize") == 0)
 		return do_normalize(&o, argc, argv);
 	if (strcmp(sub, "sort") == 0)
@@ -421,14 +604,14 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (strcmp(sub, "req") == 0)
 		return do_req(argc, argv);
 	if (strcmp(sub, "marker") == 0)
-		return do_marker(&o, argc, argv);
+		return do_marker(&o, &ctx->env, argc, argv);
 	return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
 }
 
 const struct cli_command cmd_version = {
     .name = CMD,
     .summary = "PEP 440 / PEP 508 utilities",
-    .setup = CLI_OWN_ARGS,
+    .setup = CLI_OWN_ARGS | CLI_ENV,
     .opts = opts,
     .synopsis =
 	"usage: torchgate version normalize [--batch] VERSION...\n"
@@ -442,9 +625,11 @@ const struct cli_command cmd_version = {
 	"                               < 'SPEC<TAB>VERSION[<TAB>true|false]' "
 	"lines\n"
 	"       torchgate version req REQUIREMENT\n"
-	"       torchgate version marker MARKER [ENV-JSON]\n"
-	"       torchgate version marker --batch < 'MARKER<TAB>ENV-JSON' "
-	"lines",
+	"       torchgate version marker [--python PATH | --prefix DIR]\n"
+	"                                MARKER [ENV-JSON]\n"
+	"       torchgate version marker --batch [--python PATH | --prefix "
+	"DIR]\n"
+	"                                < 'MARKER<TAB>ENV-JSON' lines",
     .about = "Versions, specifiers, requirements and markers as "
 	     "pypa/packaging 26.x\nreads them.",
     .exits = "Exit status: 0 yes/success, 1 no match, 2 usage, 4 bad input, "

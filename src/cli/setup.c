@@ -77,7 +77,7 @@ cli_setup_run(const struct cli_command *c, int argc, char **argv)
 	struct cli_opt quiet[2], table[2], tv[2], env[4];
 	const struct cli_opt *tables[6];
 	struct tg_err err = TG_ERR_INIT;
-	int first = 1, help = 0, status;
+	int first = 1, help = 0, status, rc;
 
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.cmd = c;
@@ -113,10 +113,14 @@ cli_setup_run(const struct cli_command *c, int argc, char **argv)
 						     "--site-packages");
 			goto out;
 		}
-		if (tg_version_parse(&ctx.given, ctx.torch_version,
-				     strlen(ctx.torch_version), &err)) {
-			status = cli_usage_error(c->name, "--torch-version: %s",
-						 err.msg);
+		rc = tg_version_parse(&ctx.given, ctx.torch_version,
+				      strlen(ctx.torch_version), &err);
+		if (rc) {
+			status = rc == TG_ENOMEM
+				     ? cli_out_of_memory(c->name)
+				     : cli_usage_error(c->name,
+						       "--torch-version: %s",
+						       err.msg);
 			goto out;
 		}
 		ctx.version = &ctx.given;

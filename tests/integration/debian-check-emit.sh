@@ -2,7 +2,7 @@
 # debian-check-emit.sh - check and emit against Debian's real torch
 # SPDX-License-Identifier: MIT
 #
-# usage: debian-check-emit.sh TORCHGATE SRCDIR [FIXTURES]
+# usage: debian-check-emit.sh TORCHGATE SRCDIR
 # On the python3-torch install: the amp family's statuses (what issue 4
 # asks for 1.13), every table entry confirmed or explained, and a header
 # that agrees with torch's own version.h, static_assert by static_assert,

@@ -2,7 +2,7 @@
 # debian-discover.sh - discover on Debian's real torch 1.13
 # SPDX-License-Identifier: MIT
 #
-# usage: debian-discover.sh TORCHGATE SRCDIR [FIXTURES]
+# usage: debian-discover.sh TORCHGATE SRCDIR
 # Every harvested declaration must be at the file and line it names, the
 # known C++ deprecations of 1.13's headers must be found, and the count of
 # qualifying warnings.warn calls must not fall below what Python's own ast

@@ -2,7 +2,7 @@
 # debian-torch.sh - probe Debian's python3-torch + libtorch-dev, check every field
 # SPDX-License-Identifier: MIT
 #
-# usage: debian-torch.sh TORCHGATE SRCDIR [FIXTURES]
+# usage: debian-torch.sh TORCHGATE SRCDIR
 #
 # Runs `torchgate probe --python /usr/bin/python3` on the real Debian
 # install and checks every field it reports against the files on disk.

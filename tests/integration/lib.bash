@@ -6,12 +6,11 @@
 #	. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 #
 # and ends with `finish`. Sourced without arguments, this file reads the
-# script's own: TORCHGATE SRCDIR [FIXTURES], as CTest passes them (git's
+# script's own: TORCHGATE SRCDIR, as CTest passes them (git's
 # t/test-lib.sh is the model). It sets
 #
 #	TG        the torchgate binary, as an absolute path
 #	SRCDIR    the source tree, absolute
-#	FIXTURES  the fixtures directory (default SRCDIR/../shared/fixtures)
 #	tmp       a fresh directory (physical path), removed on exit
 #	TEST_NAME the script's name without .sh
 #
@@ -167,7 +166,7 @@ tg_lib_exit() {
 # ---- arguments, the binary, the temporary directory --------------------
 
 if [ $# -lt 2 ]; then
-	echo "usage: $TEST_NAME.sh TORCHGATE SRCDIR [FIXTURES]" >&2
+	echo "usage: $TEST_NAME.sh TORCHGATE SRCDIR" >&2
 	exit 2
 fi
 TG=$1
@@ -176,7 +175,6 @@ SRCDIR=$(cd "$2" && pwd) || {
 	echo "$TEST_NAME: cannot enter the source tree '$2'" >&2
 	exit 2
 }
-FIXTURES=${3:-$SRCDIR/../shared/fixtures}
 
 tmp=
 trap tg_lib_exit EXIT

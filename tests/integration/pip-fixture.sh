@@ -2,18 +2,17 @@
 # pip-fixture.sh - probe the real pip/uv site-packages fixture, check every field
 # SPDX-License-Identifier: MIT
 #
-# usage: pip-fixture.sh TORCHGATE SRCDIR [FIXTURES]
+# usage: pip-fixture.sh TORCHGATE SRCDIR
 #
 # Runs `torchgate probe --site-packages DIR` on
-# FIXTURES/site-packages/h200-venv-py312 (FIXTURES defaults to
-# SRCDIR/../shared/fixtures; a real
-# torch 2.11.0+cu130 wheel install, see shared/fixtures/README.md) and
-# checks every field it reports against those files. Expected values are
+# SRCDIR/tests/data/pip-fixture/h200-venv-py312 (the part of a real
+# torch 2.11.0+cu130 wheel install that torchgate reads, copied from
+# ../shared/fixtures: see tests/data/pip-fixture/README.md) and checks
+# every field it reports against those files. Expected values are
 # computed here from the files with grep, sed and awk; Python is run only
 # to read torchgate's JSON. No torch version is written in this file.
-# It fails, never skips, when the fixture is absent; CTest registers it
-# only when configure found the fixtures:
-# ctest: needs-fixtures
+# The fixture is part of the source tree, so this runs in every make
+# check; it fails, never skips, when the fixture is absent.
 # shellcheck disable=SC2154 # J_* come from torchgate's JSON, sourced below
 set -u
 export LC_ALL=C
@@ -22,8 +21,8 @@ export LC_ALL=C
 NULL='<null>'
 
 # ---- prerequisites: never skip ----------------------------------------
-SP=$FIXTURES/site-packages/h200-venv-py312
-need "$SP" "the pip fixture (CI puts shared/fixtures beside the source tree)"
+SP=$SRCDIR/tests/data/pip-fixture/h200-venv-py312
+need "$SP" "the pip fixture (tests/data/pip-fixture in the source tree)"
 SP=$(cd "$SP" && pwd) || die "cannot enter '$SP'"
 need_cmd python3 pkg-config g++ make awk sed grep readlink
 PY=$(command -v python3)

@@ -2,7 +2,7 @@
 # table-schema.sh - the API tables against their JSON Schema, two ways
 # SPDX-License-Identifier: MIT
 #
-# usage: table-schema.sh TORCHGATE SRCDIR [FIXTURES]
+# usage: table-schema.sh TORCHGATE SRCDIR
 # data/apis.json and tests/data/apis-mini.json must pass both the JSON
 # Schema (data/apis.schema.json, checked with Debian's python3-jsonschema)
 # and torchgate's own strict loader; each mutation below must fail both.

@@ -20,6 +20,36 @@ static const char header[] =
     "#define ODD \"a\\\"b\"\n"
     "#define EXPR (1 + 2)\n";
 
+/* What the compiler would refuse: a NUL byte, a comment never closed */
+static void
+check_whole(void)
+{
+	static const char open_comment[] =
+	    "#define TORCH_VERSION_MAJOR 2\n/* the rest\n"
+	    "#define TORCH_VERSION_MINOR 11\n";
+	static const char nul[] = "#define A 1\n#define B 2\0\n";
+	static const char fine[] =
+	    "/* a \"*/ in a comment\n*/ #define A \"/*\" // /* c\n"
+	    "#define B '\\'' /* */\n";
+	struct tg_err err = TG_ERR_INIT;
+
+	CHECK(tg_cdefine_check(header, strlen(header), "h", &err) == 0,
+	      "header: %s", err.msg);
+	CHECK(tg_cdefine_check(fine, strlen(fine), "h", &err) == 0, "fine: %s",
+	      err.msg);
+	CHECK(tg_cdefine_check(open_comment, strlen(open_comment), "h", &err) ==
+		  TG_EINVAL,
+	      "open comment accepted");
+	CHECK_STR(err.msg,
+		  "cannot parse 'h': line 2: a comment that is never closed "
+		  "(no */)",
+		  "open comment");
+	CHECK(tg_cdefine_check(nul, sizeof(nul) - 1, "h", &err) == TG_EINVAL,
+	      "NUL accepted");
+	CHECK_STR(err.msg, "cannot parse 'h': line 2: a NUL byte (at byte 23)",
+		  "NUL");
+}
+
 int
 main(void)
 {
@@ -53,5 +83,6 @@ main(void)
 	free(s);
 	s = tg_cdefine_get(header, len, "TORCH_VERSION_MAJ", &found);
 	CHECK(!found && !s, "a prefix of a name does not match");
+	check_whole();
 	return check_result("test_cdefine");
 }

@@ -43,5 +43,24 @@ main(void)
 	CHECK(tg_cmake_cxx11_abi("-D_GLIBCXX_USE_CXX11_ABI=@ABI@") == -1,
 	      "unconfigured");
 	CHECK(tg_cmake_cxx11_abi("") == -1, "none");
+	{
+		static const char open_c[] = "set(A \"1\")\n#[==[ x ]] ]=]\n";
+		static const char closed[] = "#[=[ a ]] ]=] set(A \"1\")\n";
+		static const char nul[] = "set(A \"1\0\")\n";
+		struct tg_err err = TG_ERR_INIT;
+
+		CHECK(tg_cmake_check(closed, strlen(closed), "c", &err) == 0,
+		      "closed: %s", err.msg);
+		CHECK(tg_cmake_check(open_c, strlen(open_c), "c", &err) ==
+			  TG_EINVAL,
+		      "open bracket comment accepted");
+		CHECK_STR(err.msg,
+			  "cannot parse 'c': line 2: a bracket comment that "
+			  "is never closed",
+			  "open bracket comment");
+		CHECK(tg_cmake_check(nul, sizeof(nul) - 1, "c", &err) ==
+			  TG_EINVAL,
+		      "NUL accepted");
+	}
 	return check_result("test_cmakefile");
 }

@@ -3,10 +3,13 @@
  *
  * Path results are Python 3.11's os.path.abspath / os.path.join /
  * os.path.dirname for the same input, with "/cwd/d" as the directory.
+ * Writes: begin, commit, release, and the policy for links.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -126,11 +129,103 @@ reads(void)
 	rmdir(dir);
 }
 
+static int
+exists(const char *p)
+{
+	struct stat st;
+
+	return lstat(p, &st) == 0;
+}
+
+static void
+writes(void)
+{
+	char dir[] = "/tmp/tg-test-write-XXXXXX", p[128], q[128], t[128];
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_file_out o = TG_FILE_OUT_INIT;
+	struct stat st;
+	char *data = NULL;
+	size_t len = 0;
+	int changed = -1;
+	DIR *d;
+	struct dirent *de;
+	size_t n = 0;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(p, sizeof(p), "%s/f.h", dir);
+	CHECK(tg_file_write_atomic(p, "one", 3, &changed, &err) == 0 &&
+		  changed == 1,
+	      "new file: %s", err.msg);
+	CHECK(tg_file_write_atomic(p, "one", 3, &changed, &err) == 0 &&
+		  changed == 0,
+	      "same content: unchanged");
+	/* begin writes a temporary file, armed; commit renames it */
+	CHECK(tg_file_out_begin(&o, p, "two", 3, &err) == 0 && o.armed &&
+		  o.pending && exists(o.tmp),
+	      "begin: %s", err.msg);
+	CHECK(strstr(o.tmp, "/.f.h.torchgate-") != NULL, "tmp name %s", o.tmp);
+	snprintf(t, sizeof(t), "%s", o.tmp);
+	CHECK(tg_file_out_commit(&o, &err) == 0 && !o.armed && o.changed &&
+		  !exists(t),
+	      "commit");
+	tg_file_out_release(&o);
+	CHECK(tg_file_read(p, 10, &data, &len, NULL, &err) == 0 &&
+		  strcmp(data, "two") == 0,
+	      "committed content");
+	free(data);
+	/* released before commit: the old file stays, no temporary file */
+	CHECK(tg_file_out_begin(&o, p, "three", 5, &err) == 0, "begin again");
+	snprintf(t, sizeof(t), "%s", o.tmp);
+	tg_file_out_release(&o);
+	CHECK(!exists(t) && !o.armed && !o.path, "release removes the tmp");
+	CHECK(tg_file_read(p, 10, &data, &len, NULL, &err) == 0 &&
+		  strcmp(data, "two") == 0,
+	      "old content kept");
+	free(data);
+	/* a link to a file: written through, mode kept */
+	chmod(p, 0640);
+	snprintf(q, sizeof(q), "%s/link.h", dir);
+	CHECK(symlink("f.h", q) == 0, "symlink");
+	CHECK(tg_file_write_atomic(q, "four", 4, &changed, &err) == 0 &&
+		  changed,
+	      "through a link: %s", err.msg);
+	CHECK(lstat(q, &st) == 0 && S_ISLNK(st.st_mode), "the link stays");
+	CHECK(stat(p, &st) == 0 && (st.st_mode & 07777) == 0640,
+	      "mode kept: %o", (unsigned)(st.st_mode & 07777));
+	unlink(q);
+	/* dangling: refused, nothing created */
+	CHECK(symlink("none/x.h", q) == 0, "symlink");
+	CHECK(tg_file_write_atomic(q, "x", 1, &changed, &err) == TG_EIO &&
+		  strstr(err.msg, "dangling symbolic link to 'none/x.h'"),
+	      "%s", err.msg);
+	unlink(q);
+	/* a loop */
+	CHECK(symlink("link.h", q) == 0, "symlink");
+	CHECK(tg_file_write_atomic(q, "x", 1, &changed, &err) == TG_EIO &&
+		  strstr(err.msg, "loop of symbolic links"),
+	      "%s", err.msg);
+	unlink(q);
+	/* the directory holds only f.h */
+	d = opendir(dir);
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' || strlen(de->d_name) > 2)
+			n++;
+	if (d)
+		closedir(d);
+	CHECK(n == 1, "%zu entries left", n);
+	unlink(p);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
 	paths();
 	utf8();
 	reads();
+	writes();
 	return check_result("test_file");
 }

@@ -4,10 +4,15 @@
  * Results checked against packaging 26.3's Marker.evaluate with the same,
  * complete environment; str(Marker) for printing.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "lib/pep/marker.h"
+#include "lib/pyenv/interp.h"
 
 static const struct {
 	const char *marker, *env;
@@ -397,6 +402,246 @@ eval(const char *marker, const char *env, struct tg_err *err)
 	return rc ? rc : r;
 }
 
+static const char *
+env_str(const struct tg_marker_env *env, const char *name)
+{
+	const struct tg_marker_var *v = tg_marker_env_get(env, name);
+
+	return v ? v->value : NULL;
+}
+
+static void
+default_environment(void)
+{
+	struct tg_marker_python py = {3, 13, 0, 'c', 1, "3.13.0rc1"};
+	struct tg_marker_uname u = {"Linux", "6.1.0-18-amd64",
+				    "#1 SMP PREEMPT_DYNAMIC", "x86_64"};
+	struct tg_marker_env env = TG_MARKER_ENV_INIT,
+			     given = TG_MARKER_ENV_INIT;
+	struct tg_marker *m = NULL;
+	struct tg_err err = TG_ERR_INIT;
+	int r = -1;
+
+	CHECK(tg_marker_env_default(&env, &py, &u, &err) == 0, "default");
+	CHECK_STR(env_str(&env, "python_version"), "3.13", "python_version");
+	CHECK_STR(env_str(&env, "python_full_version"), "3.13.0rc1",
+		  "PY_VERSION as written");
+	CHECK_STR(env_str(&env, "implementation_version"), "3.13.0c1",
+		  "format_full_version");
+	CHECK_STR(env_str(&env, "implementation_name"), "cpython", "impl");
+	CHECK_STR(env_str(&env, "platform_python_implementation"), "CPython",
+		  "platform impl");
+	CHECK_STR(env_str(&env, "os_name"), "posix", "os_name");
+	CHECK_STR(env_str(&env, "sys_platform"), "linux", "sys_platform");
+	CHECK_STR(env_str(&env, "platform_system"), "Linux", "system");
+	CHECK_STR(env_str(&env, "platform_release"), "6.1.0-18-amd64",
+		  "release");
+	CHECK_STR(env_str(&env, "platform_version"), "#1 SMP PREEMPT_DYNAMIC",
+		  "version");
+	CHECK_STR(env_str(&env, "platform_machine"), "x86_64", "machine");
+	CHECK(env_str(&env, "extra") == NULL, "extra left to the evaluator");
+	CHECK(env.n == 11, "eleven variables, not %zu", env.n);
+
+	/* given variables win; only the missing ones are filled */
+	CHECK(tg_marker_env_set(&given, "python_version", "2.7", NULL, 0) == 0,
+	      "set");
+	{
+		const char *text = "python_version == \"2.7\" and os_name == "
+				   "\"posix\" and extra == \"\"";
+
+		CHECK(tg_marker_parse(&m, text, strlen(text), &err) == 0,
+		      "parse: %s", err.msg);
+	}
+	CHECK_STR(tg_marker_missing(m, &given), "os_name", "first missing");
+	CHECK(tg_marker_env_fill(&given, &env, &err) == 0, "fill");
+	CHECK(tg_marker_missing(m, &given) == NULL, "none missing after fill");
+	CHECK_STR(env_str(&given, "python_version"), "2.7", "given wins");
+	CHECK(tg_marker_evaluate(m, &given, &r, &err) == 0 && r == 1,
+	      "evaluates true: %s", err.msg);
+	tg_marker_free(m);
+	tg_marker_env_release(&given);
+	tg_marker_env_release(&env);
+
+	/* a final release; an unknown micro; no interpreter; another
+	 * system */
+	py = (struct tg_marker_python){3, 12, 4, 'f', 0, "3.12.4"};
+	CHECK(tg_marker_env_default(&env, &py, NULL, &err) == 0, "no uname");
+	CHECK_STR(env_str(&env, "implementation_version"), "3.12.4", "final");
+	CHECK(env_str(&env, "platform_machine") == NULL, "no machine");
+	CHECK_STR(env_str(&env, "os_name"), "posix", "os_name without uname");
+	tg_marker_env_release(&env);
+	py.full[0] = '\0';
+	u.sysname = "SunOS";
+	CHECK(tg_marker_env_default(&env, &py, &u, &err) == 0, "no micro");
+	CHECK_STR(env_str(&env, "python_version"), "3.12", "X.Y known");
+	CHECK(env_str(&env, "python_full_version") == NULL &&
+		  env_str(&env, "implementation_version") == NULL,
+	      "no full version");
+	CHECK(env_str(&env, "sys_platform") == NULL, "no sys_platform");
+	tg_marker_env_release(&env);
+	u.sysname = "Darwin";
+	CHECK(tg_marker_env_default(&env, NULL, &u, &err) == 0, "no python");
+	CHECK_STR(env_str(&env, "sys_platform"), "darwin", "darwin");
+	CHECK(env_str(&env, "python_version") == NULL &&
+		  env_str(&env, "implementation_name") == NULL,
+	      "nothing from Python");
+	tg_marker_env_release(&env);
+
+	CHECK(tg_marker_env_source("python_full_version") ==
+		  TG_MARKER_FROM_PYTHON,
+	      "source python");
+	CHECK(tg_marker_env_source("platform_release") == TG_MARKER_FROM_SYSTEM,
+	      "source system");
+	CHECK(tg_marker_env_source("extras") == TG_MARKER_FROM_NONE,
+	      "source none");
+}
+
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* tg_interp_full_version over a fake installation in a temp dir */
+static int
+full_version(const char *dir, const char *incdir, const char *patchlevel,
+	     const char *cfg, struct tg_interp_version *iv, struct tg_err *err)
+{
+	struct tg_interp in = TG_INTERP_INIT;
+	char path[512], cfgpath[512];
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/include", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/include/%s", dir, incdir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/include/%s/patchlevel.h", dir, incdir);
+	unlink(path);
+	if (patchlevel)
+		write_file(path, patchlevel);
+	snprintf(cfgpath, sizeof(cfgpath), "%s/pyvenv.cfg", dir);
+	unlink(cfgpath);
+	if (cfg)
+		write_file(cfgpath, cfg);
+	in.base_prefix = (char *)dir;
+	in.pyvenv_cfg = cfg ? cfgpath : NULL;
+	in.major = 3;
+	in.minor = 7;
+	rc = tg_interp_full_version(&in, iv, err);
+	unlink(path);
+	unlink(cfgpath);
+	snprintf(path, sizeof(path), "%s/include/%s", dir, incdir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/include", dir);
+	rmdir(path);
+	return rc;
+}
+
+static void
+interp_full_version(void)
+{
+	char dir[] = "/tmp/tg-test-marker-XXXXXX";
+	struct tg_interp_version iv;
+	struct tg_err err = TG_ERR_INIT;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	/* as CPython 3.7 writes it, in include/python3.7m */
+	CHECK(full_version(dir, "python3.7m",
+			   "/* Values for PY_RELEASE_LEVEL */\n"
+			   "#define PY_RELEASE_LEVEL_GAMMA  0xC  /* rc */\n"
+			   "#define PY_MAJOR_VERSION\t3\n"
+			   "#define PY_MINOR_VERSION\t7\n"
+			   "#define PY_MICRO_VERSION\t16\n"
+			   "#define PY_RELEASE_LEVEL\tPY_RELEASE_LEVEL_FINAL\n"
+			   "#define PY_RELEASE_SERIAL\t0\n"
+			   "/* Version as a string */\n"
+			   "#define PY_VERSION      \t\"3.7.16\"\n",
+			   NULL, &iv, &err) == 0,
+	      "patchlevel.h: %s", err.msg);
+	CHECK(iv.micro == 16 && iv.releaselevel == 'f' && iv.serial == 0,
+	      "3.7.16 final");
+	CHECK_STR(iv.full, "3.7.16", "PY_VERSION");
+	CHECK(full_version(dir, "python3.7",
+			   "#define PY_MAJOR_VERSION 3\n"
+			   "#define PY_MINOR_VERSION 7\n"
+			   "#define PY_MICRO_VERSION 0\n"
+			   "# define PY_RELEASE_LEVEL 0xB\n"
+			   "#define PY_RELEASE_SERIAL 2\n"
+			   "#define PY_VERSION \"3.7.0b2+\"\r\n",
+			   "version = 3.7.9\n", &iv, &err) == 0,
+	      "hex level: %s", err.msg);
+	CHECK(iv.releaselevel == 'b' && iv.serial == 2, "beta 2");
+	CHECK_STR(iv.full, "3.7.0b2+", "the header before pyvenv.cfg");
+	CHECK(full_version(dir, "python3.7", NULL,
+			   "home = /x\nversion_info = 3.7.1.candidate.3\n"
+			   "version = 3.7.1\n",
+			   &iv, &err) == 0,
+	      "virtualenv: %s", err.msg);
+	CHECK_STR(iv.full, "3.7.1rc3", "version_info");
+	CHECK(full_version(dir, "python3.7", NULL, "version = 3.7.12\n", &iv,
+			   &err) == 0 &&
+		  iv.releaselevel == 'f' && iv.micro == 12,
+	      "venv: %s", err.msg);
+	CHECK(full_version(dir, "python3.7", NULL, "version = 3.8.1\n", &iv,
+			   &err) == TG_ENOENT,
+	      "pyvenv.cfg of another X.Y");
+	CHECK(strstr(err.msg, "no X.Y.Z version in") != NULL, "%s", err.msg);
+	CHECK(full_version(dir, "python3.7", NULL, NULL, &iv, &err) ==
+		  TG_ENOENT,
+	      "nothing");
+	CHECK(strstr(err.msg, "no file gives the micro version of Python 3.7: "
+			      "no '") != NULL &&
+		  strstr(err.msg, "/include/python3.7/patchlevel.h'") != NULL,
+	      "%s", err.msg);
+	CHECK(full_version(dir, "python3.7",
+			   "#define PY_MAJOR_VERSION 3\n"
+			   "#define PY_MINOR_VERSION 8\n"
+			   "#define PY_MICRO_VERSION 1\n"
+			   "#define PY_RELEASE_LEVEL 0xF\n"
+			   "#define PY_RELEASE_SERIAL 0\n"
+			   "#define PY_VERSION \"3.8.1\"\n",
+			   NULL, &iv, &err) == TG_EINVAL,
+	      "another X.Y");
+	CHECK(strstr(err.msg, "says Python 3.8.1, not 3.7") != NULL, "%s",
+	      err.msg);
+	CHECK(full_version(dir, "python3.7",
+			   "#define PY_MAJOR_VERSION 3\n"
+			   "#define PY_MINOR_VERSION 7\n"
+			   "#define PY_MICRO_VERSION 1\n"
+			   "#define PY_RELEASE_LEVEL 0xF\n"
+			   "#define PY_RELEASE_SERIAL 0\n"
+			   "#define PY_VERSION \"3.7.12\"\n",
+			   NULL, &iv, &err) == TG_EINVAL,
+	      "PY_VERSION against the numbers");
+	CHECK(strstr(err.msg, "says PY_VERSION 3.7.12 but 3.7.1") != NULL, "%s",
+	      err.msg);
+	CHECK(full_version(dir, "python3.7",
+			   "#define PY_MAJOR_VERSION 3\n"
+			   "#define PY_MINOR_VERSION 7\n"
+			   "#define PY_RELEASE_LEVEL 0xF\n",
+			   NULL, &iv, &err) == TG_EINVAL,
+	      "no micro");
+	CHECK(full_version(dir, "python3.7",
+			   "#define PY_MAJOR_VERSION 3\n"
+			   "#define PY_MINOR_VERSION 7\n"
+			   "#define PY_MICRO_VERSION 1\n"
+			   "#define PY_RELEASE_LEVEL 0xD\n"
+			   "#define PY_RELEASE_SERIAL 0\n"
+			   "#define PY_VERSION \"3.7.1\"\n",
+			   NULL, &iv, &err) == TG_EINVAL,
+	      "level 0xD");
+	CHECK(strstr(err.msg, "no PY_RELEASE_LEVEL of") != NULL, "%s", err.msg);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -461,5 +706,7 @@ main(void)
 		CHECK_STR(err.msg, "markers nest deeper than 64",
 			  "depth message");
 	}
+	default_environment();
+	interp_full_version();
 	return check_result("test_marker");
 }

@@ -181,6 +181,12 @@ test_order(void)
 
 			CHECK((c > 0) - (c < 0) == want, "cmp(%s, %s) = %d",
 			      ascending[i], ascending[j], c);
+			c = tg_version_cmp_text(
+			    ascending[i], strlen(ascending[i]), ascending[j],
+			    strlen(ascending[j]));
+			CHECK((c > 0) - (c < 0) == want,
+			      "cmp_text(%s, %s) = %d", ascending[i],
+			      ascending[j], c);
 		}
 	for (i = 0; i < n; i++)
 		tg_version_release(&v[i]);
@@ -192,6 +198,9 @@ test_order(void)
 		parse_or_die(&b, equal[i].b);
 		CHECK(tg_version_cmp(&a, &b) == 0, "%s == %s", equal[i].a,
 		      equal[i].b);
+		CHECK(tg_version_cmp_text(equal[i].a, strlen(equal[i].a),
+					  equal[i].b, strlen(equal[i].b)) == 0,
+		      "cmp_text: %s == %s", equal[i].a, equal[i].b);
 		tg_version_release(&a);
 		tg_version_release(&b);
 	}
@@ -273,11 +282,44 @@ test_policy(void)
 	CHECK(tg_policy_parse("Base", &p) == TG_EINVAL, "names are exact");
 }
 
+/* cmp_text orders every spelling of the normalize table as cmp does */
+static void
+test_order_text(void)
+{
+	size_t n = sizeof(normalize) / sizeof(normalize[0]), i, j;
+
+	for (i = 0; i < n; i++) {
+		struct tg_version a;
+
+		if (!normalize[i].want)
+			continue;
+		parse_or_die(&a, normalize[i].in);
+		for (j = 0; j < n; j++) {
+			struct tg_version b;
+			int c, t;
+
+			if (!normalize[j].want)
+				continue;
+			parse_or_die(&b, normalize[j].in);
+			c = tg_version_cmp(&a, &b);
+			t = tg_version_cmp_text(
+			    normalize[i].in, strlen(normalize[i].in),
+			    normalize[j].in, strlen(normalize[j].in));
+			CHECK((c > 0) - (c < 0) == (t > 0) - (t < 0),
+			      "cmp_text('%s', '%s') = %d, cmp %d",
+			      normalize[i].in, normalize[j].in, t, c);
+			tg_version_release(&b);
+		}
+		tg_version_release(&a);
+	}
+}
+
 int
 main(void)
 {
 	test_normalize();
 	test_order();
+	test_order_text();
 	test_errors();
 	test_big_numbers();
 	test_policy();

@@ -39,6 +39,22 @@ forms(void)
 	CHECK_STR(vp.f[TG_VPY_ROCM].s, "6.2", "blank before the annotation");
 	CHECK(vp.f[TG_VPY_HIP].set && !vp.f[TG_VPY_HIP].s, "hip None");
 	tg_versionpy_release(&vp);
+
+	/* universal newlines: a lone CR ends a line as Python reads it */
+	{
+		static const char cr[] = "__version__ = '2.11.0'\rdebug = "
+					 "False\r\rcuda = None\r\nhip = '6'";
+
+		CHECK(tg_versionpy_parse(&vp, cr, strlen(cr), "v", &err) == 0,
+		      "CR: %s", err.msg);
+		CHECK(vp.f[TG_VPY_VERSION].s &&
+			  strcmp(vp.f[TG_VPY_VERSION].s, "2.11.0") == 0,
+		      "CR version");
+		CHECK(vp.f[TG_VPY_CUDA].line == 4 && vp.f[TG_VPY_HIP].line == 5,
+		      "CR line numbers %zu %zu", vp.f[TG_VPY_CUDA].line,
+		      vp.f[TG_VPY_HIP].line);
+	}
+	tg_versionpy_release(&vp);
 }
 
 static void

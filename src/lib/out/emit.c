@@ -157,6 +157,71 @@ py_string(struct tg_buf *b, const char *s)
 	tg_buf_addc(b, '"');
 }
 
+/* FNV-1a 64 (Fowler, Noll, Vo): small, well known, good enough to tell
+ * two inputs apart; not a defence against someone forging a pair. */
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+static unsigned long long
+fnv_bytes(unsigned long long h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--) {
+		h ^= *c++;
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+/* A field: its text and a NUL; NULL as one 0xff byte and a NUL, so
+ * that no two sequences of fields hash the same bytes. */
+static unsigned long long
+fnv_field(unsigned long long h, const char *s)
+{
+	static const unsigned char none = 0xff;
+
+	if (s)
+		h = fnv_bytes(h, s, strlen(s));
+	else
+		h = fnv_bytes(h, &none, 1);
+	return fnv_bytes(h, "", 1);
+}
+
+static unsigned long long
+fnv_int(unsigned long long h, long long v)
+{
+	char n[32];
+
+	snprintf(n, sizeof(n), "%lld", v);
+	return fnv_field(h, n);
+}
+
+void
+tg_emit_fingerprint(const struct tg_emit *e,
+		    char out[TG_EMIT_FINGERPRINT_LEN + 1])
+{
+	unsigned long long h = FNV_OFFSET;
+	size_t k;
+
+	h = fnv_field(h, "torchgate emit 1");
+	h = fnv_field(h, e->prefix);
+	h = fnv_field(h, e->version_text);
+	for (k = 0; k < 3; k++)
+		h = fnv_int(h, part(e->torch, k));
+	h = fnv_int(h, e->from_install);
+	h = fnv_field(h, e->from_install ? e->cuda : NULL);
+	h = fnv_field(h, e->from_install ? e->hip : NULL);
+	h = fnv_int(h, e->from_install ? e->cxx11_abi : -1);
+	h = fnv_int(h, e->cxx_standard);
+	h = fnv_int(h, (long long)e->napis);
+	for (k = 0; k < e->napis; k++) {
+		h = fnv_field(h, e->apis[k].api->id);
+		h = fnv_field(h, tg_api_status_name(e->apis[k].status));
+	}
+	snprintf(out, TG_EMIT_FINGERPRINT_LEN + 1, "%016llx", h);
+}
+
 /* 0, or the buffer's first failure as an error. */
 static int
 finished(const struct tg_buf *b, struct tg_err *err)
@@ -170,6 +235,7 @@ int
 tg_emit_header(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 {
 	const char *P = e->prefix;
+	char fp[TG_EMIT_FINGERPRINT_LEN + 1];
 	unsigned maj = part(e->torch, 0), min = part(e->torch, 1),
 		 pat = part(e->torch, 2), cmaj, cmin, hmaj, hmin;
 	size_t k;
@@ -193,6 +259,21 @@ tg_emit_header(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 			  "read,\n * so CUDA, HIP and the C++11 ABI are "
 			  "not defined",
 		    P, P);
+	tg_emit_fingerprint(e, fp);
+	tg_buf_addf(
+	    b,
+	    "/* One fingerprint for this header and the Python module "
+	    "of the same emit\n"
+	    " * (its FINGERPRINT): a hash of the facts and APIs "
+	    "below. For the module's\n"
+	    " * check_runtime() to see that the extension was built "
+	    "with this header,\n"
+	    " * hand the string to Python from the extension, as pybind11's\n"
+	    " *   m.attr(\"FINGERPRINT\") = %s_TORCHGATE_FINGERPRINT;\n"
+	    " * and call check_runtime(header_fingerprint=ext.FINGERPRINT). "
+	    "*/\n"
+	    "#define %s_TORCHGATE_FINGERPRINT \"%s\"\n",
+	    P, P, fp);
 	tg_buf_addf(b,
 		    "#define %s_TORCH_FROM_INSTALL %d\n"
 		    "#define %s_TORCH_VERSION_MAJOR %u\n"
@@ -263,8 +344,10 @@ tg_emit_header(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 int
 tg_emit_module(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 {
+	char fp[TG_EMIT_FINGERPRINT_LEN + 1];
 	size_t k;
 
+	tg_emit_fingerprint(e, fp);
 	tg_buf_adds(b,
 		    "\"\"\"torch facts for this package's build, written by "
 		    "torchgate emit: do not edit.\n\n"
@@ -310,35 +393,85 @@ tg_emit_module(const struct tg_emit *e, struct tg_buf *b, struct tg_err *err)
 		tg_buf_adds(b, ",");
 	}
 	tg_buf_adds(b, e->napis ? "\n}\n" : "}\n");
+	tg_buf_addf(b,
+		    "\n# the fingerprint of the emit that wrote this module, "
+		    "and the header it\n"
+		    "# wrote with it (as <PREFIX>_TORCHGATE_FINGERPRINT), "
+		    "relative to this file's\n"
+		    "# directory; None: no header was written with it\n"
+		    "FINGERPRINT = \"%s\"\nHEADER = ",
+		    fp);
+	py_string(b, e->header_path);
+	tg_buf_addf(b, "\nHEADER_PREFIX = \"%s\"\n", e->prefix);
 	tg_buf_adds(
-	    b, "\n\ndef torch_at_least(major, minor=0, patch=0):\n"
-	       "    \"\"\"True when the build-time torch is at least "
-	       "major.minor.patch.\"\"\"\n"
-	       "    return TORCH_VERSION_TUPLE >= (major, minor, patch)\n"
-	       "\n\n"
-	       "def check_runtime():\n"
-	       "    \"\"\"Compare the installed torch with the build-time "
-	       "one by its metadata\n"
-	       "    (importlib.metadata; torch is not imported). Raise "
-	       "ImportError when\n"
-	       "    major.minor differ or torch is missing; return the "
-	       "installed version.\n"
-	       "    \"\"\"\n"
-	       "    import importlib.metadata\n"
-	       "    import re\n\n"
-	       "    try:\n"
-	       "        running = importlib.metadata.version(\"torch\")\n"
-	       "    except importlib.metadata.PackageNotFoundError:\n"
-	       "        raise ImportError(\"built for torch %s, but torch "
-	       "is not installed\"\n"
-	       "                          % TORCH_VERSION) from None\n"
-	       "    m = re.match(r\"\\s*v?(?:[0-9]+!)?([0-9]+)(?:\\.([0-9]+))?"
-	       "\", running)\n"
-	       "    found = (int(m.group(1)), int(m.group(2) or 0)) if m "
-	       "else None\n"
-	       "    if found != TORCH_VERSION_TUPLE[:2]:\n"
-	       "        raise ImportError(\"built for torch %s, running %s\"\n"
-	       "                          % (TORCH_VERSION, running))\n"
-	       "    return running\n");
+	    b,
+	    "\n\ndef torch_at_least(major, minor=0, patch=0):\n"
+	    "    \"\"\"True when the build-time torch is at least "
+	    "major.minor.patch.\"\"\"\n"
+	    "    return TORCH_VERSION_TUPLE >= (major, minor, patch)\n"
+	    "\n\n"
+	    "def check_runtime(header_fingerprint=None):\n"
+	    "    \"\"\"Check, when the package is imported, that it was built "
+	    "as this\n"
+	    "    module says. Raise ImportError when header_fingerprint (the\n"
+	    "    extension's <PREFIX>_TORCHGATE_FINGERPRINT, passed on by it) "
+	    "is not\n"
+	    "    FINGERPRINT; when the header at HEADER is still there and "
+	    "holds\n"
+	    "    another fingerprint (a header and a module of different "
+	    "emits); when\n"
+	    "    torch is not installed or its major.minor differ from the "
+	    "build's\n"
+	    "    (read from its metadata, importlib.metadata; torch is not "
+	    "imported).\n"
+	    "    Return the installed torch's version.\n"
+	    "    \"\"\"\n"
+	    "    import importlib.metadata\n"
+	    "    import os\n"
+	    "    import re\n"
+	    "\n"
+	    "    if header_fingerprint is not None and header_fingerprint != "
+	    "FINGERPRINT:\n"
+	    "        raise ImportError(\"built with the header of another "
+	    "torchgate emit \"\n"
+	    "                          \"(fingerprint %s, this module's is "
+	    "%s)\"\n"
+	    "                          % (header_fingerprint, FINGERPRINT))\n"
+	    "    if HEADER is not None:\n"
+	    "        here = os.path.dirname(os.path.abspath(__file__))\n"
+	    "        path = os.path.normpath(os.path.join(here, HEADER))\n"
+	    "        try:\n"
+	    "            with open(path, \"rb\") as f:\n"
+	    "                text = f.read(1 << 20)\n"
+	    "        except OSError:\n"
+	    "            text = None\n"
+	    "        if text is not None:\n"
+	    "            m = re.search(rb\"^#define \" + "
+	    "HEADER_PREFIX.encode()\n"
+	    "                          + rb'_TORCHGATE_FINGERPRINT "
+	    "\"([0-9a-f]*)\"', text,\n"
+	    "                          re.M)\n"
+	    "            found = m.group(1).decode() if m else None\n"
+	    "            if found != FINGERPRINT:\n"
+	    "                raise ImportError(\"'%s' is from another "
+	    "torchgate emit \"\n"
+	    "                                  \"(fingerprint %s, this "
+	    "module's is %s): \"\n"
+	    "                                  \"run it again\" % (path, "
+	    "found, FINGERPRINT))\n"
+	    "    try:\n"
+	    "        running = importlib.metadata.version(\"torch\")\n"
+	    "    except importlib.metadata.PackageNotFoundError:\n"
+	    "        raise ImportError(\"built for torch %s, but torch is not "
+	    "installed\"\n"
+	    "                          % TORCH_VERSION) from None\n"
+	    "    m = re.match(r\"\\s*v?(?:[0-9]+!)?([0-9]+)(?:\\.([0-9]+))?\", "
+	    "running)\n"
+	    "    found = (int(m.group(1)), int(m.group(2) or 0)) if m else "
+	    "None\n"
+	    "    if found != TORCH_VERSION_TUPLE[:2]:\n"
+	    "        raise ImportError(\"built for torch %s, running %s\"\n"
+	    "                          % (TORCH_VERSION, running))\n"
+	    "    return running\n");
 	return finished(b, err);
 }

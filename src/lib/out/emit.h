@@ -5,7 +5,9 @@
  * absolute path, so the same torch and the same API list give the same
  * bytes. Macro names are <PREFIX>_<FACT> and, per API,
  * <PREFIX>_HAS_<STEM>, <PREFIX>_DEPRECATED_<STEM>, <PREFIX>_REMOVED_<STEM>
- * with STEM = tg_api_macro_name(id).
+ * with STEM = tg_api_macro_name(id). Both carry one fingerprint of
+ * their inputs, so that a header and a module of different runs can be
+ * told apart (the module's check_runtime() does).
  */
 #ifndef TG_LIB_OUT_EMIT_H
 #define TG_LIB_OUT_EMIT_H
@@ -33,7 +35,17 @@ struct tg_emit {
 	int cxx_standard;		/* 0 unknown */
 	struct tg_emit_api *apis;
 	size_t napis;
+	/* the header written with the module, as a path relative to the
+	 * module's directory, for its check_runtime(); NULL: none */
+	const char *header_path;
 };
+
+/* The fingerprint both files carry: FNV-1a 64 of everything they are
+ * made from (prefix, facts, APIs and their statuses; not header_path),
+ * as 16 lower-case hex digits and a NUL. */
+#define TG_EMIT_FINGERPRINT_LEN 16
+void tg_emit_fingerprint(const struct tg_emit *e,
+			 char out[TG_EMIT_FINGERPRINT_LEN + 1]);
 
 /* 1 when s is a C identifier ([A-Za-z_][A-Za-z0-9_]*). */
 int tg_emit_is_identifier(const char *s);

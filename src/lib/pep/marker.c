@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/pep/pyspace.h"
+#include "lib/util/str.h"
 #include "lib/pep/spec.h"
 #include "lib/pep/version.h"
 
@@ -507,8 +508,8 @@ tg_marker_format(const struct tg_marker *m, struct tg_buf *out,
 
 /* ---- evaluation ---- */
 
-static const struct tg_marker_var *
-lookup(const struct tg_marker_env *env, const char *name)
+const struct tg_marker_var *
+tg_marker_env_get(const struct tg_marker_env *env, const char *name)
 {
 	size_t k;
 
@@ -549,7 +550,7 @@ static int
 env_value(const struct tg_marker_env *env, const char *key, struct val *out,
 	  char **owned, struct tg_err *err)
 {
-	const struct tg_marker_var *v = lookup(env, key);
+	const struct tg_marker_var *v = tg_marker_env_get(env, key);
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
@@ -704,7 +705,8 @@ undefined:
 	rc = tg_err_set(err, TG_EUNDEF,
 			"undefined comparison '%s' on '%s' "
 			"and '%s'",
-			nd->op, lhs.s, rhs.is_set ? "{...}" : rhs.s);
+			nd->op, TG_QUOTE(lhs.s),
+			rhs.is_set ? "{...}" : TG_QUOTE(rhs.s));
 	goto out;
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -717,6 +719,33 @@ out:
 	free(own_l);
 	free(own_r);
 	return rc;
+}
+
+static const char *
+side_missing(const struct side *sd, const struct tg_marker_env *env)
+{
+	if (!sd->is_var || strcmp(sd->text, "extra") == 0 ||
+	    tg_marker_env_get(env, sd->text))
+		return NULL;
+	return sd->text;
+}
+
+const char *
+tg_marker_missing(const struct tg_marker *m, const struct tg_marker_env *env)
+{
+	const char *name = NULL;
+	size_t k;
+
+	for (k = 0; k < m->n && !name; k++) {
+		const struct node *nd = &m->nodes[k];
+
+		if (nd->kind == N_GROUP)
+			name = tg_marker_missing(nd->group, env);
+		else if (nd->kind == N_ITEM &&
+			 !(name = side_missing(&nd->lhs, env)))
+			name = side_missing(&nd->rhs, env);
+	}
+	return name;
 }
 
 int

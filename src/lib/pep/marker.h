@@ -52,10 +52,21 @@ int tg_marker_format(const struct tg_marker *m, struct tg_buf *out,
 		     struct tg_err *err);
 
 /* *result = 1 or 0; TG_EUNDEF for an undefined comparison or a variable
- * missing from env ("extra" defaults to ""). */
+ * missing from env ("extra" defaults to ""). env is used as given: fill
+ * in the default environment first (tg_marker_env_default) where
+ * packaging's Marker.evaluate() would. */
 int tg_marker_evaluate(const struct tg_marker *m,
 		       const struct tg_marker_env *env, int *result,
 		       struct tg_err *err);
+
+/* The first variable m names that env does not give, or NULL ("extra"
+ * is never missing: it defaults to ""). */
+const char *tg_marker_missing(const struct tg_marker *m,
+			      const struct tg_marker_env *env);
+
+/* The variable name in env (the last one set), or NULL. */
+const struct tg_marker_var *tg_marker_env_get(const struct tg_marker_env *env,
+					      const char *name);
 
 /* Add a string (value) or a set (items) to env; copies. */
 int tg_marker_env_set(struct tg_marker_env *env, const char *name,
@@ -68,5 +79,51 @@ void tg_marker_env_release(struct tg_marker_env *env);
  * strings. */
 int tg_marker_env_parse_json(struct tg_marker_env *env, const char *text,
 			     size_t len, struct tg_err *err);
+
+/* ---- the default environment (marker_env.c) ----
+ *
+ * packaging's default_environment(), worked out from files and uname(2)
+ * instead of from a running interpreter. */
+
+/* Where the default environment takes a variable from. */
+enum tg_marker_source {
+	TG_MARKER_FROM_NONE,   /* extra, extras, dependency_groups */
+	TG_MARKER_FROM_PYTHON, /* the interpreter's files */
+	TG_MARKER_FROM_SYSTEM, /* uname(2), and os_name */
+};
+
+enum tg_marker_source tg_marker_env_source(const char *name);
+
+/* What the default environment knows of a CPython interpreter:
+ * sys.version_info, and platform.python_version() (PY_VERSION) in full;
+ * full is "" when the micro version is not known. */
+struct tg_marker_python {
+	int major, minor, micro;
+	char releaselevel; /* 'f'inal, 'a'lpha, 'b'eta, 'c'andidate */
+	int serial;
+	char full[64];
+};
+
+/* What Python's platform module reads from os.uname(). */
+struct tg_marker_uname {
+	const char *sysname, *release, *version, *machine;
+};
+
+/* Add to env the variables of default_environment() that py (NULL: no
+ * interpreter) and u (NULL: uname failed) give: python_version,
+ * implementation_name, platform_python_implementation from py, and
+ * python_full_version and implementation_version when py->full is
+ * known; os_name ("posix"), platform_system, platform_release,
+ * platform_version, platform_machine from u, and sys_platform when the
+ * system is Linux ("linux") or Darwin ("darwin"). "extra" is not added:
+ * the evaluator defaults it. */
+int tg_marker_env_default(struct tg_marker_env *env,
+			  const struct tg_marker_python *py,
+			  const struct tg_marker_uname *u, struct tg_err *err);
+
+/* Add to env each variable of from that env does not have, as
+ * default_environment().update(env) would; copies. */
+int tg_marker_env_fill(struct tg_marker_env *env,
+		       const struct tg_marker_env *from, struct tg_err *err);
 
 #endif

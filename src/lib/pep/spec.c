@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/pep/pyspace.h"
+#include "lib/util/str.h"
 
 static const struct {
 	const char *text;
@@ -146,6 +147,7 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 {
 	size_t k, oplen = 0, vb, ve, i;
 	const char *why = NULL;
+	char q[TG_STR_QUOTE_SIZE];
 	int rc;
 
 	memset(sp, 0, sizeof(*sp));
@@ -180,10 +182,16 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 			goto bad;
 		}
 		sp->wildcard = 1;
-		if (tg_version_parse(&sp->v, s + vb, ve - vb - 2, NULL))
+		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb - 2,
+					   NULL)) == TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory");
+		if (rc)
 			goto bad;
 	} else {
-		if (tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) {
+		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) ==
+		    TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory");
+		if (rc) {
 			why = "not a valid version";
 			goto bad;
 		}
@@ -233,12 +241,11 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 	return 0;
 bad:
 	tg_spec_release(sp);
+	tg_str_quote(q, s, len);
 	if (why)
-		return tg_err_set(err, TG_EINVAL,
-				  "invalid specifier '%.*s': %s",
-				  len > 200 ? 200 : (int)len, s, why);
-	return tg_err_set(err, TG_EINVAL, "invalid specifier '%.*s'",
-			  len > 200 ? 200 : (int)len, s);
+		return tg_err_set(err, TG_EINVAL, "invalid specifier '%s': %s",
+				  q, why);
+	return tg_err_set(err, TG_EINVAL, "invalid specifier '%s'", q);
 }
 
 int

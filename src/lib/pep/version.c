@@ -18,6 +18,7 @@
 
 #include "lib/util/buf.h"
 #include "lib/pep/pyspace.h"
+#include "lib/util/str.h"
 
 static const char zero_digit[] = "0";
 static const struct tg_num num_zero = {zero_digit, 1};
@@ -50,8 +51,12 @@ lower(char c)
 static size_t
 match_word(const char *s, size_t i, size_t e, const char *w)
 {
-	size_t n = strlen(w), k;
+	size_t n, k;
 
+	/* most words fail on their first letter: no strlen() for them */
+	if (i >= e || lower(s[i]) != w[0])
+		return 0;
+	n = strlen(w);
 	if (e - i < n)
 		return 0;
 	for (k = 0; k < n; k++)
@@ -380,9 +385,9 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 	if (bad != e) {
 		if (bad == SIZE_MAX)
 			bad = b;
-		return tg_err_set_at(err, TG_EINVAL, bad,
-				     "invalid version '%.*s'",
-				     len > 200 ? 200 : (int)len, s);
+		return tg_err_set_at(
+		    err, TG_EINVAL, bad, "invalid version '%s'",
+		    tg_str_quote((char[TG_STR_QUOTE_SIZE]){0}, s, len));
 	}
 	v->raw = malloc(len + 1);
 	if (!v->raw)
@@ -533,4 +538,165 @@ tg_version_same_release(const struct tg_version *a, const struct tg_version *b)
 {
 	return tg_version_num_cmp(a->epoch, b->epoch) == 0 &&
 	       cmp_release(a, b) == 0;
+}
+
+/* The text of a version, scanned but not built: what the allocation-free
+ * comparison works from. */
+struct text {
+	const char *s;
+	size_t start; /* the release, after whitespace, 'v' and epoch */
+	size_t end;
+	struct pieces p;
+};
+
+static void
+text_scan(struct text *t, const char *s, size_t len)
+{
+	size_t b = tg_pyspace_lstrip(s, 0, len);
+	size_t e = tg_pyspace_rstrip(s, b, len);
+
+	t->s = s;
+	t->end = e;
+	if (scan(s, b, e, &t->p, 1) == SIZE_MAX)
+		memset(&t->p, 0, sizeof(t->p)); /* not a version: as "0" */
+	if (b < e && (s[b] == 'v' || s[b] == 'V'))
+		b++;
+	t->start = t->p.has_epoch ? t->p.epoch.e + 1 : b;
+}
+
+/* Compare the numbers s[x] and t[y] (an empty span is 0). */
+static int
+span_num_cmp(const char *s, struct span x, const char *t, struct span y)
+{
+	int c;
+
+	while (x.b < x.e && s[x.b] == '0')
+		x.b++;
+	while (y.b < y.e && t[y.b] == '0')
+		y.b++;
+	if (x.e - x.b != y.e - y.b)
+		return x.e - x.b < y.e - y.b ? -1 : 1;
+	c = memcmp(s + x.b, t + y.b, x.e - x.b);
+	return (c > 0) - (c < 0);
+}
+
+/* The next release segment at *i, or an empty span (0) past the end. */
+static struct span
+next_release(const struct text *t, size_t *i, size_t *left)
+{
+	struct span sp = {0, 0};
+
+	if (*left == 0)
+		return sp;
+	sp.b = *i;
+	sp.e = skip_digits(t->s, *i, t->end);
+	*i = sp.e + 1;
+	(*left)--;
+	return sp;
+}
+
+/* The next local segment at *i (within the local label), or b == e. */
+static struct span
+next_local(const struct text *t, size_t *i)
+{
+	struct span sp;
+
+	sp.b = *i;
+	while (*i < t->p.local.e && !is_sep(t->s[*i]))
+		(*i)++;
+	sp.e = *i;
+	if (*i < t->p.local.e)
+		(*i)++;
+	return sp;
+}
+
+static int
+text_pre_rank(const struct pieces *p)
+{
+	if (p->pre == TG_PRE_NONE)
+		return (!p->has_post && p->has_dev) ? -1 : 3;
+	return (int)p->pre - 1;
+}
+
+static int
+cmp_local_text(const struct text *a, const struct text *b)
+{
+	size_t i = a->p.local.b, j = b->p.local.b;
+	int c;
+
+	if (!a->p.has_local || !b->p.has_local)
+		return icmp(a->p.has_local, b->p.has_local);
+	for (;;) {
+		int ea = i >= a->p.local.e, eb = j >= b->p.local.e;
+		struct span x, y;
+		int nx, ny;
+
+		if (ea || eb)
+			return icmp(!ea, !eb);
+		x = next_local(a, &i);
+		y = next_local(b, &j);
+		nx = all_digits(a->s, x.b, x.e);
+		ny = all_digits(b->s, y.b, y.e);
+		if (nx != ny)
+			return nx ? 1 : -1;
+		if (nx) {
+			c = span_num_cmp(a->s, x, b->s, y);
+		} else {
+			size_t k;
+
+			c = 0;
+			for (k = 0; !c && x.b + k < x.e && y.b + k < y.e; k++)
+				c = icmp((unsigned char)lower(a->s[x.b + k]),
+					 (unsigned char)lower(b->s[y.b + k]));
+			if (!c)
+				c = icmp((int)(x.e - x.b > y.e - y.b),
+					 (int)(x.e - x.b < y.e - y.b));
+		}
+		if (c)
+			return c;
+	}
+}
+
+int
+tg_version_cmp_text(const char *a, size_t alen, const char *b, size_t blen)
+{
+	struct text x, y;
+	struct span ex = {0, 0}, ey = {0, 0};
+	size_t i, j, lx, ly;
+	int c;
+
+	text_scan(&x, a, alen);
+	text_scan(&y, b, blen);
+	if (x.p.has_epoch)
+		ex = x.p.epoch;
+	if (y.p.has_epoch)
+		ey = y.p.epoch;
+	if ((c = span_num_cmp(a, ex, b, ey)) != 0)
+		return c;
+	/* missing release segments are 0: the same as ignoring trailing
+	 * zeros */
+	i = x.start;
+	j = y.start;
+	lx = x.p.nrelease;
+	ly = y.p.nrelease;
+	while (lx || ly) {
+		struct span sx = next_release(&x, &i, &lx);
+		struct span sy = next_release(&y, &j, &ly);
+
+		if ((c = span_num_cmp(a, sx, b, sy)) != 0)
+			return c;
+	}
+	if ((c = icmp(text_pre_rank(&x.p), text_pre_rank(&y.p))) != 0)
+		return c;
+	if ((c = span_num_cmp(a, x.p.pre_n, b, y.p.pre_n)) != 0)
+		return c;
+	if ((c = icmp(x.p.has_post, y.p.has_post)) != 0)
+		return c;
+	if ((c = span_num_cmp(a, x.p.post_n, b, y.p.post_n)) != 0)
+		return c;
+	if ((c = icmp(!x.p.has_dev, !y.p.has_dev)) != 0)
+		return c;
+	if ((c = span_num_cmp(a, x.p.dev_n, b, y.p.dev_n)) != 0)
+		return c;
+	return cmp_local_text(&x, &y);
 }

@@ -68,6 +68,11 @@ size_t tg_version_scan_prefix(const char *s, size_t i, size_t e,
 /* Total PEP 440 order: <0, 0, >0. */
 int tg_version_cmp(const struct tg_version *a, const struct tg_version *b);
 
+/* The same order on the text of two versions that tg_version_parse
+ * accepts (a text it refuses compares as "0"), without allocating: for
+ * sorting many versions kept as text. */
+int tg_version_cmp_text(const char *a, size_t alen, const char *b, size_t blen);
+
 int tg_version_is_prerelease(const struct tg_version *v);
 
 /* Epoch and release equal once trailing zeros are ignored. */

@@ -19,7 +19,9 @@ tg_direct_url_parse(const char *text, size_t len, const char *file, char **url,
 
 	*url = NULL;
 	*kind = NULL;
-	if (tg_json_parse(&root, text, len, NULL) || !tg_json_is_object(root)) {
+	if ((rc = tg_json_parse(&root, text, len, NULL)) == TG_ENOMEM)
+		return tg_err_set(err, rc, "out of memory reading '%s'", file);
+	if (rc || !tg_json_is_object(root)) {
 		tg_json_free(root);
 		return tg_err_set(err, TG_EINVAL,
 				  "cannot parse '%s': not a JSON object", file);

@@ -7,7 +7,10 @@
  * is one pass and memory stays flat however many packages the system
  * has (a status file of many MiB is common). The status file is searched
  * for the stanza whose Package field is pkg and whose Status word is
- * "installed"; a stanza is read up to 64 KiB.
+ * "installed"; a stanza is read up to 64 KiB. Both must be regular
+ * files (a FIFO or /dev/zero there would be read for ever) within their
+ * limits: 64 MiB for a file list, 256 MiB for the status file, so the
+ * worst case is one pass over 320 MiB.
  */
 #include "lib/pyenv/dpkg.h"
 
@@ -19,16 +22,21 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 
 #define WINDOW 65536
 #define STANZA_MAX 65536
+#define LIST_MAX ((size_t)64 << 20)
+#define STATUS_MAX ((size_t)256 << 20)
 
 /* The offset of the first line of fd at or after from that starts with
- * line (which ends in '\n'), or -1. A match at offset 0 counts. */
+ * line (which ends in '\n'), or -1. A match at offset 0 counts. Reads
+ * no further than size, what fstat said when the file was opened: a
+ * file that grows meanwhile is not followed. */
 static off_t
-find_line(int fd, off_t from, const char *line)
+find_line(int fd, off_t size, off_t from, const char *line)
 {
 	static char buf[WINDOW + 1024];
 	size_t n = strlen(line);
@@ -37,7 +45,14 @@ find_line(int fd, off_t from, const char *line)
 	if (n == 0 || n > 1000)
 		return -1;
 	for (;;) {
-		ssize_t r = pread(fd, buf + 1, WINDOW + n, base);
+		size_t want = WINDOW + n;
+		ssize_t r;
+
+		if (base >= size)
+			return -1;
+		if ((off_t)want > size - base)
+			want = (size_t)(size - base);
+		r = pread(fd, buf + 1, want, base);
 		const char *p, *e;
 
 		if (r <= 0)
@@ -61,19 +76,15 @@ find_line(int fd, off_t from, const char *line)
 }
 
 static int
-open_ro(const char *path, int *absent, struct tg_err *err)
+open_ro(const char *path, size_t max, const char *what, off_t *size,
+	int *absent, struct tg_err *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd;
+	size_t n = 0;
 
-	if (absent)
-		*absent = 0;
-	if (fd < 0 && absent && (errno == ENOENT || errno == ENOTDIR)) {
-		*absent = 1;
+	if (tg_file_open(path, max, what, &fd, &n, absent, err))
 		return -1;
-	}
-	if (fd < 0)
-		tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-			   strerror(errno));
+	*size = (off_t)n;
 	return fd;
 }
 
@@ -104,7 +115,8 @@ stanza_field(const char *s, size_t len, const char *name)
 
 /* Open the .list of pkg: "<pkg>.list", else the first "<pkg>:*.list". */
 static int
-open_list(const char *admindir, const char *pkg, struct tg_err *err)
+open_list(const char *admindir, const char *pkg, off_t *size,
+	  struct tg_err *err)
 {
 	char path[4096];
 	int absent = 0, fd;
@@ -115,7 +127,7 @@ open_list(const char *admindir, const char *pkg, struct tg_err *err)
 	if (tg_path_fmt(path, sizeof(path), err, "%s/info/%s.list", admindir,
 			pkg))
 		return -1;
-	fd = open_ro(path, &absent, err);
+	fd = open_ro(path, LIST_MAX, "a dpkg file list", size, &absent, err);
 	if (fd >= 0 || !absent)
 		return fd;
 	if (tg_path_fmt(path, sizeof(path), err, "%s/info", admindir))
@@ -131,7 +143,8 @@ open_list(const char *admindir, const char *pkg, struct tg_err *err)
 		    strcmp(de->d_name + l - 5, ".list") == 0) {
 			if (tg_path_fmt(path, sizeof(path), err, "%s/info/%s",
 					admindir, de->d_name) == 0)
-				fd = open_ro(path, NULL, err);
+				fd = open_ro(path, LIST_MAX, "a dpkg file list",
+					     size, NULL, err);
 			break;
 		}
 	}
@@ -146,10 +159,10 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 	char path[4096], want[4200], *stanza = NULL;
 	int lfd = -1, sfd = -1, absent = 0;
 	struct tg_err e2 = TG_ERR_INIT;
-	off_t at;
+	off_t at, lsize = 0, ssize = 0;
 
 	*version = NULL;
-	lfd = open_list(admindir, pkg, &e2);
+	lfd = open_list(admindir, pkg, &lsize, &e2);
 	if (lfd < 0) {
 		if (e2.code && err)
 			*err = e2;
@@ -162,9 +175,10 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		close(lfd);
 		return e2.code;
 	}
-	if (find_line(lfd, 0, want) < 0)
+	if (find_line(lfd, lsize, 0, want) < 0)
 		goto out;
-	sfd = open_ro(path, &absent, &e2);
+	sfd = open_ro(path, STATUS_MAX, "a dpkg status file", &ssize, &absent,
+		      &e2);
 	if (sfd < 0) {
 		if (e2.code && err)
 			*err = e2;
@@ -179,8 +193,11 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 	}
 	/* pkg is the caller's constant package name, far below the limit */
 	snprintf(want, sizeof(want), "Package: %s\n", pkg);
-	for (at = 0; (at = find_line(sfd, at, want)) >= 0; at++) {
-		ssize_t r = pread(sfd, stanza, STANZA_MAX, at);
+	for (at = 0; (at = find_line(sfd, ssize, at, want)) >= 0; at++) {
+		ssize_t r = pread(sfd, stanza,
+				  ssize - at < STANZA_MAX ? (size_t)(ssize - at)
+							  : STANZA_MAX,
+				  at);
 		char *end, *st;
 
 		if (r <= 0)

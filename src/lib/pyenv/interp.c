@@ -312,7 +312,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 
 			snprintf(msg, sizeof(msg),
 				 "pyenv shim '%s' -> version '%s' (set by %s)",
-				 shim, tok, source);
+				 shim, TG_QUOTE(tok), source);
 			*exe = p;
 			*via = tg_str_ndup(msg, strlen(msg));
 			goto out;
@@ -476,20 +476,24 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	if (!exe_dir)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	/* pyvenv.cfg beside the executable or one level up */
+	/* whatever is there is read: a FIFO or a device named pyvenv.cfg is
+	 * an error naming it, not taken for "no venv" (which would blame a
+	 * missing os.py instead) */
 	cfg = tg_path_join(exe_dir, "pyvenv.cfg");
-	if (cfg && !tg_path_is_file(cfg)) {
+	if (cfg && !tg_path_exists(cfg)) {
 		char *up = tg_path_dirname(exe_dir);
 
 		free(cfg);
 		cfg = up ? tg_path_join(up, "pyvenv.cfg") : NULL;
 		free(up);
-		if (cfg && !tg_path_is_file(cfg)) {
+		if (cfg && !tg_path_exists(cfg)) {
 			free(cfg);
 			cfg = NULL;
 		}
 	}
 	if (cfg) {
-		rc = tg_file_read(cfg, CFG_MAX, &text, &len, NULL, err);
+		rc = tg_file_read_as(cfg, CFG_MAX, "pyvenv.cfg", &text, &len,
+				     NULL, err);
 		if (rc)
 			goto out;
 		in->venv = 1;
@@ -691,4 +695,270 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	in->prefix = abs;
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
 	return check_debian_site(in, err);
+}
+
+/* ---- the full version ----
+ *
+ * The X.Y above comes from names; the micro version only from a file
+ * that holds it: CPython's patchlevel.h (installed with the headers:
+ * Debian's libpython3.X-dev, every pyenv and conda Python) or pyvenv.cfg.
+ * The stdlib's directory and _sysconfigdata_*.py give X.Y only. */
+
+#define PATCHLEVEL_MAX ((size_t)64 * 1024)
+
+/* The text after "#define NAME" on its line, trimmed, a trailing
+ * comment dropped; NULL when text defines no NAME. */
+static char *
+define_value(const char *text, size_t len, const char *name)
+{
+	size_t i = 0, n = strlen(name);
+
+	while (i < len) {
+		size_t e = i, p = i, v;
+		const char *c;
+
+		while (e < len && text[e] != '\n')
+			e++;
+		while (p < e && (text[p] == ' ' || text[p] == '\t'))
+			p++;
+		if (p < e && text[p] == '#') {
+			for (p++; p < e && (text[p] == ' ' || text[p] == '\t');
+			     p++)
+				;
+			if (e - p > 6 + n &&
+			    memcmp(text + p, "define", 6) == 0 &&
+			    (text[p + 6] == ' ' || text[p + 6] == '\t')) {
+				for (p += 6; p < e && (text[p] == ' ' ||
+						       text[p] == '\t');
+				     p++)
+					;
+				if (e - p >= n &&
+				    memcmp(text + p, name, n) == 0 &&
+				    (p + n == e || text[p + n] == ' ' ||
+				     text[p + n] == '\t')) {
+					for (v = p + n;
+					     v < e && (text[v] == ' ' ||
+						       text[v] == '\t');
+					     v++)
+						;
+					c = memchr(text + v, '/', e - v);
+					if (c && c + 1 < text + e &&
+					    c[1] == '*')
+						e = (size_t)(c - text);
+					while (e > v && (text[e - 1] == ' ' ||
+							 text[e - 1] == '\t' ||
+							 text[e - 1] == '\r'))
+						e--;
+					return tg_str_ndup(text + v, e - v);
+				}
+			}
+		}
+		i = e + 1;
+	}
+	return NULL;
+}
+
+/* A macro's number (decimal or 0x hex, as the header writes them). */
+static int
+define_int(const char *text, size_t len, const char *name, int *out)
+{
+	char *v = define_value(text, len, name), *end = NULL;
+	long x = v ? strtol(v, &end, 0) : -1;
+	int ok = v && end != v && *end == '\0' && x >= 0 && x < 100000;
+
+	free(v);
+	if (ok)
+		*out = (int)x;
+	return ok ? 0 : -1;
+}
+
+static char
+level_letter(const char *v)
+{
+	static const char *const names[] = {"ALPHA", "BETA", "GAMMA", "FINAL"};
+	static const char letters[] = "abcf";
+	long x;
+	char *end;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (strncmp(v, "PY_RELEASE_LEVEL_", 17) == 0 &&
+		    strcmp(v + 17, names[k]) == 0)
+			return letters[k];
+	x = strtol(v, &end, 0);
+	if (end != v && *end == '\0' && x >= 0xA && x <= 0xF && x != 0xD &&
+	    x != 0xE)
+		return letters[x == 0xF ? 3 : x - 0xA];
+	return 0;
+}
+
+/* PY_VERSION's text: a quoted string of version characters. */
+static int
+py_version_string(const char *v, char *out, size_t size)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	if (n < 3 || v[0] != '"' || v[n - 1] != '"' || n - 2 >= size ||
+	    strspn(v + 1, "0123456789.abcr+") != n - 2)
+		return -1;
+	memcpy(out, v + 1, n - 2);
+	out[n - 2] = '\0';
+	return 0;
+}
+
+static int
+from_patchlevel(const char *path, const char *text, size_t len, int major,
+		int minor, struct tg_interp_version *out, struct tg_err *err)
+{
+	char *v = define_value(text, len, "PYPY_VERSION"), *lv;
+	char prefix[32];
+	int rc;
+
+	if (v) {
+		free(v);
+		return tg_err_set(err, TG_EINVAL,
+				  "'%s' is PyPy's (it defines PYPY_VERSION)",
+				  path);
+	}
+	if (define_int(text, len, "PY_MAJOR_VERSION", &out->major) ||
+	    define_int(text, len, "PY_MINOR_VERSION", &out->minor) ||
+	    define_int(text, len, "PY_MICRO_VERSION", &out->micro) ||
+	    define_int(text, len, "PY_RELEASE_SERIAL", &out->serial))
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot read '%s': no PY_MAJOR_VERSION, "
+				  "PY_MINOR_VERSION, PY_MICRO_VERSION and "
+				  "PY_RELEASE_SERIAL numbers",
+				  path);
+	lv = define_value(text, len, "PY_RELEASE_LEVEL");
+	out->releaselevel = lv ? level_letter(lv) : 0;
+	free(lv);
+	if (!out->releaselevel)
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot read '%s': no PY_RELEASE_LEVEL of "
+				  "ALPHA, BETA, GAMMA or FINAL",
+				  path);
+	v = define_value(text, len, "PY_VERSION");
+	rc = py_version_string(v, out->full, sizeof(out->full));
+	free(v);
+	if (rc)
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot read '%s': no PY_VERSION string of "
+				  "version characters",
+				  path);
+	if (out->major != major || out->minor != minor)
+		return tg_err_set(
+		    err, TG_EINVAL, "'%s' says Python %d.%d.%d, not %d.%d",
+		    path, out->major, out->minor, out->micro, major, minor);
+	snprintf(prefix, sizeof(prefix), "%d.%d.%d", out->major, out->minor,
+		 out->micro);
+	if (strncmp(out->full, prefix, strlen(prefix)) != 0 ||
+	    (out->full[strlen(prefix)] >= '0' &&
+	     out->full[strlen(prefix)] <= '9'))
+		return tg_err_set(err, TG_EINVAL,
+				  "'%s' says PY_VERSION %s but %s in its "
+				  "numbers",
+				  path, out->full, prefix);
+	return 0;
+}
+
+/* pyvenv.cfg's "3.11.2" or "3.11.2.final.0". */
+static int
+from_cfg_value(const char *v, int major, int minor,
+	       struct tg_interp_version *out)
+{
+	char level[16] = "final";
+	int n = 0, m = 0;
+
+	if (!v ||
+	    sscanf(v, "%d.%d.%d%n", &out->major, &out->minor, &out->micro,
+		   &n) != 3 ||
+	    out->major != major || out->minor != minor || out->micro < 0)
+		return -1;
+	out->serial = 0;
+	if (v[n] == '.' &&
+	    (sscanf(v + n, ".%15[a-z].%d%n", level, &out->serial, &m) != 2 ||
+	     v[n + m] != '\0'))
+		return -1;
+	if (v[n] != '\0' && v[n] != '.')
+		return -1;
+	out->releaselevel = strcmp(level, "final") == 0	      ? 'f'
+			    : strcmp(level, "alpha") == 0     ? 'a'
+			    : strcmp(level, "beta") == 0      ? 'b'
+			    : strcmp(level, "candidate") == 0 ? 'c'
+							      : 0;
+	if (!out->releaselevel)
+		return -1;
+	/* PY_VERSION as CPython spells it ("3.13.0rc1") */
+	if (out->releaselevel == 'f')
+		snprintf(out->full, sizeof(out->full), "%d.%d.%d", out->major,
+			 out->minor, out->micro);
+	else
+		snprintf(out->full, sizeof(out->full), "%d.%d.%d%s%d",
+			 out->major, out->minor, out->micro,
+			 out->releaselevel == 'c'   ? "rc"
+			 : out->releaselevel == 'b' ? "b"
+						    : "a",
+			 out->serial);
+	return 0;
+}
+
+int
+tg_interp_full_version(const struct tg_interp *in,
+		       struct tg_interp_version *out, struct tg_err *err)
+{
+	/* the ABI flags CPython puts after X.Y: pymalloc (m, before
+	 * 3.8), free-threading (t), debug (d) */
+	static const char *const suffixes[] = {"", "m", "t", "d", "dm", "td"};
+	char path[4200], first[4200] = "", *text = NULL, *v;
+	size_t len, k;
+	int rc, absent;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0;
+	     in->base_prefix && k < sizeof(suffixes) / sizeof(suffixes[0]);
+	     k++) {
+		if ((rc = tg_path_fmt(path, sizeof(path), err,
+				      "%s/include/python%d.%d%s/patchlevel.h",
+				      in->base_prefix, in->major, in->minor,
+				      suffixes[k])))
+			return rc;
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", path);
+		rc = tg_file_read(path, PATCHLEVEL_MAX, &text, &len, &absent,
+				  err);
+		if (rc)
+			return rc;
+		if (absent)
+			continue;
+		rc = from_patchlevel(path, text, len, in->major, in->minor, out,
+				     err);
+		free(text);
+		return rc;
+	}
+	if (in->pyvenv_cfg) {
+		rc = tg_file_read(in->pyvenv_cfg, CFG_MAX, &text, &len, NULL,
+				  err);
+		if (rc)
+			return rc;
+		v = cfg_value(text, len, "version_info");
+		rc = from_cfg_value(v, in->major, in->minor, out);
+		free(v);
+		if (rc) {
+			v = cfg_value(text, len, "version");
+			rc = from_cfg_value(v, in->major, in->minor, out);
+			free(v);
+		}
+		free(text);
+		if (!rc)
+			return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	return tg_err_set(err, TG_ENOENT,
+			  "no file gives the micro version of Python %d.%d: "
+			  "no '%s'%s%s%s",
+			  in->major, in->minor,
+			  first[0] ? first : "include/pythonX.Y/patchlevel.h",
+			  in->pyvenv_cfg ? " and no X.Y.Z version in '" : "",
+			  in->pyvenv_cfg ? in->pyvenv_cfg : "",
+			  in->pyvenv_cfg ? "'" : "");
 }

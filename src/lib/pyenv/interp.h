@@ -53,4 +53,22 @@ int tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 
 void tg_interp_release(struct tg_interp *in);
 
+/* sys.version_info and platform.python_version(), read from files. */
+struct tg_interp_version {
+	int major, minor, micro;
+	char releaselevel; /* 'f'inal, 'a'lpha, 'b'eta, 'c'andidate */
+	int serial;
+	char full[64]; /* PY_VERSION: "3.11.2", "3.13.0rc1" */
+};
+
+/* The full version of in, from the first of: the base installation's
+ * include/pythonX.Y/patchlevel.h (PY_MAJOR_VERSION ... PY_VERSION; the
+ * ABI flags m, t, d after X.Y tried too), then a venv's pyvenv.cfg
+ * version_info (virtualenv: 3.11.2.final.0) or version (venv: 3.11.2).
+ * TG_ENOENT when neither gives X.Y.Z; TG_EINVAL for a patchlevel.h of
+ * another X.Y or of PyPy, or that lacks a macro; TG_EIO, TG_ELIMIT for a
+ * file that cannot be read (not a regular file, over 64 KiB). */
+int tg_interp_full_version(const struct tg_interp *in,
+			   struct tg_interp_version *out, struct tg_err *err);
+
 #endif

@@ -11,6 +11,13 @@
  * removal pattern when removed. The verdict is "confirmed" when every
  * look agrees, "contradicted" when one disagrees (the detail says
  * which), "unverifiable" when there was nothing to look at.
+ *
+ * Cost: a run shares one struct tg_evidence_cache, so each file is read
+ * once (keyed by its resolved path) and each distinct pattern searched
+ * once per file, in memory, whatever the number of entries that name
+ * them. Bounded: at most TG_EVIDENCE_READ_MAX bytes read and
+ * TG_EVIDENCE_SEARCH_MAX bytes searched per run; what would pass either
+ * is unverifiable, and says which limit it met. Memory: the files read.
  */
 #include "lib/table/evidence.h"
 
@@ -18,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/scan.h"
 
@@ -44,37 +52,196 @@ tg_evidence_path(const struct tg_torch *t, const char *rel)
 	return tg_path_join(t->dir, rel);
 }
 
+/* A pattern searched in a file, and whether it matched. */
+struct done {
+	char *pattern;
+	int hit;
+};
+
+/* One evidence file as read once: its text (NULL when absent or
+ * unreadable, with the reason in msg) and the patterns searched in it. */
+struct tg_evidence_file {
+	char *key; /* the resolved path, or the path when it has none */
+	char *text;
+	size_t len;
+	int absent;
+	int rc; /* 0, or why the file could not be read */
+	char msg[TG_ERR_MSG_MAX];
+	struct done *done;
+	size_t ndone, capdone;
+};
+
+void
+tg_evidence_cache_release(struct tg_evidence_cache *c)
+{
+	size_t k, j;
+
+	if (!c)
+		return;
+	for (k = 0; k < c->n; k++) {
+		struct tg_evidence_file *f = &c->files[k];
+
+		for (j = 0; j < f->ndone; j++)
+			free(f->done[j].pattern);
+		free(f->done);
+		free(f->key);
+		free(f->text);
+	}
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The cached file at path, read now if it is new; NULL: out of memory. */
+static struct tg_evidence_file *
+cache_file(struct tg_evidence_cache *c, const char *path)
+{
+	struct tg_evidence_file *f;
+	struct tg_err e = TG_ERR_INIT;
+	char *key = realpath(path, NULL);
+	size_t k;
+
+	if (!key && !(key = strdup(path)))
+		return NULL;
+	for (k = 0; k < c->n; k++)
+		if (strcmp(c->files[k].key, key) == 0) {
+			free(key);
+			return &c->files[k];
+		}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		void *p = realloc(c->files, cap * sizeof(*c->files));
+
+		if (!p) {
+			free(key);
+			return NULL;
+		}
+		c->files = p;
+		c->cap = cap;
+	}
+	f = &c->files[c->n];
+	memset(f, 0, sizeof(*f));
+	f->key = key;
+	if (c->read >= TG_EVIDENCE_READ_MAX) {
+		f->rc = TG_ELIMIT;
+		snprintf(f->msg, sizeof(f->msg),
+			 "cannot read '%.200s': this run has read its limit of "
+			 "%zu MiB of evidence",
+			 path, TG_EVIDENCE_READ_MAX >> 20);
+	} else {
+		size_t max = TG_EVIDENCE_READ_MAX - c->read;
+
+		if (max > TG_SCAN_FILE_MAX)
+			max = TG_SCAN_FILE_MAX;
+		f->rc =
+		    tg_file_read(path, max, &f->text, &f->len, &f->absent, &e);
+		if (f->rc == TG_ENOMEM) {
+			free(key);
+			return NULL;
+		}
+		if (f->rc == TG_ELIMIT && max < TG_SCAN_FILE_MAX)
+			snprintf(f->msg, sizeof(f->msg),
+				 "cannot read '%.200s': this run has read its "
+				 "limit of %zu MiB of evidence",
+				 path, TG_EVIDENCE_READ_MAX >> 20);
+		else if (f->rc)
+			snprintf(f->msg, sizeof(f->msg), "%s", e.msg);
+		c->read += f->len;
+	}
+	c->n++;
+	return f;
+}
+
+/* Whether pattern matches in f (searched once per file): 0 with *hit, 1
+ * when it cannot be searched (the reason in out), <0 out of memory. */
+static int
+file_search(struct tg_evidence_cache *c, struct tg_evidence_file *f,
+	    const char *path, const char *pattern, int *hit,
+	    struct tg_evidence *out, struct tg_err *err)
+{
+	struct tg_err e = TG_ERR_INIT;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < f->ndone; k++)
+		if (strcmp(f->done[k].pattern, pattern) == 0) {
+			*hit = f->done[k].hit;
+			return 0;
+		}
+	if (f->len > TG_EVIDENCE_SEARCH_MAX - c->searched) {
+		out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+		snprintf(out->detail, sizeof(out->detail),
+			 "cannot search '%.200s': this run has searched its "
+			 "limit of %zu MiB of evidence",
+			 path, TG_EVIDENCE_SEARCH_MAX >> 20);
+		return 1;
+	}
+	c->searched += f->len;
+	rc = tg_scan_text(pattern, f->text, f->len, hit, &e);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, rc, "out of memory");
+	if (rc) {
+		out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+		snprintf(out->detail, sizeof(out->detail),
+			 "cannot search '%.200s': %s", path, e.msg);
+		return 1;
+	}
+	if (f->ndone == f->capdone) {
+		size_t cap = f->capdone ? f->capdone * 2 : 8;
+		void *p = realloc(f->done, cap * sizeof(*f->done));
+
+		if (!p)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		f->done = p;
+		f->capdone = cap;
+	}
+	f->done[f->ndone].pattern = strdup(pattern);
+	if (!f->done[f->ndone].pattern)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	f->done[f->ndone++].hit = *hit;
+	return 0;
+}
+
 /* Search pattern in every existing file: *hit 1/0; *seen files found. */
 static int
 search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
-       int *hit, size_t *seen, struct tg_evidence *out, struct tg_err *err)
+       struct tg_evidence_cache *c, int *hit, size_t *seen,
+       struct tg_evidence *out, struct tg_err *err)
 {
 	size_t k;
 
 	*hit = 0;
 	*seen = 0;
 	for (k = 0; k < a->nfiles && !*hit; k++) {
-		struct tg_err e = TG_ERR_INIT;
 		char *path = tg_evidence_path(t, a->files[k]);
-		int absent = 0, m = 0, rc;
+		struct tg_evidence_file *f;
+		int absent = 0, m = 0, rc = 0;
 
 		if (!path)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		if (pattern)
-			rc = tg_scan_file(pattern, path, &m, &absent, &e);
-		else {
+		if (pattern) {
+			f = cache_file(c, path);
+			if (!f) {
+				free(path);
+				return tg_err_set(err, TG_ENOMEM,
+						  "out of memory");
+			}
+			absent = f->absent;
+			if (f->rc) {
+				out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+				snprintf(out->detail, sizeof(out->detail), "%s",
+					 f->msg);
+				rc = 1;
+			} else if (!absent) {
+				rc = file_search(c, f, path, pattern, &m, out,
+						 err);
+			}
+		} else {
 			absent = !tg_path_is_file(path);
 			m = !absent;
-			rc = 0;
 		}
 		free(path);
-		if (rc == TG_ENOMEM)
-			return tg_err_set(err, rc, "out of memory");
-		if (rc) {
-			out->verdict = TG_EVIDENCE_UNVERIFIABLE;
-			snprintf(out->detail, sizeof(out->detail), "%s", e.msg);
-			return 1;
-		}
+		if (rc)
+			return rc;
 		if (!absent)
 			(*seen)++;
 		*hit = m;
@@ -82,10 +249,10 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 	return 0;
 }
 
-int
-tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
-		  enum tg_api_status status, struct tg_evidence *out,
-		  struct tg_err *err)
+static int
+check(const struct tg_api *a, const struct tg_torch *t,
+      enum tg_api_status status, struct tg_evidence_cache *c,
+      struct tg_evidence *out, struct tg_err *err)
 {
 	int want_present =
 	    status == TG_API_AVAILABLE || status == TG_API_DEPRECATED;
@@ -116,7 +283,7 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 			return 0;
 		}
 	}
-	rc = search(a, t, a->presence, &hit, &seen, out, err);
+	rc = search(a, t, a->presence, c, &hit, &seen, out, err);
 	if (rc)
 		return rc < 0 ? rc : 0;
 	out->present = hit;
@@ -139,7 +306,7 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 		return 0;
 	}
 	if (a->deprecation && (want_present || seen)) {
-		rc = search(a, t, a->deprecation, &hit, &seen2, out, err);
+		rc = search(a, t, a->deprecation, c, &hit, &seen2, out, err);
 		if (rc)
 			return rc < 0 ? rc : 0;
 		out->deprecated = hit;
@@ -156,7 +323,7 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 		}
 	}
 	if (a->removal && seen) {
-		rc = search(a, t, a->removal, &hit, &seen2, out, err);
+		rc = search(a, t, a->removal, c, &hit, &seen2, out, err);
 		if (rc)
 			return rc < 0 ? rc : 0;
 		out->removed = hit;
@@ -175,4 +342,17 @@ tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
 		snprintf(out->detail, sizeof(out->detail),
 			 "none of its files is there");
 	return 0;
+}
+
+int
+tg_evidence_check(const struct tg_api *a, const struct tg_torch *t,
+		  enum tg_api_status status, struct tg_evidence_cache *cache,
+		  struct tg_evidence *out, struct tg_err *err)
+{
+	struct tg_evidence_cache own = TG_EVIDENCE_CACHE_INIT;
+	int rc;
+
+	rc = check(a, t, status, cache ? cache : &own, out, err);
+	tg_evidence_cache_release(&own);
+	return rc;
 }

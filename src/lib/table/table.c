@@ -12,6 +12,7 @@
 
 #include <assert.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -450,10 +451,14 @@ get_regex(struct tload *L, const struct tg_json *obj, const char *key,
 {
 	char msg[256];
 	size_t off;
-	int rc = get_str(L, obj, key, 1, out);
+	int rc = get_str(L, obj, key, 1, out), r = 0;
 
 	if (!rc && *out && L->patterns &&
-	    tg_scan_pattern_check(*out, &off, msg, sizeof(msg))) {
+	    (r = tg_scan_pattern_check(*out, &off, msg, sizeof(msg))) ==
+		TG_ENOMEM) {
+		rc = tg_err_set(L->err, r, "out of memory reading '%s'",
+				L->name);
+	} else if (!rc && *out && L->patterns && r) {
 		enter(L, key);
 		rc = tfail(L, "bad pattern for \"%s\" at offset %zu: %s", key,
 			   off, msg);
@@ -608,9 +613,13 @@ load_entry(struct tload *L, const struct tg_json *e, struct tg_api *a)
 	for (k = 0; !rc && L->patterns && k < a->nusage; k++) {
 		char msg[256];
 		size_t off;
+		int r =
+		    tg_scan_pattern_check(a->usage[k], &off, msg, sizeof(msg));
 
-		if (tg_scan_pattern_check(a->usage[k], &off, msg,
-					  sizeof(msg))) {
+		if (r == TG_ENOMEM) {
+			rc = tg_err_set(L->err, r, "out of memory reading '%s'",
+					L->name);
+		} else if (r) {
 			enter(L, "usage");
 			rc = tfail(L,
 				   "bad pattern in \"usage\" at offset %zu: %s",
@@ -742,7 +751,10 @@ load_table(struct tg_table *t, const char *text, size_t len, const char *name,
 	size_t n = 0, pos = 0, line, col;
 
 	memset(t, 0, sizeof(*t));
-	if (tg_json_parse(&root, text, len, &pos)) {
+	if ((rc = tg_json_parse(&root, text, len, &pos))) {
+		if (rc == TG_ENOMEM)
+			return tg_err_set(err, rc, "out of memory reading '%s'",
+					  name);
 		tg_json_line_col(text, len, pos, &line, &col);
 		return tg_err_set_at(err, TG_EINVAL, pos,
 				     "cannot parse '%s': line %zu, column "
@@ -852,4 +864,149 @@ tg_table_find(const struct tg_table *t, const char *id)
 		return NULL;
 	key.id = (char *)id;
 	return bsearch(&key, t->apis, t->n, sizeof(*t->apis), by_id);
+}
+
+/* The newer of two version texts (either may be NULL or invalid). */
+static const char *
+newer(const char *best, const char *v)
+{
+	struct tg_version a, b;
+	int c;
+
+	if (!v || tg_version_parse(&b, v, strlen(v), NULL))
+		return best;
+	if (!best || tg_version_parse(&a, best, strlen(best), NULL)) {
+		tg_version_release(&b);
+		return v;
+	}
+	c = tg_version_cmp(&b, &a);
+	tg_version_release(&a);
+	tg_version_release(&b);
+	return c > 0 ? v : best;
+}
+
+const char *
+tg_table_newest(const struct tg_table *t)
+{
+	const char *best = NULL;
+	size_t k;
+
+	for (k = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		best = newer(best, a->introduced.version);
+		best = newer(best, a->deprecated.version);
+		best = newer(best, a->deprecated.withdrawn);
+		best = newer(best, a->removed.version);
+		best = newer(best, a->repl_since);
+		best = newer(best, a->warn_since);
+	}
+	return best;
+}
+
+int
+tg_table_is_past(const struct tg_table *t, const struct tg_version *v)
+{
+	const char *newest = tg_table_newest(t);
+	struct tg_version n, cut;
+	size_t k;
+	int past = 0;
+
+	if (!newest || tg_version_parse(&n, newest, strlen(newest), NULL))
+		return 0;
+	cut = *v;
+	cut.pre = TG_PRE_NONE;
+	cut.has_post = cut.has_dev = 0;
+	cut.nlocal = 0;
+	if (cut.nrelease > n.nrelease)
+		cut.nrelease = n.nrelease;
+	/* compared as releases: the number of segments cut, nothing else */
+	past = tg_version_num_cmp(cut.epoch, n.epoch) > 0;
+	if (tg_version_num_cmp(cut.epoch, n.epoch) == 0) {
+		for (k = 0; k < n.nrelease; k++) {
+			static const struct tg_num zero = {"0", 1};
+			struct tg_num x =
+			    k < cut.nrelease ? cut.release[k] : zero;
+			int c = tg_version_num_cmp(x, n.release[k]);
+
+			if (c) {
+				past = c > 0;
+				break;
+			}
+		}
+	}
+	tg_version_release(&n);
+	return past;
+}
+
+/* The last component of an id: after its last '.' or "::". */
+static const char *
+last_component(const char *id)
+{
+	const char *p, *last = id;
+
+	for (p = id; *p; p++)
+		if (*p == '.' || (*p == ':' && p[1] == ':'))
+			last = p + (*p == '.' ? 1 : 2);
+	return last;
+}
+
+/* Levenshtein distance, or SIZE_MAX when it is over limit (the lengths
+ * alone say so) or a word is too long to be an id. */
+static size_t
+distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[257];
+
+	if (la > 256 || lb > 256 || (la > lb ? la - lb : lb - la) > limit)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j],
+			       best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+size_t
+tg_table_suggest(const struct tg_table *t, const char *id, const char **out,
+		 size_t max)
+{
+	const char *last = last_component(id);
+	size_t k, n = 0, limit, d, bestd;
+
+	for (k = 0; k < t->n && n < max; k++)
+		if (*last && strcmp(last_component(t->apis[k].id), last) == 0)
+			out[n++] = t->apis[k].id;
+	if (n)
+		return n;
+	/* close spellings: the smallest distance within a third of the
+	 * id's length, every id at that distance (up to max) */
+	limit = (strlen(id) + 2) / 3;
+	bestd = SIZE_MAX;
+	for (k = 0; k < t->n; k++) {
+		d = distance(id, t->apis[k].id, limit);
+		if (d != SIZE_MAX && d <= limit && d < bestd)
+			bestd = d;
+	}
+	if (bestd == SIZE_MAX || bestd == 0)
+		return 0;
+	for (k = 0; k < t->n && n < max; k++)
+		if (distance(id, t->apis[k].id, limit) == bestd)
+			out[n++] = t->apis[k].id;
+	return n;
 }

@@ -75,6 +75,23 @@ const struct tg_api *tg_table_find(const struct tg_table *t, const char *id);
 
 const char *tg_api_fact_name(enum tg_fact f);
 
+/* The newest torch version any event of the table names (introduced,
+ * deprecated, withdrawn, removed, a replacement's or a warning's since):
+ * what the table knows about; NULL for a table without versions. */
+const char *tg_table_newest(const struct tg_table *t);
+
+/* Whether v is past what the table knows: its release, cut to as many
+ * segments as newest has, is greater (9.0 and 2.12.0.dev past 2.11;
+ * 2.11.1 not). */
+int tg_table_is_past(const struct tg_table *t, const struct tg_version *v);
+
+/* Up to max ids of the table near id, for "did you mean": first those
+ * whose last component (after the last '.' or "::") is id's last
+ * component, then, when there are none, those a few edits away.
+ * Returns how many were put in out (borrowed pointers). */
+size_t tg_table_suggest(const struct tg_table *t, const char *id,
+			const char **out, size_t max);
+
 /* The lifecycle status of an API in a torch version (compared by
  * release: 2.4.0a0 counts as 2.4): not-yet before introduced (unless
  * introduced "before" a version), removed from removed on, deprecated

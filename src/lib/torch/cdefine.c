@@ -169,3 +169,57 @@ tg_cdefine_string(const char *s, size_t len, const char *name)
 	free(v);
 	return NULL;
 }
+
+int
+tg_cdefine_check(const char *s, size_t len, const char *file,
+		 struct tg_err *err)
+{
+	size_t i = 0, line = 1, open_line = 0;
+	const char *nul = memchr(s, '\0', len);
+
+	if (nul) {
+		for (i = 0; s + i < nul; i++)
+			line += s[i] == '\n';
+		return tg_err_set_at(err, TG_EINVAL, (size_t)(nul - s),
+				     "cannot parse '%s': line %zu: a NUL byte "
+				     "(at byte %zu)",
+				     file, line, (size_t)(nul - s));
+	}
+	while (i < len) {
+		char c = s[i];
+
+		if (c == '\n') {
+			line++;
+			i++;
+		} else if (c == '"' || c == '\'') {
+			/* a literal ends at its quote or, unterminated, at
+			 * the end of the line */
+			for (i++; i < len && s[i] != c && s[i] != '\n'; i++)
+				if (s[i] == '\\' && i + 1 < len &&
+				    s[i + 1] != '\n')
+					i++;
+			if (i < len && s[i] == c)
+				i++;
+		} else if (c == '/' && i + 1 < len && s[i + 1] == '/') {
+			while (i < len && s[i] != '\n')
+				i++;
+		} else if (c == '/' && i + 1 < len && s[i + 1] == '*') {
+			open_line = line;
+			for (i += 2;
+			     i + 1 < len && !(s[i] == '*' && s[i + 1] == '/');
+			     i++)
+				line += s[i] == '\n';
+			if (i + 1 >= len)
+				return tg_err_set(
+				    err, TG_EINVAL,
+				    "cannot parse '%s': line %zu: "
+				    "a comment that is never "
+				    "closed (no */)",
+				    file, open_line);
+			i += 2;
+		} else {
+			i++;
+		}
+	}
+	return 0;
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "lib/util/err.h"
+
 /* The replacement text of the first `#define name` in s[0..len) (a new
  * string, blanks trimmed), or NULL when there is none. *found says which;
  * on out-of-memory NULL is returned with *found 1. */
@@ -22,5 +24,13 @@ int tg_cdefine_int(const char *s, size_t len, const char *name, long *out);
 /* The replacement as one plain string literal ("..."), without quotes, or
  * NULL when absent or not one. */
 char *tg_cdefine_string(const char *s, size_t len, const char *name);
+
+/* 0 when s[0..len) is a header the compiler could read at all: no NUL
+ * byte and no comment left open at the end of the file (the compiler
+ * rejects both; without this check the #defines before the open comment
+ * would be read as if the rest were not there). Else TG_EINVAL with
+ * "cannot parse 'file': line N: ..." in err. */
+int tg_cdefine_check(const char *s, size_t len, const char *file,
+		     struct tg_err *err);
 
 #endif

@@ -111,3 +111,56 @@ tg_cmake_cxx11_abi(const char *flags)
 		return p[0] - '0';
 	return -1;
 }
+
+static size_t
+line_of(const char *s, size_t at)
+{
+	size_t k, line = 1;
+
+	for (k = 0; k < at; k++)
+		line += s[k] == '\n';
+	return line;
+}
+
+int
+tg_cmake_check(const char *s, size_t len, const char *file, struct tg_err *err)
+{
+	const char *nul = memchr(s, '\0', len);
+	size_t i;
+
+	if (nul)
+		return tg_err_set_at(err, TG_EINVAL, (size_t)(nul - s),
+				     "cannot parse '%s': line %zu: a NUL byte "
+				     "(at byte %zu)",
+				     file, line_of(s, (size_t)(nul - s)),
+				     (size_t)(nul - s));
+	for (i = 0; i + 2 < len; i++) {
+		size_t eq = 0, j, k;
+
+		if (s[i] != '#' || s[i + 1] != '[')
+			continue;
+		for (j = i + 2; j < len && s[j] == '='; j++)
+			eq++;
+		if (j >= len || s[j] != '[')
+			continue;
+		/* a bracket comment: it ends at ']' eq*'=' ']' */
+		for (k = j + 1; k < len; k++) {
+			size_t m = 0;
+
+			if (s[k] != ']')
+				continue;
+			while (k + 1 + m < len && s[k + 1 + m] == '=')
+				m++;
+			if (m == eq && k + 1 + m < len && s[k + 1 + m] == ']')
+				break;
+		}
+		if (k >= len)
+			return tg_err_set(err, TG_EINVAL,
+					  "cannot parse '%s': line %zu: a "
+					  "bracket comment that is never "
+					  "closed",
+					  file, line_of(s, i));
+		i = k;
+	}
+	return 0;
+}

@@ -5,6 +5,8 @@
  * checked against the file size before use, so a truncated or hostile
  * file gives an error, never a read out of bounds. Worst case: one
  * memmem() over the dynamic string table (a few MiB for libtorch_cpu).
+ * A library is mapped, never read whole, so its limit is only against
+ * nonsense: 16 GiB (libtorch_cuda is about 1.5 GiB).
  */
 #include "lib/torch/elf.h"
 
@@ -17,6 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/util/file.h"
+
+#define ELF_MAX ((size_t)16 << 30)
+
 static int
 fits(uint64_t off, uint64_t size, uint64_t total)
 {
@@ -28,21 +34,16 @@ tg_elf_uses_cxx11_abi(const char *path, struct tg_err *err)
 {
 	static const char needle[] = "St7__cxx11";
 	int fd, rc;
-	struct stat st;
 	const unsigned char *map = MAP_FAILED;
 	const Elf64_Ehdr *eh;
 	uint64_t size, k;
+	size_t n;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-	if (fd < 0)
-		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-				  strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-				"not a regular file");
-		goto out;
-	}
-	size = (uint64_t)st.st_size;
+	rc =
+	    tg_file_open(path, ELF_MAX, "a shared library", &fd, &n, NULL, err);
+	if (rc)
+		return rc;
+	size = n;
 	rc = tg_err_set(err, TG_EINVAL,
 			"cannot read '%s': not a 64-bit little-endian ELF file",
 			path);

@@ -30,6 +30,7 @@
 #include "lib/torch/elf.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
+#include "lib/util/str.h"
 #include "lib/pyenv/direct_url.h"
 #include "lib/pyenv/meta.h"
 
@@ -211,7 +212,7 @@ set_source(struct tg_torch *t, enum tg_source_kind k, const char *file,
 	if (!s->parsed && !upstream)
 		return problem(&t->problems, TG_EINVAL,
 			       "'%s': '%s' is not a PEP 440 version", file,
-			       raw);
+			       TG_QUOTE(raw));
 	return 0;
 }
 
@@ -361,6 +362,10 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 	}
 	if (absent)
 		goto out;
+	if (tg_cdefine_check(text, len, file, &e)) {
+		rc = problem_err(&t->problems, &e);
+		goto out;
+	}
 	n = (tg_cdefine_int(text, len, "TORCH_VERSION_MAJOR", &maj) == 0) +
 	    (tg_cdefine_int(text, len, "TORCH_VERSION_MINOR", &min) == 0) +
 	    (tg_cdefine_int(text, len, "TORCH_VERSION_PATCH", &pat) == 0);
@@ -390,7 +395,7 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 		rc = problem(&t->problems, 0,
 			     "'%s': TORCH_VERSION \"%s\" disagrees with "
 			     "MAJOR.MINOR.PATCH %s",
-			     file, str, ver);
+			     file, TG_QUOTE(str), ver);
 	free(str);
 	/* TORCH_ABI_VERSION (2.9 on): MAJOR<<56 | MINOR<<48 | PATCH<<40 |
 	 * ABI_TAG, as the header computes it */
@@ -466,7 +471,8 @@ read_cmake(struct tg_torch *t)
 	file = join(t->cmake_dir, "TorchConfigVersion.cmake");
 	if (!file)
 		return TG_ENOMEM;
-	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e))
+	if (tg_file_read(file, TEXT_MAX, &text, &len, &absent, &e) ||
+	    (text && tg_cmake_check(text, len, file, &e)))
 		rc = problem_err(&t->problems, &e);
 	else if (text && (v = tg_cmake_set_value(text, len, "PACKAGE_VERSION")))
 		rc = set_source(t, TG_SRC_CMAKE, file, v, 0);

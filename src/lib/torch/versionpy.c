@@ -130,11 +130,13 @@ tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
 		const char *why = NULL;
 		int word = 0;
 
-		while (e < len && s[e] != '\n')
+		/* Python's universal newlines: \n, \r\n and a lone \r all
+		 * end a line */
+		while (e < len && s[e] != '\n' && s[e] != '\r')
 			e++;
 		nl = e;
-		if (e > i && s[e - 1] == '\r')
-			e--; /* CRLF */
+		if (e + 1 < len && s[e] == '\r' && s[e + 1] == '\n')
+			nl++;
 		line++;
 		b = skip_blank(s, i, e);
 		for (k = 0; k < TG_VPY_NFIELDS; k++) {

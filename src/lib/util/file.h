@@ -8,9 +8,23 @@
 #ifndef TG_LIB_UTIL_FILE_H
 #define TG_LIB_UTIL_FILE_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "lib/util/err.h"
+
+/* Open path for reading, checked: *fd is a descriptor of a regular file
+ * (after following links) of *size bytes, at most max. The open cannot
+ * block (O_NONBLOCK until the descriptor is known to be a regular file)
+ * and the check is on the opened descriptor (fstat), not on the name.
+ * TG_EIO when it cannot be opened or is not a regular file ("cannot read
+ * 'path': it is a FIFO, not a regular file"), TG_ELIMIT when it holds
+ * more than max bytes ("cannot read 'path': larger than the 64 MiB limit
+ * for a dpkg file list", what naming the kind of file; NULL: "larger
+ * than N bytes"). absent as in tg_file_read (*fd is then -1). Every read
+ * of a file goes through here. */
+int tg_file_open(const char *path, size_t max, const char *what, int *fd,
+		 size_t *size, int *absent, struct tg_err *err);
 
 /* Read the regular file path whole into a NUL-terminated heap block.
  * TG_ELIMIT when it holds more than max bytes, TG_EIO when it cannot be
@@ -20,26 +34,68 @@
 int tg_file_read(const char *path, size_t max, char **out, size_t *len,
 		 int *absent, struct tg_err *err);
 
+/* As tg_file_read, naming the kind of file in the message of a file
+ * over max ("larger than the 64 KiB limit for pyvenv.cfg"). */
+int tg_file_read_as(const char *path, size_t max, const char *what, char **out,
+		    size_t *len, int *absent, struct tg_err *err);
+
 /* As tg_file_read, but a file longer than max is not an error: the first
  * max bytes are returned and *truncated set to 1. */
 int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		      int *truncated, int *absent, struct tg_err *err);
 
-/* Map the regular file path read-only: *data (NULL for an empty file)
- * and *len; release with tg_file_unmap. Memory use does not grow with
- * the file: for large files scanned once (dpkg's status). */
-int tg_file_map(const char *path, const char **data, size_t *len, int *absent,
-		struct tg_err *err);
-void tg_file_unmap(const char *data, size_t len);
+/* Writing a file so that a reader, or a run killed at any moment, sees
+ * the old content or the new, never a part:
+ *
+ *   tg_file_out_begin    resolve path, write the new content to a
+ *                        temporary file beside the target, fsync it
+ *   tg_file_out_commit   rename the temporary file over the target
+ *   tg_file_out_sync     fsync the target's directory
+ *   tg_file_out_release  remove the temporary file if still there
+ *
+ * so that several files can be prepared before any is replaced. What
+ * path may be:
+ *   - absent: created, with mode 0666 less the umask; its directory must
+ *     exist;
+ *   - a regular file: replaced, keeping its mode and, when we may (root,
+ *     or a file that is ours), its owner and group;
+ *   - a symbolic link whose chain ends at a regular file: the file at the
+ *     end of the chain is replaced as above (the links stay);
+ *   - a dangling link, a link loop, or anything but a regular file at the
+ *     end (a device, a FIFO, a socket, a directory): refused with TG_EIO,
+ *     left as it is, nothing created anywhere.
+ * When the target already holds exactly data, nothing is written (its
+ * mtime stays) and changed stays 0.
+ *
+ * The temporary file is ".NAME.torchgate-XXXXXX" beside the target NAME.
+ * begin first removes such files of the same NAME that are older than
+ * TG_FILE_STALE_S seconds (left by a run killed with SIGKILL); younger
+ * ones may belong to a run in progress. While armed is nonzero, tmp names
+ * a file this process may have created: a signal handler may unlink(tmp)
+ * (async-signal-safe: tmp is a fixed array, armed a sig_atomic_t). */
+#define TG_FILE_TMP_MAX 4096
+#define TG_FILE_STALE_S 60
 
-/* Write data to path atomically: a temporary file in the same directory,
- * then rename(). When path already holds exactly data it is left alone
- * (mtime kept) and *changed is 0. No partial file is ever left at path
- * or beside it. A symlink is written through; an existing file keeps its
- * permissions, a new one gets 0666 less the umask. A path that names
- * something other than a regular file (a device, a FIFO, a socket, a
- * directory, directly or through a link) is refused with TG_EIO and left
- * as it is. */
+struct tg_file_out {
+	volatile sig_atomic_t armed;
+	char tmp[TG_FILE_TMP_MAX];
+	char *path;  /* the file replaced (a link's target), owned */
+	int pending; /* a temporary file waits for commit */
+	int changed; /* 1 once the target was replaced */
+};
+
+#define TG_FILE_OUT_INIT                                                       \
+	{                                                                      \
+		0, "", NULL, 0, 0                                              \
+	}
+
+int tg_file_out_begin(struct tg_file_out *o, const char *path, const char *data,
+		      size_t len, struct tg_err *err);
+int tg_file_out_commit(struct tg_file_out *o, struct tg_err *err);
+int tg_file_out_sync(const struct tg_file_out *o, struct tg_err *err);
+void tg_file_out_release(struct tg_file_out *o);
+
+/* The four steps for one file. */
 int tg_file_write_atomic(const char *path, const char *data, size_t len,
 			 int *changed, struct tg_err *err);
 

@@ -3,10 +3,18 @@
  *
  * A struct tg_json is a cJSON node under another name: the getters cast
  * and delegate, so the tree costs nothing beyond cJSON's own. cJSON
- * parses with its nesting limit; we add the rule that only whitespace
- * may follow the value.
+ * parses with its nesting limit; we add the rules that the text is
+ * UTF-8 without NUL bytes and that only whitespace may follow the value.
+ * cJSON allocates through our hooks: a failed allocation is told from
+ * bad JSON (cJSON returns NULL for both), and the allocation-failure test
+ * build (tests/alloc/allocfail.c) reaches cJSON's allocations too.
  */
 #include "lib/util/json.h"
+
+#include "lib/util/str.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 #include <cjson/cJSON.h>
 
@@ -19,15 +27,53 @@ is_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+static int out_of_memory; /* a hook allocation failed */
+
+static void *
+hook_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (!p)
+		out_of_memory = 1;
+	return p;
+}
+
+static void
+hook_free(void *p)
+{
+	free(p);
+}
+
 int
 tg_json_parse(struct tg_json **out, const char *text, size_t len,
 	      size_t *errpos)
 {
+	static cJSON_Hooks hooks = {hook_malloc, hook_free};
 	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	size_t e = end ? (size_t)(end - text) : 0;
+	const char *nul;
+	cJSON *root;
+	size_t e = len;
 
 	*out = NULL;
+	/* JSON text is UTF-8 (RFC 8259, section 8.1) and holds no NUL byte;
+	 * cJSON checks neither (it skips a NUL as whitespace) */
+	nul = memchr(text, '\0', len);
+	if (nul || !tg_str_utf8_valid(text, len, &e)) {
+		if (nul && (size_t)(nul - text) < e)
+			e = (size_t)(nul - text);
+		if (errpos)
+			*errpos = e;
+		return TG_EINVAL;
+	}
+	cJSON_InitHooks(&hooks);
+	out_of_memory = 0;
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	e = end ? (size_t)(end - text) : 0;
+	if (out_of_memory) {
+		cJSON_Delete(root);
+		return TG_ENOMEM;
+	}
 	if (root) {
 		while (e < len && is_ws(text[e]))
 			e++;

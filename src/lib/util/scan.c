@@ -1,8 +1,8 @@
-/* scan.c - pattern search over files: the one module that uses PCRE2
+/* scan.c - pattern search: the one module that uses PCRE2
  * SPDX-License-Identifier: MIT
  *
- * A compiled pattern lives only for one call; a few dozen patterns per
- * run make caching not worth its code. Callers that search thousands of
+ * tg_scan_text compiles its pattern for one call (check's evidence cache
+ * searches each pattern once per file). Callers that search thousands of
  * texts with one pattern (discover) compile it once: tg_scan_compile,
  * without JIT. The JIT's vector loads read past the subject's end, which
  * valgrind reports as uses of uninitialised memory in every run that
@@ -10,7 +10,11 @@
  *
  * Limits: PCRE2's match limit 10^7 and depth limit 10^5 per match, so a
  * pathological pattern fails with a message instead of running for
- * minutes; files up to TG_SCAN_FILE_MAX.
+ * minutes.
+ *
+ * PCRE2 allocates through a general context whose functions call our
+ * malloc and free, so that its failed allocations are told from bad
+ * patterns and the allocation-failure test build reaches them.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "lib/util/scan.h"
@@ -21,22 +25,48 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util/file.h"
 
 #define MATCH_LIMIT 10000000
 #define DEPTH_LIMIT 100000
 
-/* Compile pattern (multiline); jit: also JIT-compile it, which reads up
- * to a vector's width past the subject's end (callers pad their text). */
-static pcre2_code *
-compile(const char *pattern, size_t *offset, char *msg, size_t msgsz, int jit)
+static void *
+gc_malloc(PCRE2_SIZE n, void *data)
+{
+	(void)data;
+	return malloc(n);
+}
+
+static void
+gc_free(void *p, void *data)
+{
+	(void)data;
+	free(p);
+}
+
+/* Compile pattern (multiline) into *out: 0, TG_EINVAL with msg and
+ * *offset, or TG_ENOMEM. jit: also JIT-compile it, which reads up to a
+ * vector's width past the subject's end (callers pad their text). The
+ * code keeps the allocator of the context it was compiled with. */
+static int
+compile(pcre2_code **out, const char *pattern, size_t *offset, char *msg,
+	size_t msgsz, int jit)
 {
 	int code;
-	PCRE2_SIZE off;
-	pcre2_code *re =
-	    pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-			  PCRE2_MULTILINE, &code, &off, NULL);
+	PCRE2_SIZE off = 0;
+	pcre2_general_context *gc =
+	    pcre2_general_context_create(gc_malloc, gc_free, NULL);
+	pcre2_compile_context *cc =
+	    gc ? pcre2_compile_context_create(gc) : NULL;
+	pcre2_code *re = NULL;
 
+	*out = NULL;
+	if (cc)
+		re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
+				   PCRE2_MULTILINE, &code, &off, cc);
+	pcre2_compile_context_free(cc);
+	pcre2_general_context_free(gc);
+	if (!cc || (!re && code == PCRE2_ERROR_HEAP_FAILED))
+		return TG_ENOMEM;
 	if (!re) {
 		PCRE2_UCHAR buf[256];
 
@@ -45,23 +75,23 @@ compile(const char *pattern, size_t *offset, char *msg, size_t msgsz, int jit)
 			snprintf(msg, msgsz, "%s", (const char *)buf);
 		if (offset)
 			*offset = (size_t)off;
-		return NULL;
+		return TG_EINVAL;
 	}
 	if (jit)
 		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* a speed-up only */
-	return re;
+	*out = re;
+	return 0;
 }
 
 int
 tg_scan_pattern_check(const char *pattern, size_t *offset, char *msg,
 		      size_t msgsz)
 {
-	pcre2_code *re = compile(pattern, offset, msg, msgsz, 0);
+	pcre2_code *re;
+	int rc = compile(&re, pattern, offset, msg, msgsz, 0);
 
-	if (!re)
-		return -1;
 	pcre2_code_free(re);
-	return 0;
+	return rc;
 }
 
 int
@@ -70,13 +100,15 @@ tg_scan_text(const char *pattern, const char *s, size_t len, int *matched,
 {
 	char msg[256];
 	size_t off;
-	pcre2_code *re = compile(pattern, &off, msg, sizeof(msg), 1);
+	pcre2_code *re;
 	pcre2_match_data *md = NULL;
 	pcre2_match_context *mc = NULL;
-	int rc = 0, r;
+	int rc = compile(&re, pattern, &off, msg, sizeof(msg), 1), r;
 
 	*matched = 0;
-	if (!re)
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, rc, "out of memory");
+	if (rc)
 		return tg_err_set(err, TG_EINVAL,
 				  "bad pattern at offset %zu: %s", off, msg);
 	md = pcre2_match_data_create_from_pattern(re, NULL);
@@ -90,6 +122,8 @@ tg_scan_text(const char *pattern, const char *s, size_t len, int *matched,
 	r = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, md, mc);
 	if (r >= 0)
 		*matched = 1;
+	else if (r == PCRE2_ERROR_NOMEMORY)
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 	else if (r != PCRE2_ERROR_NOMATCH) {
 		PCRE2_UCHAR buf[256];
 
@@ -101,30 +135,6 @@ out:
 	pcre2_match_context_free(mc);
 	pcre2_match_data_free(md);
 	pcre2_code_free(re);
-	return rc;
-}
-
-int
-tg_scan_file(const char *pattern, const char *path, int *matched, int *absent,
-	     struct tg_err *err)
-{
-	char *text = NULL;
-	size_t len;
-	int rc;
-
-	*matched = 0;
-	rc = tg_file_read(path, TG_SCAN_FILE_MAX, &text, &len, absent, err);
-	if (rc || !text)
-		return rc;
-	{
-		struct tg_err e2 = TG_ERR_INIT;
-
-		rc = tg_scan_text(pattern, text, len, matched, &e2);
-		if (rc)
-			tg_err_set(err, rc, "cannot search '%s': %s", path,
-				   e2.msg);
-	}
-	free(text);
 	return rc;
 }
 
@@ -141,16 +151,20 @@ tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 	size_t off = 0;
 	uint32_t ncap = 0;
 	struct tg_scan_re *re;
+	int rc;
 
 	*out = NULL;
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	re->code = compile(pattern, &off, msg, sizeof(msg), 0);
-	if (!re->code) {
+	rc = compile(&re->code, pattern, &off, msg, sizeof(msg), 0);
+	if (rc) {
 		free(re);
-		return tg_err_set(err, TG_EINVAL,
-				  "bad pattern at offset %zu: %s", off, msg);
+		return rc == TG_ENOMEM
+			   ? tg_err_set(err, rc, "out of memory")
+			   : tg_err_set(err, rc,
+					"bad pattern at offset %zu: %s", off,
+					msg);
 	}
 	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &ncap);
 	re->ngroups = (size_t)ncap + 1 < TG_SCAN_GROUPS_MAX
@@ -193,6 +207,10 @@ tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
 		r = pcre2_match(re->code, (PCRE2_SPTR)s, len, start, 0, md, mc);
 		if (r == PCRE2_ERROR_NOMATCH)
 			break;
+		if (r == PCRE2_ERROR_NOMEMORY) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
+		}
 		if (r < 0) {
 			PCRE2_UCHAR buf[256];
 

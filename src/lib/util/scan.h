@@ -1,9 +1,9 @@
-/* scan.h - pattern search over files: the one module that uses PCRE2
+/* scan.h - pattern search: the one module that uses PCRE2
  * SPDX-License-Identifier: MIT
  *
  * Patterns are PCRE2 in multiline mode, compiled with JIT where the
- * platform has it. Every match is bounded (match and depth limits) and
- * every file read is bounded (TG_SCAN_FILE_MAX).
+ * platform has it. Every match is bounded (match and depth limits); a
+ * caller reads at most TG_SCAN_FILE_MAX bytes of a file to search.
  */
 #ifndef TG_LIB_UTIL_SCAN_H
 #define TG_LIB_UTIL_SCAN_H
@@ -14,17 +14,14 @@
 
 #define TG_SCAN_FILE_MAX ((size_t)64 * 1024 * 1024)
 
-/* 0 when pattern compiles; else -1 with the offset and PCRE2's message. */
+/* 0 when pattern compiles; else TG_EINVAL with the offset and PCRE2's
+ * message, or TG_ENOMEM. */
 int tg_scan_pattern_check(const char *pattern, size_t *offset, char *msg,
 			  size_t msgsz);
 
 /* *matched: whether pattern matches anywhere in s[0..len). */
 int tg_scan_text(const char *pattern, const char *s, size_t len, int *matched,
 		 struct tg_err *err);
-
-/* As tg_scan_text on the file path; a missing file sets *absent. */
-int tg_scan_file(const char *pattern, const char *path, int *matched,
-		 int *absent, struct tg_err *err);
 
 /* A compiled pattern, for searching many texts. */
 struct tg_scan_re;

@@ -4,6 +4,7 @@
 #include "lib/util/str.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,4 +66,104 @@ tg_str_ndup(const char *s, size_t len)
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
+}
+
+/* Length of the well-formed UTF-8 sequence at s[0..len), or 0. */
+static size_t
+utf8_seq(const unsigned char *s, size_t len)
+{
+	size_t n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || len < n)
+		return 0;
+	return tg_str_utf8_valid((const char *)s, n, NULL) ? n : 0;
+}
+
+/* Append one escaped byte or sequence; 0 when it does not fit. */
+static int
+put(char *out, size_t cap, size_t *at, const char *s, size_t n)
+{
+	if (*at + n >= cap)
+		return 0;
+	memcpy(out + *at, s, n);
+	*at += n;
+	out[*at] = '\0';
+	return 1;
+}
+
+/* Escape s[0..len) into out from *at; stops at in_max input bytes (cut
+ * on a character boundary, *cut set) or when out is full. */
+static void
+escape(char *out, size_t cap, size_t *at, const char *s, size_t len,
+       size_t in_max, int *cut)
+{
+	static const char names[] = "0000000abtnvfr";
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	*cut = 0;
+	while (i < len) {
+		unsigned c = u[i];
+		char e[5];
+		size_t n = 1, w;
+
+		if (c >= 0x80 && (n = utf8_seq(u + i, len - i)) == 0)
+			n = 1;
+		/* C1 controls (U+0080..U+009F: CSI, OSC...) are valid UTF-8
+		 * that terminals obey: escaped byte by byte like C0 ones */
+		if (n == 2 && c == 0xc2 && u[i + 1] < 0xa0)
+			n = 1;
+		if (i + n > in_max) {
+			*cut = 1;
+			return;
+		}
+		if (c >= 0x20 && c != 0x7f && (c < 0x80 || n > 1)) {
+			memcpy(e, s + i, n);
+			w = n;
+		} else if (c >= 7 && c <= 13) {
+			e[0] = '\\', e[1] = names[c], w = 2;
+		} else if (c == 27) {
+			e[0] = '\\', e[1] = 'e', w = 2;
+		} else {
+			w = (size_t)snprintf(e, sizeof(e), "\\x%02x", c);
+		}
+		if (!put(out, cap, at, e, w)) {
+			*cut = 1;
+			return;
+		}
+		i += n;
+	}
+}
+
+char *
+tg_str_quote(char *out, const char *s, size_t len)
+{
+	size_t at = 0;
+	int cut;
+
+	out[0] = '\0';
+	escape(out, TG_STR_QUOTE_SIZE, &at, s, len, TG_STR_QUOTE_MAX, &cut);
+	if (cut)
+		put(out, TG_STR_QUOTE_SIZE, &at, "...", 3);
+	return out;
+}
+
+char *
+tg_str_quote_cstr(char *out, const char *s)
+{
+	return s ? tg_str_quote(out, s, strlen(s))
+		 : tg_str_quote(out, "(null)", 6);
+}
+
+void
+tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
+{
+	int cut;
+
+	if (cap == 0)
+		return;
+	if (*at >= cap)
+		*at = cap - 1;
+	out[*at] = '\0';
+	escape(out, cap, at, s, len, SIZE_MAX, &cut);
 }

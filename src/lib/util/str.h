@@ -16,4 +16,32 @@ int tg_str_has_nul(const char *s, size_t len);
 /* Duplicate len bytes of s, NUL-terminated. */
 char *tg_str_ndup(const char *s, size_t len);
 
+/* Messages quote at most this many bytes of the text they are about. */
+#define TG_STR_QUOTE_MAX 200
+/* The room one quoted text needs: every byte escaped (\xNN), "...", NUL. */
+#define TG_STR_QUOTE_SIZE (TG_STR_QUOTE_MAX * 4 + 4)
+
+/* s[0..len) made fit to quote in a message, written to out (of
+ * TG_STR_QUOTE_SIZE bytes), which is returned: at most TG_STR_QUOTE_MAX
+ * bytes of s, cut on a UTF-8 character boundary and ended with "..."
+ * when cut; a control byte (below 0x20, 0x7f) is escaped as \a \b \t
+ * \n \v \f \r \e or \xNN, a byte of invalid UTF-8 as \xNN. Nothing
+ * else is changed (a backslash stays one), so the result is for people,
+ * not for parsing back. */
+char *tg_str_quote(char *out, const char *s, size_t len);
+
+/* tg_str_quote of a NUL-terminated string (NULL gives "(null)") into a
+ * buffer that lives until the end of the enclosing block: for message
+ * arguments, tg_err_set(err, c, "invalid version '%s'", TG_QUOTE(v)). */
+#define TG_QUOTE(s) tg_str_quote_cstr((char[TG_STR_QUOTE_SIZE]){0}, (s))
+char *tg_str_quote_cstr(char *out, const char *s);
+
+/* As tg_str_quote with no length bound: a control byte or invalid UTF-8
+ * in s[0..len) escaped, the result appended to out[0..cap) from *at,
+ * never past cap - 1 (NUL-terminated; what does not fit is dropped).
+ * The last writer of every message line uses it, so that no raw control
+ * byte or newline reaches a terminal whatever a caller passed. */
+void tg_str_escape(char *out, size_t cap, size_t *at, const char *s,
+		   size_t len);
+
 #endif

@@ -1,0 +1,1 @@
+auto s = R"delim(raw )" string)delim"; auto t = u8R"(x)"; auto b = R"abc

@@ -1,0 +1,2 @@
+/* never closed
+#define TORCH_VERSION_MINOR 11

@@ -1,0 +1,1 @@
+warnings.warn("open

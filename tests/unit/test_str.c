@@ -1,0 +1,81 @@
+/* test_str.c - unit tests for util/str: quoting text in messages
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/util/str.h"
+
+static const struct {
+	const char *in;
+	const char *want;
+} quotes[] = {
+    {"2.11.0", "2.11.0"},
+    {"", ""},
+    {"\x1b]2;owned\a\x1b[2J", "\\e]2;owned\\a\\e[2J"},
+    {"a\nb\tc\rd\x7f", "a\\nb\\tc\\rd\\x7f"},
+    {"\x01\x1f", "\\x01\\x1f"},
+    {"back\\slash", "back\\slash"},
+    {"caf\xc3\xa9", "caf\xc3\xa9"},
+    {"bad \xc3 utf8 \xff", "bad \\xc3 utf8 \\xff"},
+    {"\xed\xa0\x80", "\\xed\\xa0\\x80"}, /* a surrogate */
+    /* C1 controls: CSI and OSC, valid UTF-8 that terminals obey */
+    {"\xc2\x9b" "31m \xc2\x9d" "0;t", "\\xc2\\x9b31m \\xc2\\x9d0;t"},
+    {"\xc2\xa0nbsp", "\xc2\xa0nbsp"}, /* U+00A0 is text */
+};
+
+static void
+test_quote(void)
+{
+	char out[TG_STR_QUOTE_SIZE], *big;
+	size_t k;
+
+	for (k = 0; k < sizeof(quotes) / sizeof(quotes[0]); k++)
+		CHECK_STR(tg_str_quote(out, quotes[k].in, strlen(quotes[k].in)),
+			  quotes[k].want, quotes[k].in);
+	CHECK_STR(TG_QUOTE(NULL), "(null)", "NULL");
+	CHECK_STR(TG_QUOTE("x\ny"), "x\\ny", "macro");
+
+	/* 900000 digits: 200 kept, then "..." */
+	big = malloc(900001);
+	memset(big, '1', 900000);
+	big[900000] = '\0';
+	tg_str_quote(out, big, 900000);
+	CHECK(strlen(out) == 203, "length %zu", strlen(out));
+	CHECK(strcmp(out + 200, "...") == 0, "ends '%s'", out + 200);
+	/* exactly 200 bytes: not cut */
+	tg_str_quote(out, big, 200);
+	CHECK(strlen(out) == 200, "length %zu", strlen(out));
+	/* a two-byte character across byte 200 is not split */
+	big[199] = '\xc3', big[200] = '\xa9';
+	tg_str_quote(out, big, 300);
+	CHECK(strlen(out) == 202 && strcmp(out + 199, "...") == 0, "cut '%s'",
+	      out + 190);
+	/* 200 control bytes: all escaped, all fit */
+	memset(big, '\x01', 300);
+	tg_str_quote(out, big, 300);
+	CHECK(strlen(out) == 803, "escaped length %zu", strlen(out));
+	free(big);
+}
+
+static void
+test_escape(void)
+{
+	char out[16];
+	size_t at = 0;
+
+	tg_str_escape(out, sizeof(out), &at, "a\x1b", 2);
+	CHECK_STR(out, "a\\e", "escape");
+	tg_str_escape(out, sizeof(out), &at, "\n0123456789abcdef", 17);
+	CHECK(at < sizeof(out) && strlen(out) == at, "bounded %zu", at);
+	CHECK(strncmp(out, "a\\e\\n0123", 9) == 0, "kept '%s'", out);
+}
+
+int
+main(void)
+{
+	test_quote();
+	test_escape();
+	return check_result("test_str");
+}
