@@ -21,7 +21,10 @@ static const struct {
     {"bad \xc3 utf8 \xff", "bad \\xc3 utf8 \\xff"},
     {"\xed\xa0\x80", "\\xed\\xa0\\x80"}, /* a surrogate */
     /* C1 controls: CSI and OSC, valid UTF-8 that terminals obey */
-    {"\xc2\x9b" "31m \xc2\x9d" "0;t", "\\xc2\\x9b31m \\xc2\\x9d0;t"},
+    {"\xc2\x9b"
+     "31m \xc2\x9d"
+     "0;t",
+     "\\xc2\\x9b31m \\xc2\\x9d0;t"},
     {"\xc2\xa0nbsp", "\xc2\xa0nbsp"}, /* U+00A0 is text */
 };
 

@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 #define MATCH_LIMIT 10000000
 #define DEPTH_LIMIT 100000
 
