@@ -28,8 +28,11 @@
 #   - the case printed what it must (its stdout, stderr, exit), or a
 #     process whose allocation failed exited 5 and the case's output says
 #     "out of memory": a failure never turns into a changed answer;
-#   - the case's directory holds no file that the run without failures
-#     did not leave (no stray temporary files).
+#   - the case's directory holds no file that neither the run without
+#     failures nor the run whose first allocation failed left (no stray
+#     temporary files; a file the case made itself and that torchgate
+#     removes when it succeeds, such as a stale temporary file, stays
+#     when torchgate stops at its first allocation).
 # Prints one line per failed run and a summary; exits 1 when a run failed.
 set -u
 all=40 samples=40 jobs=2 keep=
@@ -97,7 +100,7 @@ check_run() {
 			return
 		fi
 	fi
-	f=$(comm -13 "$b/files" "$d/files" | head -3 | tr '\n' ' ')
+	f=$(sort -u "$b/files" "$b/../first.files" 2>/dev/null | comm -13 - "$d/files" | head -3 | tr '\n' ' ')
 	[ -z "$f" ] || echo "left behind: $f"
 }
 
@@ -121,6 +124,7 @@ one_case() {
 	for n in $(schedule "$max"); do
 		runs=$((runs + 1))
 		run_case "$c" "$n" "$w/run"
+		[ "$n" = 1 ] && cp "$w/run/files" "$w/first.files"
 		why=$(check_run "$c" "$w/base" "$w/run")
 		if [ -n "$why" ]; then
 			bad=$((bad + 1))
@@ -128,7 +132,7 @@ one_case() {
 			cp -r "$w/run" "$w/fail-$n"
 		fi
 	done
-	rm -rf "$w/base" "$w/run"
+	rm -rf "$w/base" "$w/run" "$w/first.files"
 	echo "$name $runs $bad"
 }
 

@@ -122,10 +122,13 @@ put_utf8(struct tg_buf *b, unsigned long cp)
 
 /* Decode the Python string literal s[0..n) (quotes included) as
  * ast.literal_eval does; NULL when Python would reject it or the value
- * cannot be held (NUL, lone surrogate, \N{...} names). */
+ * cannot be held (NUL, lone surrogate, \N{...} names), or out of memory
+ * (*nomem set). */
 static char *
-decode_literal(const char *s, size_t n)
+decode_literal(const char *s, size_t n, int *nomem)
 {
+	char *p;
+
 	struct tg_buf b = TG_BUF_INIT;
 	size_t i, k, digits;
 	unsigned long cp;
@@ -214,8 +217,13 @@ decode_literal(const char *s, size_t n)
 	}
 	if (rc)
 		goto fail;
-	return tg_buf_detach(&b);
+	p = tg_buf_detach(&b);
+	if (!p)
+		*nomem = 1;
+	return p;
 fail:
+	if (rc == TG_ENOMEM)
+		*nomem = 1;
 	tg_buf_release(&b);
 	return NULL;
 }
@@ -245,7 +253,11 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 		return 0;
 	}
 	if (tg_pep508_take(lx, TG_TOK_QUOTED, &at, &n)) {
-		sd->text = decode_literal(lx->s + at, n);
+		int nomem = 0;
+
+		sd->text = decode_literal(lx->s + at, n, &nomem);
+		if (nomem)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!sd->text)
 			return syntax(err, at + n, "invalid quoted string");
 		return 0;

@@ -370,8 +370,11 @@ resolve(const char *path, char **where, int *exists, struct stat *st,
 		return refuse(path, st, err);
 	/* a link to /proc/self/fd/N has no name to resolve */
 	*where = realpath(path, NULL);
+	if (!*where && errno == ENOMEM)
+		return tg_err_set(err, TG_ENOMEM,
+				  "out of memory resolving '%s'", path);
 	if (!*where)
-		return tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
+		return tg_err_set(err, TG_EIO,
 				  "cannot write '%s': cannot resolve its "
 				  "symbolic link: %s",
 				  path, strerror(errno));
