@@ -404,8 +404,11 @@ load_defaults(struct defaults *d, struct tg_err *err)
 		d->have_py = 1;
 		py.major = d->cenv->interp.major;
 		py.minor = d->cenv->interp.minor;
-		if (!tg_interp_full_version(&d->cenv->interp, &iv,
-					    &d->why_full)) {
+		rc =
+		    tg_interp_full_version(&d->cenv->interp, &iv, &d->why_full);
+		if (rc == TG_ENOMEM)
+			return tg_err_set(err, rc, "%s", d->why_full.msg);
+		if (!rc) {
 			d->have_full = 1;
 			py.micro = iv.micro;
 			py.releaselevel = iv.releaselevel;

@@ -738,7 +738,11 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 		return rc;
 	}
 	py = tg_path_join(abs, "bin/python3");
-	if (py && is_executable_file(py)) {
+	if (!py) {
+		free(abs);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	if (is_executable_file(py)) {
 		rc = tg_interp_find(in, py, env, err);
 		free(py);
 		free(abs);
@@ -759,6 +763,8 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	}
 	in->prefix = abs;
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
+	if (!in->base_prefix)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	return check_debian_site(in, err);
 }
 
