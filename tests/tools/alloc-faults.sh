@@ -100,7 +100,10 @@ check_run() {
 			return
 		fi
 	fi
-	f=$(sort -u "$b/files" "$b/../first.files" 2>/dev/null | comm -13 - "$d/files" | head -3 | tr '\n' ' ')
+	f=$b/files
+	[ -f "$b/../first.files" ] && f="$f $b/../first.files"
+	# shellcheck disable=SC2086
+	f=$(sort -u $f | comm -13 - "$d/files" | head -3 | tr '\n' ' ')
 	[ -z "$f" ] || echo "left behind: $f"
 }
 
