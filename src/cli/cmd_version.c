@@ -95,9 +95,13 @@ do_normalize(const struct opts *o, int argc, char **argv)
 				status = cli_exit_for(r);
 			continue;
 		}
-		if (tg_buf_adds(&out, v.str) || tg_buf_addc(&out, '\n'))
-			status = CLI_IO;
+		tg_buf_adds(&out, v.str);
+		tg_buf_addc(&out, '\n');
 		tg_version_release(&v);
+	}
+	if (tg_buf_error(&out)) {
+		tg_buf_release(&out);
+		return cli_out_of_memory(CMD);
 	}
 	if (status == CLI_OK && out.len)
 		fwrite(out.data, 1, out.len, stdout);
