@@ -167,6 +167,10 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 			if (tg_buf_adds(&msg, k ? ", " : "") ||
 			    tg_buf_adds(&msg, env->path.e[k].dir))
 				break;
+		if (tg_buf_error(&msg)) {
+			tg_buf_release(&msg);
+			return cli_out_of_memory(cmd);
+		}
 		if (env->have_interp && env->interp.executable)
 			cli_error(cmd,
 				  "no torch found for Python '%s'%s%s%s; "

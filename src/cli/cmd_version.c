@@ -95,9 +95,13 @@ do_normalize(const struct opts *o, int argc, char **argv)
 				status = cli_exit_for(r);
 			continue;
 		}
-		if (tg_buf_adds(&out, v.str) || tg_buf_addc(&out, '\n'))
-			status = CLI_IO;
+		tg_buf_adds(&out, v.str);
+		tg_buf_addc(&out, '\n');
 		tg_version_release(&v);
+	}
+	if (tg_buf_error(&out)) {
+		tg_buf_release(&out);
+		return cli_out_of_memory(CMD);
 	}
 	if (status == CLI_OK && out.len)
 		fwrite(out.data, 1, out.len, stdout);
@@ -404,8 +408,11 @@ load_defaults(struct defaults *d, struct tg_err *err)
 		d->have_py = 1;
 		py.major = d->cenv->interp.major;
 		py.minor = d->cenv->interp.minor;
-		if (!tg_interp_full_version(&d->cenv->interp, &iv,
-					    &d->why_full)) {
+		rc =
+		    tg_interp_full_version(&d->cenv->interp, &iv, &d->why_full);
+		if (rc == TG_ENOMEM)
+			return tg_err_set(err, rc, "%s", d->why_full.msg);
+		if (!rc) {
 			d->have_full = 1;
 			py.micro = iv.micro;
 			py.releaselevel = iv.releaselevel;

@@ -578,8 +578,10 @@ tg_probe_format_write(const struct tg_probe_view *pv, enum tg_probe_format fmt,
 		break;
 	}
 	if (tg_buf_error(b))
-		return tg_err_set(err, tg_buf_error(b),
-				  "the report does not fit in memory");
+		return tg_err_set(err, tg_buf_error(b), "%s",
+				  tg_buf_error(b) == TG_ENOMEM
+				      ? "out of memory writing the report"
+				      : "the report does not fit in memory");
 	return 0;
 }
 
@@ -686,7 +688,9 @@ tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 		line(b, t->editable ? "1" : "0");
 	}
 	if (tg_buf_error(b))
-		return tg_err_set(err, tg_buf_error(b),
-				  "the field does not fit in memory");
+		return tg_err_set(err, tg_buf_error(b), "%s",
+				  tg_buf_error(b) == TG_ENOMEM
+				      ? "out of memory writing the field"
+				      : "the field does not fit in memory");
 	return 0;
 }

@@ -122,10 +122,13 @@ put_utf8(struct tg_buf *b, unsigned long cp)
 
 /* Decode the Python string literal s[0..n) (quotes included) as
  * ast.literal_eval does; NULL when Python would reject it or the value
- * cannot be held (NUL, lone surrogate, \N{...} names). */
+ * cannot be held (NUL, lone surrogate, \N{...} names), or out of memory
+ * (*nomem set). */
 static char *
-decode_literal(const char *s, size_t n)
+decode_literal(const char *s, size_t n, int *nomem)
 {
+	char *p;
+
 	struct tg_buf b = TG_BUF_INIT;
 	size_t i, k, digits;
 	unsigned long cp;
@@ -214,8 +217,13 @@ decode_literal(const char *s, size_t n)
 	}
 	if (rc)
 		goto fail;
-	return tg_buf_detach(&b);
+	p = tg_buf_detach(&b);
+	if (!p)
+		*nomem = 1;
+	return p;
 fail:
+	if (rc == TG_ENOMEM)
+		*nomem = 1;
 	tg_buf_release(&b);
 	return NULL;
 }
@@ -245,7 +253,11 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 		return 0;
 	}
 	if (tg_pep508_take(lx, TG_TOK_QUOTED, &at, &n)) {
-		sd->text = decode_literal(lx->s + at, n);
+		int nomem = 0;
+
+		sd->text = decode_literal(lx->s + at, n, &nomem);
+		if (nomem)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!sd->text)
 			return syntax(err, at + n, "invalid quoted string");
 		return 0;
@@ -587,23 +599,33 @@ env_value(const struct tg_marker_env *env, const char *key, struct val *out,
 }
 
 /* Specifier(op + rhs).contains(lhs, prereleases=True), or -1 when
- * op + rhs is not a valid specifier. */
+ * op + rhs is not a valid specifier, or TG_ENOMEM. */
 static int
 version_compare(const char *lhs, const char *op, const char *rhs)
 {
 	struct tg_buf b = TG_BUF_INIT;
+	struct tg_err e2 = TG_ERR_INIT;
 	struct tg_spec sp;
 	struct tg_version v;
 	size_t s, e;
 	int r = -1, have_v;
 
-	if (tg_buf_adds(&b, op) || tg_buf_adds(&b, rhs))
+	if (tg_buf_adds(&b, op) || tg_buf_adds(&b, rhs)) {
+		r = tg_buf_error(&b) == TG_ENOMEM ? TG_ENOMEM : -1;
 		goto out;
+	}
 	s = tg_pyspace_lstrip(b.data, 0, b.len);
 	e = tg_pyspace_rstrip(b.data, s, b.len);
-	if (tg_spec_parse(&sp, b.data + s, e - s, NULL) != 0)
+	if (tg_spec_parse(&sp, b.data + s, e - s, &e2) != 0) {
+		r = e2.code == TG_ENOMEM ? TG_ENOMEM : -1;
 		goto out;
-	have_v = tg_version_parse(&v, lhs, strlen(lhs), NULL) == 0;
+	}
+	have_v = tg_version_parse(&v, lhs, strlen(lhs), &e2) == 0;
+	if (!have_v && e2.code == TG_ENOMEM) {
+		tg_spec_release(&sp);
+		r = TG_ENOMEM;
+		goto out;
+	}
 	r = tg_spec_match(&sp, lhs, strlen(lhs), have_v ? &v : NULL);
 	if (have_v)
 		tg_version_release(&v);
@@ -679,7 +701,9 @@ eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
 		}
 	}
 	if (is_version_var(key) && !rhs.is_set &&
-	    (r = version_compare(lhs.s, nd->op, rhs.s)) >= 0) {
+	    (r = version_compare(lhs.s, nd->op, rhs.s)) != -1) {
+		if (r == TG_ENOMEM)
+			goto nomem;
 		*result = r;
 		goto out;
 	}

@@ -133,8 +133,11 @@ open_list(const char *admindir, const char *pkg, off_t *size,
 	if (tg_path_fmt(path, sizeof(path), err, "%s/info", admindir))
 		return -1;
 	d = opendir(path);
-	if (!d)
+	if (!d) {
+		if (errno == ENOMEM)
+			tg_err_set(err, TG_ENOMEM, "out of memory");
 		return -1;
+	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 

@@ -78,6 +78,15 @@ find_on_path(const char *name, const char *pathvar, const char *cwd,
 	}
 }
 
+/* p; a NULL p sets *nomem */
+static char *
+kept(char *p, int *nomem)
+{
+	if (!p)
+		*nomem = 1;
+	return p;
+}
+
 /* "python3.11" -> 3, 11 */
 static int
 version_from_name(const char *base, int *major, int *minor)
@@ -198,6 +207,15 @@ cmp_dotted(const char *a, const char *b)
 	return 0;
 }
 
+/* p, or NULL with TG_ENOMEM in err */
+static char *
+nomem_if_null(char *p, struct tg_err *err)
+{
+	if (!p)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
+	return p;
+}
+
 /* The program of pyenv version name: exact, else the newest installed
  * version that starts with "name." (pyenv's prefix resolution). NULL
  * when there is none, or with err set when a path is too long. */
@@ -217,12 +235,15 @@ pyenv_program(const char *root, const char *name, const char *program,
 			name, program))
 		return NULL;
 	if (is_executable_file(path))
-		return tg_str_ndup(path, strlen(path));
+		return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
 	/* shorter than the path above, which fitted */
 	snprintf(path, sizeof(path), "%s/versions", root);
 	d = opendir(path);
-	if (!d)
+	if (!d) {
+		if (errno == ENOMEM)
+			tg_err_set(err, TG_ENOMEM, "out of memory");
 		return NULL;
+	}
 	while ((de = readdir(d))) {
 		const char *v = de->d_name;
 
@@ -245,7 +266,7 @@ pyenv_program(const char *root, const char *name, const char *program,
 	/* the same path as in the loop, which fitted */
 	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, best,
 		 program);
-	return tg_str_ndup(path, strlen(path));
+	return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
 }
 
 /* Resolve a pyenv shim to the program it would exec. */
@@ -331,9 +352,10 @@ out:
 	return rc;
 }
 
-/* Key = value lines of pyvenv.cfg (site.py's reading of it). */
+/* Key = value lines of pyvenv.cfg (site.py's reading of it): NULL when
+ * there is no key, or out of memory (*nomem set). */
 static char *
-cfg_value(const char *text, size_t len, const char *key)
+cfg_value(const char *text, size_t len, const char *key, int *nomem)
 {
 	size_t i = 0, n = strlen(key);
 
@@ -364,7 +386,8 @@ cfg_value(const char *text, size_t len, const char *key)
 						  text[ve - 1] == '\t' ||
 						  text[ve - 1] == '\r'))
 					ve--;
-				return tg_str_ndup(text + v, ve - v);
+				return kept(tg_str_ndup(text + v, ve - v),
+					    nomem);
 			}
 		}
 		i = e + 1;
@@ -386,7 +409,9 @@ scan_lib_version(const char *prefix, int *major, int *minor, struct tg_err *err)
 		return rc;
 	d = opendir(path);
 	if (!d)
-		return 1;
+		return errno == ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : 1;
 	while ((de = readdir(d))) {
 		int a, b;
 		char probe[4096 + 300];
@@ -426,6 +451,8 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 {
 	char *d = tg_str_ndup(dir, strlen(dir));
 
+	if (!d)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
 	while (d) {
 		char probe[4200], *up;
 
@@ -438,6 +465,8 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 		if (strcmp(d, "/") == 0)
 			break;
 		up = tg_path_dirname(d);
+		if (!up)
+			tg_err_set(err, TG_ENOMEM, "out of memory");
 		free(d);
 		d = up;
 	}
@@ -456,9 +485,16 @@ check_debian_site(struct tg_interp *in, struct tg_err *err)
 			      "%s/lib/python%d.%d/site.py", in->base_prefix,
 			      in->major, in->minor)))
 		return rc;
-	if (tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, NULL) == 0 &&
-	    text)
-		in->debian = strstr(text, "\"dist-packages\"") != NULL;
+	{
+		struct tg_err e = TG_ERR_INIT;
+
+		if (tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, &e) ==
+			0 &&
+		    text)
+			in->debian = strstr(text, "\"dist-packages\"") != NULL;
+		else if (e.code == TG_ENOMEM)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	free(text);
 	return 0;
 }
@@ -470,7 +506,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	char *exe_dir = NULL, *real = NULL, *cfg = NULL, *text = NULL;
 	char *home = NULL, *v = NULL, *base_exe = NULL, *base_dir = NULL;
 	size_t len = 0;
-	int rc = 0, have_version = 0;
+	int rc = 0, have_version = 0, nomem = 0;
 
 	exe_dir = tg_path_dirname(in->executable);
 	if (!exe_dir)
@@ -479,17 +515,21 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	/* whatever is there is read: a FIFO or a device named pyvenv.cfg is
 	 * an error naming it, not taken for "no venv" (which would blame a
 	 * missing os.py instead) */
-	cfg = tg_path_join(exe_dir, "pyvenv.cfg");
+	cfg = kept(tg_path_join(exe_dir, "pyvenv.cfg"), &nomem);
 	if (cfg && !tg_path_exists(cfg)) {
-		char *up = tg_path_dirname(exe_dir);
+		char *up = kept(tg_path_dirname(exe_dir), &nomem);
 
 		free(cfg);
-		cfg = up ? tg_path_join(up, "pyvenv.cfg") : NULL;
+		cfg = up ? kept(tg_path_join(up, "pyvenv.cfg"), &nomem) : NULL;
 		free(up);
 		if (cfg && !tg_path_exists(cfg)) {
 			free(cfg);
 			cfg = NULL;
 		}
+	}
+	if (nomem) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
 	}
 	if (cfg) {
 		rc = tg_file_read_as(cfg, CFG_MAX, "pyvenv.cfg", &text, &len,
@@ -500,17 +540,24 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		in->pyvenv_cfg = cfg;
 		cfg = NULL;
 		in->prefix = tg_path_dirname(exe_dir);
-		v = cfg_value(text, len, "include-system-site-packages");
+		v = cfg_value(text, len, "include-system-site-packages",
+			      &nomem);
 		in->system_site = !v || strcasecmp(v, "true") == 0;
 		free(v);
-		home = cfg_value(text, len, "home");
-		v = cfg_value(text, len, "version");
+		home = cfg_value(text, len, "home", &nomem);
+		v = cfg_value(text, len, "version", &nomem);
 		if (!v)
-			v = cfg_value(text, len, "version_info");
+			v = cfg_value(text, len, "version_info", &nomem);
+		if (!in->prefix)
+			nomem = 1;
 		if (v && sscanf(v, "%d.%d", &in->major, &in->minor) == 2)
 			have_version = 1;
 		free(v);
 		v = NULL;
+		if (nomem) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
+		}
 	}
 	/* the base interpreter: the venv's home, else the executable */
 	if (home) {
@@ -528,8 +575,10 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	}
 	real = realpath(base_exe, NULL);
 	if (!real) {
-		rc = tg_err_set(err, TG_ENOENT, "cannot resolve '%s': %s",
-				base_exe, strerror(errno));
+		rc = errno == ENOMEM
+			 ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			 : tg_err_set(err, TG_ENOENT, "cannot resolve '%s': %s",
+				      base_exe, strerror(errno));
 		goto out;
 	}
 	if (strncmp(tg_path_basename(real), "python", 6) != 0) {
@@ -542,12 +591,20 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	if (!version_from_name(tg_path_basename(real), &in->major, &in->minor))
 		have_version = 1;
 	base_dir = tg_path_dirname(real);
+	if (!base_dir) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (env->pythonhome && env->pythonhome[0]) {
 		const char *colon = strchr(env->pythonhome, ':');
 
 		in->base_prefix = tg_str_ndup(
 		    env->pythonhome, colon ? (size_t)(colon - env->pythonhome)
 					   : strlen(env->pythonhome));
+		if (!in->base_prefix) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
+		}
 		if (!have_version &&
 		    (rc = scan_lib_version(in->base_prefix, &in->major,
 					   &in->minor, err)) <= 0) {
@@ -570,6 +627,10 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		/* no version in any name: try the prefix one level up */
 		char *up = tg_path_dirname(base_dir);
 
+		if (!up) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
+		}
 		if (up && (rc = scan_lib_version(up, &in->major, &in->minor,
 						 err)) <= 0) {
 			if (rc) {
@@ -593,6 +654,10 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	if (!in->prefix)
 		in->prefix =
 		    tg_str_ndup(in->base_prefix, strlen(in->base_prefix));
+	if (!in->prefix) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	rc = check_debian_site(in, err);
 out:
 	free(exe_dir);
@@ -673,7 +738,11 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 		return rc;
 	}
 	py = tg_path_join(abs, "bin/python3");
-	if (py && is_executable_file(py)) {
+	if (!py) {
+		free(abs);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	if (is_executable_file(py)) {
 		rc = tg_interp_find(in, py, env, err);
 		free(py);
 		free(abs);
@@ -694,6 +763,8 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	}
 	in->prefix = abs;
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
+	if (!in->base_prefix)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	return check_debian_site(in, err);
 }
 
@@ -707,9 +778,10 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 #define PATCHLEVEL_MAX ((size_t)64 * 1024)
 
 /* The text after "#define NAME" on its line, trimmed, a trailing
- * comment dropped; NULL when text defines no NAME. */
+ * comment dropped; NULL when text defines no NAME or out of memory
+ * (*nomem set). */
 static char *
-define_value(const char *text, size_t len, const char *name)
+define_value(const char *text, size_t len, const char *name, int *nomem)
 {
 	size_t i = 0, n = strlen(name);
 
@@ -749,7 +821,9 @@ define_value(const char *text, size_t len, const char *name)
 							 text[e - 1] == '\t' ||
 							 text[e - 1] == '\r'))
 						e--;
-					return tg_str_ndup(text + v, e - v);
+					return kept(
+					    tg_str_ndup(text + v, e - v),
+					    nomem);
 				}
 			}
 		}
@@ -760,9 +834,9 @@ define_value(const char *text, size_t len, const char *name)
 
 /* A macro's number (decimal or 0x hex, as the header writes them). */
 static int
-define_int(const char *text, size_t len, const char *name, int *out)
+define_int(const char *text, size_t len, const char *name, int *out, int *nomem)
 {
-	char *v = define_value(text, len, name), *end = NULL;
+	char *v = define_value(text, len, name, nomem), *end = NULL;
 	long x = v ? strtol(v, &end, 0) : -1;
 	int ok = v && end != v && *end == '\0' && x >= 0 && x < 100000;
 
@@ -810,36 +884,45 @@ static int
 from_patchlevel(const char *path, const char *text, size_t len, int major,
 		int minor, struct tg_interp_version *out, struct tg_err *err)
 {
-	char *v = define_value(text, len, "PYPY_VERSION"), *lv;
+	int rc, nomem = 0;
+	char *v = define_value(text, len, "PYPY_VERSION", &nomem), *lv;
 	char prefix[32];
-	int rc;
 
+	if (nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (v) {
 		free(v);
 		return tg_err_set(err, TG_EINVAL,
 				  "'%s' is PyPy's (it defines PYPY_VERSION)",
 				  path);
 	}
-	if (define_int(text, len, "PY_MAJOR_VERSION", &out->major) ||
-	    define_int(text, len, "PY_MINOR_VERSION", &out->minor) ||
-	    define_int(text, len, "PY_MICRO_VERSION", &out->micro) ||
-	    define_int(text, len, "PY_RELEASE_SERIAL", &out->serial))
+	rc = define_int(text, len, "PY_MAJOR_VERSION", &out->major, &nomem) ||
+	     define_int(text, len, "PY_MINOR_VERSION", &out->minor, &nomem) ||
+	     define_int(text, len, "PY_MICRO_VERSION", &out->micro, &nomem) ||
+	     define_int(text, len, "PY_RELEASE_SERIAL", &out->serial, &nomem);
+	if (nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc)
 		return tg_err_set(err, TG_EINVAL,
 				  "cannot read '%s': no PY_MAJOR_VERSION, "
 				  "PY_MINOR_VERSION, PY_MICRO_VERSION and "
 				  "PY_RELEASE_SERIAL numbers",
 				  path);
-	lv = define_value(text, len, "PY_RELEASE_LEVEL");
+	lv = define_value(text, len, "PY_RELEASE_LEVEL", &nomem);
 	out->releaselevel = lv ? level_letter(lv) : 0;
 	free(lv);
+	if (nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (!out->releaselevel)
 		return tg_err_set(err, TG_EINVAL,
 				  "cannot read '%s': no PY_RELEASE_LEVEL of "
 				  "ALPHA, BETA, GAMMA or FINAL",
 				  path);
-	v = define_value(text, len, "PY_VERSION");
+	v = define_value(text, len, "PY_VERSION", &nomem);
 	rc = py_version_string(v, out->full, sizeof(out->full));
 	free(v);
+	if (nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
 		return tg_err_set(err, TG_EINVAL,
 				  "cannot read '%s': no PY_VERSION string of "
@@ -940,15 +1023,19 @@ tg_interp_full_version(const struct tg_interp *in,
 				  err);
 		if (rc)
 			return rc;
-		v = cfg_value(text, len, "version_info");
+		int nomem = 0;
+
+		v = cfg_value(text, len, "version_info", &nomem);
 		rc = from_cfg_value(v, in->major, in->minor, out);
 		free(v);
-		if (rc) {
-			v = cfg_value(text, len, "version");
+		if (rc && !nomem) {
+			v = cfg_value(text, len, "version", &nomem);
 			rc = from_cfg_value(v, in->major, in->minor, out);
 			free(v);
 		}
 		free(text);
+		if (nomem)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!rc)
 			return 0;
 	}

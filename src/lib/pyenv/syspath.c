@@ -205,6 +205,10 @@ tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
 	if (!abs)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	d = opendir(abs);
+	if (!d && errno == ENOMEM) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	rc = append(sp, tg_str_ndup(abs, strlen(abs)), origin, NULL, 0, err);
 	if (rc || !d)
 		goto out;

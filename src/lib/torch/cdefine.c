@@ -135,7 +135,7 @@ tg_cdefine_int(const char *s, size_t len, const char *name, long *out)
 	int rc = -1;
 
 	if (!v)
-		return -1;
+		return found ? TG_ENOMEM : -1;
 	if (isdigit((unsigned char)v[0])) {
 		errno = 0;
 		x = strtol(v, &end, 10);
@@ -157,6 +157,7 @@ tg_cdefine_string(const char *s, size_t len, const char *name)
 	char *v = tg_cdefine_get(s, len, name, &found);
 	size_t n;
 
+	errno = found && !v ? ENOMEM : 0;
 	if (!v)
 		return NULL;
 	n = strlen(v);

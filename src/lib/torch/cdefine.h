@@ -18,11 +18,11 @@
 char *tg_cdefine_get(const char *s, size_t len, const char *name, int *found);
 
 /* The replacement as a decimal integer (an optional U/L suffix allowed).
- * 0 on success, -1 when absent or not a plain number. */
+ * 0 on success, -1 when absent or not a plain number, TG_ENOMEM. */
 int tg_cdefine_int(const char *s, size_t len, const char *name, long *out);
 
 /* The replacement as one plain string literal ("..."), without quotes, or
- * NULL when absent or not one. */
+ * NULL when absent or not one (errno 0) or out of memory (errno ENOMEM). */
 char *tg_cdefine_string(const char *s, size_t len, const char *name);
 
 /* 0 when s[0..len) is a header the compiler could read at all: no NUL

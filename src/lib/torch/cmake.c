@@ -7,11 +7,23 @@
  */
 #include "lib/torch/cmake.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "lib/util/str.h"
+
+/* tg_str_ndup that says ENOMEM in errno */
+static char *
+ndup(const char *s, size_t len)
+{
+	char *p = tg_str_ndup(s, len);
+
+	if (!p)
+		errno = ENOMEM;
+	return p;
+}
 
 static size_t
 skip_ws(const char *s, size_t i, size_t len)
@@ -51,15 +63,15 @@ tg_cmake_set_value(const char *s, size_t len, const char *var)
 						       s[q] != '\\')
 							q++;
 						if (q < len && s[q] == '"')
-							return tg_str_ndup(
-							    s + j + 1,
-							    q - j - 1);
+							return ndup(s + j + 1,
+								    q - j - 1);
 					}
 				}
 			}
 		}
 		i = e + 1;
 	}
+	errno = 0;
 	return NULL;
 }
 

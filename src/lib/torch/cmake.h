@@ -14,7 +14,8 @@
 #include "lib/util/err.h"
 
 /* The quoted value of the first `set(var "value")` (a new string), or
- * NULL. Blanks and case of `set` follow CMake: `SET ( var "v" )`. */
+ * NULL: errno is then 0 (none) or ENOMEM. Blanks and case of `set`
+ * follow CMake: `SET ( var "v" )`. */
 char *tg_cmake_set_value(const char *s, size_t len, const char *var);
 
 /* N of the first `CXX_STANDARD N`, or 0. */

@@ -77,10 +77,47 @@ problem(struct tg_diag_list *ps, int code, const char *fmt, ...)
 			   0, 0, "probe", NULL, "%s", msg);
 }
 
+/* A reader's error as a problem of the copy; out of memory is no problem
+ * of a file: it is returned, and the probe stops. */
 static int
 problem_err(struct tg_diag_list *ps, const struct tg_err *e)
 {
+	if (e->code == TG_ENOMEM)
+		return TG_ENOMEM;
 	return problem(ps, e->code ? e->code : TG_EINVAL, "%s", e->msg);
+}
+
+/* As problem_err, as a warning. */
+static int
+warning_err(struct tg_diag_list *ps, const struct tg_err *e)
+{
+	if (e->code == TG_ENOMEM)
+		return TG_ENOMEM;
+	return problem(ps, 0, "%s", e->msg);
+}
+
+/* s when not NULL, else TG_ENOMEM is recorded in *rc (when still 0). */
+static char *
+keep(char *s, int *rc)
+{
+	if (!s && !*rc)
+		*rc = TG_ENOMEM;
+	return s;
+}
+
+/* realpath(3) of p: NULL when p cannot be resolved, which is no error;
+ * out of memory is, in *rc. */
+static char *
+real_or_null(const char *p, int *rc)
+{
+	char *r;
+
+	if (!p)
+		return keep(NULL, rc);
+	r = realpath(p, NULL);
+	if (!r && errno == ENOMEM)
+		return keep(NULL, rc);
+	return r;
 }
 
 const struct tg_diag *
@@ -208,7 +245,13 @@ set_source(struct tg_torch *t, enum tg_source_kind k, const char *file,
 		if (n == (size_t)-1)
 			return 0;
 	}
-	s->parsed = tg_version_parse(&s->v, p, n, NULL) == 0;
+	{
+		struct tg_err perr = TG_ERR_INIT;
+
+		s->parsed = tg_version_parse(&s->v, p, n, &perr) == 0;
+		if (!s->parsed && perr.code == TG_ENOMEM)
+			return TG_ENOMEM;
+	}
 	if (!s->parsed && !upstream)
 		return problem(&t->problems, TG_EINVAL,
 			       "'%s': '%s' is not a PEP 440 version", file,
@@ -257,7 +300,7 @@ read_metadata(struct tg_torch *t)
 	if (!file)
 		return TG_ENOMEM;
 	if (tg_file_read(file, SMALL_MAX, &text, &len, &absent, &e))
-		rc = problem(&t->problems, 0, "%s", e.msg);
+		rc = warning_err(&t->problems, &e);
 	else if (text) {
 		len = strcspn(text, "\r\n");
 		while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
@@ -283,7 +326,7 @@ read_metadata(struct tg_torch *t)
 			if (!(t->tags[t->ntags++] = strdup(v)))
 				rc = TG_ENOMEM;
 	} else if (!rc && !absent) {
-		rc = problem(&t->problems, 0, "%s", e.msg);
+		rc = warning_err(&t->problems, &e);
 	}
 	tg_meta_release(&w);
 	free(file);
@@ -298,11 +341,11 @@ read_metadata(struct tg_torch *t)
 	if (!file)
 		return TG_ENOMEM;
 	if (!rc && tg_file_read(file, SMALL_MAX, &text, &len, &absent, &e))
-		rc = problem(&t->problems, 0, "%s", e.msg);
+		rc = warning_err(&t->problems, &e);
 	else if (!rc && text &&
 		 tg_direct_url_parse(text, len, file, &t->direct_url,
 				     &t->direct_url_kind, &e))
-		rc = problem(&t->problems, 0, "%s", e.msg);
+		rc = warning_err(&t->problems, &e);
 	if (t->direct_url_kind && strcmp(t->direct_url_kind, "editable") == 0) {
 		t->editable = 1;
 		free(t->editable_via); /* direct_url.json says it best */
@@ -366,14 +409,26 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 		rc = problem_err(&t->problems, &e);
 		goto out;
 	}
-	n = (tg_cdefine_int(text, len, "TORCH_VERSION_MAJOR", &maj) == 0) +
-	    (tg_cdefine_int(text, len, "TORCH_VERSION_MINOR", &min) == 0) +
-	    (tg_cdefine_int(text, len, "TORCH_VERSION_PATCH", &pat) == 0);
+	{
+		int a = tg_cdefine_int(text, len, "TORCH_VERSION_MAJOR", &maj),
+		    b = tg_cdefine_int(text, len, "TORCH_VERSION_MINOR", &min),
+		    c = tg_cdefine_int(text, len, "TORCH_VERSION_PATCH", &pat);
+
+		if (a == TG_ENOMEM || b == TG_ENOMEM || c == TG_ENOMEM) {
+			rc = TG_ENOMEM;
+			goto out;
+		}
+		n = (a == 0) + (b == 0) + (c == 0);
+	}
 	if (n == 0) {
 		int found;
 		char *m =
 		    tg_cdefine_get(text, len, "TORCH_VERSION_MAJOR", &found);
 
+		if (!m && found) {
+			rc = TG_ENOMEM;
+			goto out;
+		}
 		free(m);
 		if (found)
 			rc = problem(&t->problems, TG_EINVAL,
@@ -390,7 +445,12 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 		goto out;
 	}
 	snprintf(ver, sizeof(ver), "%ld.%ld.%ld", maj, min, pat);
+	errno = 0;
 	str = tg_cdefine_string(text, len, "TORCH_VERSION");
+	if (!str && errno == ENOMEM) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
 	if (str && strcmp(str, ver) != 0)
 		rc = problem(&t->problems, 0,
 			     "'%s': TORCH_VERSION \"%s\" disagrees with "
@@ -399,18 +459,30 @@ read_version_h(struct tg_torch *t, enum tg_source_kind k, const char *rel)
 	free(str);
 	/* TORCH_ABI_VERSION (2.9 on): MAJOR<<56 | MINOR<<48 | PATCH<<40 |
 	 * ABI_TAG, as the header computes it */
-	if (!rc && !t->abi_version &&
-	    tg_cdefine_int(text, len, "TORCH_VERSION_ABI_TAG", &tag) == 0 &&
-	    (free(tg_cdefine_get(text, len, "TORCH_ABI_VERSION", &n)), n) &&
-	    maj < 256 && min < 256 && pat < 256 && tag < (1L << 40)) {
-		char hex[32];
+	if (!rc && !t->abi_version) {
+		int r = tg_cdefine_int(text, len, "TORCH_VERSION_ABI_TAG",
+				       &tag),
+		    found = 0;
+		char *abi = NULL, hex[32];
 
-		snprintf(hex, sizeof(hex), "0x%016llx",
-			 ((unsigned long long)maj << 56) |
-			     ((unsigned long long)min << 48) |
-			     ((unsigned long long)pat << 40) |
-			     (unsigned long long)tag);
-		t->abi_version = strdup(hex);
+		if (r == 0) {
+			abi = tg_cdefine_get(text, len, "TORCH_ABI_VERSION",
+					     &found);
+			if (!abi && found)
+				r = TG_ENOMEM;
+			free(abi);
+		}
+		if (r == TG_ENOMEM) {
+			rc = TG_ENOMEM;
+		} else if (r == 0 && found && maj < 256 && min < 256 &&
+			   pat < 256 && tag < (1L << 40)) {
+			snprintf(hex, sizeof(hex), "0x%016llx",
+				 ((unsigned long long)maj << 56) |
+				     ((unsigned long long)min << 48) |
+				     ((unsigned long long)pat << 40) |
+				     (unsigned long long)tag);
+			t->abi_version = keep(strdup(hex), &rc);
+		}
 	}
 	if (!rc)
 		rc = set_source(t, k, file, strdup(ver), 0);
@@ -420,7 +492,8 @@ out:
 	return rc;
 }
 
-/* N of "__cplusplus < N" in the torch headers that demand a standard. */
+/* N of "__cplusplus < N" in the torch headers that demand a standard,
+ * in t->cxx_standard; a header that cannot be read is left out. */
 static int
 header_cxx_standard(struct tg_torch *t)
 {
@@ -430,14 +503,19 @@ header_cxx_standard(struct tg_torch *t)
 	    "torch/headeronly/macros/Macros.h",
 	};
 	size_t k;
-	int best = 0;
+	int best = 0, rc = 0;
 
-	for (k = 0; k < sizeof(files) / sizeof(files[0]); k++) {
-		char *file = join(t->include_dir, files[k]), *text = NULL, *p;
+	for (k = 0; k < sizeof(files) / sizeof(files[0]) && !rc; k++) {
+		struct tg_err e = TG_ERR_INIT;
+		char *file = keep(join(t->include_dir, files[k]), &rc);
+		char *text = NULL, *p;
 		size_t len;
 
-		if (file && tg_file_read(file, TEXT_MAX, &text, &len, NULL,
-					 NULL) == 0) {
+		if (file &&
+		    tg_file_read(file, TEXT_MAX, &text, &len, NULL, &e) != 0 &&
+		    e.code == TG_ENOMEM)
+			rc = TG_ENOMEM;
+		if (file && text) {
 			for (p = text; (p = strstr(p, "__cplusplus < ")); p++) {
 				long v = strtol(p + 14, NULL, 10);
 				int std = v == 201103	? 11
@@ -450,14 +528,16 @@ header_cxx_standard(struct tg_torch *t)
 				if (std > best) {
 					best = std;
 					free(t->cxx_standard_evidence);
-					t->cxx_standard_evidence = strdup(file);
+					t->cxx_standard_evidence =
+					    keep(strdup(file), &rc);
 				}
 			}
 		}
 		free(text);
 		free(file);
 	}
-	return best;
+	t->cxx_standard = best;
+	return rc;
 }
 
 static int
@@ -476,6 +556,8 @@ read_cmake(struct tg_torch *t)
 		rc = problem_err(&t->problems, &e);
 	else if (text && (v = tg_cmake_set_value(text, len, "PACKAGE_VERSION")))
 		rc = set_source(t, TG_SRC_CMAKE, file, v, 0);
+	else if (text && errno == ENOMEM)
+		rc = TG_ENOMEM;
 	else if (text)
 		rc = problem(&t->problems, TG_EINVAL,
 			     "cannot parse '%s': no set(PACKAGE_VERSION ...)",
@@ -494,18 +576,20 @@ read_cmake(struct tg_torch *t)
 		int std = tg_cmake_cxx_standard(text, len);
 
 		v = tg_cmake_set_value(text, len, "TORCH_CXX_FLAGS");
+		if (!v && errno == ENOMEM)
+			rc = TG_ENOMEM;
 		if (v && tg_cmake_cxx11_abi(v) >= 0) {
 			char ev[4300];
 
 			t->cxx11_abi = tg_cmake_cxx11_abi(v);
 			snprintf(ev, sizeof(ev), "%s: TORCH_CXX_FLAGS \"%s\"",
 				 file, v);
-			t->cxx11_abi_evidence = strdup(ev);
+			t->cxx11_abi_evidence = keep(strdup(ev), &rc);
 		}
 		free(v);
 		if (std) {
 			t->cxx_standard = std;
-			t->cxx_standard_evidence = strdup(file);
+			t->cxx_standard_evidence = keep(strdup(file), &rc);
 		}
 	}
 	free(text);
@@ -530,10 +614,16 @@ find_libs(struct tg_torch *t)
 		if (tg_path_exists(p)) {
 			t->libs[t->nlibs++] = (char *)lib_names[k];
 			if (!t->library_real) {
-				char *r = realpath(p, NULL);
+				int rc = 0;
+				char *r = real_or_null(p, &rc);
 
-				t->library_real = r ? tg_path_dirname(r) : NULL;
+				t->library_real =
+				    r ? keep(tg_path_dirname(r), &rc) : NULL;
 				free(r);
+				if (rc) {
+					free(p);
+					return rc;
+				}
 			}
 		}
 		free(p);
@@ -566,12 +656,12 @@ find_abi_in_libs(struct tg_torch *t)
 				 "%s: exports std::__cxx11 symbols", p);
 			t->cxx11_abi = 1;
 			t->cxx11_abi_evidence = strdup(ev);
+			r = t->cxx11_abi_evidence ? 0 : TG_ENOMEM;
 		} else if (r < 0) {
-			free(p);
-			return problem(&t->problems, 0, "%s", e.msg);
+			r = warning_err(&t->problems, &e);
 		}
 		free(p);
-		return 0;
+		return r;
 	}
 	return 0;
 }
@@ -673,10 +763,13 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 				    &t->api_include_dir)))
 			return rc;
 		p = join(t->include_dir, "torch");
-		real = p ? realpath(p, NULL) : NULL;
-		t->include_real = real ? tg_path_dirname(real) : NULL;
+		real = real_or_null(p, &rc);
+		t->include_real =
+		    real ? keep(tg_path_dirname(real), &rc) : NULL;
 		free(real);
 		free(p);
+		if (rc)
+			return rc;
 		if ((rc = read_version_h(t, TG_SRC_VERSION_H,
 					 "torch/csrc/api/include/torch/"
 					 "version.h")) ||
@@ -699,11 +792,11 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 		return rc;
 	if (t->cxx11_abi < 0 && t->library_dir && (rc = find_abi_in_libs(t)))
 		return rc;
-	if (!t->cxx_standard && t->include_dir)
-		t->cxx_standard = header_cxx_standard(t);
+	if (!t->cxx_standard && t->include_dir && (rc = header_cxx_standard(t)))
+		return rc;
 	/* dpkg, for a torch under /usr */
 	p = join(t->dir, "version.py");
-	real = p ? realpath(p, NULL) : NULL;
+	real = real_or_null(p, &rc);
 	if (real && strncmp(real, "/usr/", 5) == 0) {
 		struct tg_err e = TG_ERR_INIT;
 		const char *admin = opts && opts->dpkg_admindir
@@ -714,7 +807,7 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 		if (tg_path_fmt(status, sizeof(status), &e, "%s/status",
 				admin) ||
 		    tg_dpkg_version_of(admin, "python3-torch", real, &ver, &e))
-			rc = problem(&t->problems, 0, "%s", e.msg);
+			rc = warning_err(&t->problems, &e);
 		else if (ver)
 			rc = set_source(t, TG_SRC_DPKG, status, ver, 1);
 	}
@@ -732,6 +825,8 @@ describe_copy(struct tg_torch *t, const struct tg_syspath *sp,
 			 sp->e[t->entry_index].pth_line);
 		t->editable = 1;
 		t->editable_via = strdup(via);
+		if (!t->editable_via)
+			return TG_ENOMEM;
 	}
 	settle_version(t);
 	if (!t->version && !tg_probe_first_error(t))
@@ -787,6 +882,8 @@ scan_entry(struct tg_diag_list *ps, const char *entry, int *has_torch,
 	*has_torch = 0;
 	*meta = NULL;
 	if (!d) {
+		if (errno == ENOMEM)
+			return TG_ENOMEM;
 		if (ps && errno != ENOENT && errno != ENOTDIR)
 			rc = problem(ps, 0, "cannot list '%s': %s", entry,
 				     strerror(errno));

@@ -55,7 +55,8 @@ skip_blank(const char *s, size_t i, size_t e)
 	return i;
 }
 
-/* Parse the value at s[i..e); 0 and *val set, or -1 with *why set. */
+/* Parse the value at s[i..e); 0 and *val set, -1 with *why set, or
+ * TG_ENOMEM. */
 static int
 parse_value(const char *s, size_t i, size_t e, struct tg_pyval *val, int *word,
 	    const char **why)
@@ -77,6 +78,8 @@ parse_value(const char *s, size_t i, size_t e, struct tg_pyval *val, int *word,
 		lit = s + i + 1;
 		i = j + 1;
 		val->s = tg_str_ndup(lit, j - (size_t)(lit - s));
+		if (!val->s)
+			return TG_ENOMEM;
 	} else {
 		static const char *const words[] = {"None", "True", "False"};
 		size_t k;
@@ -87,6 +90,8 @@ parse_value(const char *s, size_t i, size_t e, struct tg_pyval *val, int *word,
 			if (e - i >= n && memcmp(s + i, words[k], n) == 0 &&
 			    (i + n == e || !is_ident(s[i + n]))) {
 				val->s = k ? tg_str_ndup(words[k], n) : NULL;
+				if (k && !val->s)
+					return TG_ENOMEM;
 				lit = words[k];
 				*word = 1;
 				i += n;
@@ -162,7 +167,15 @@ tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
 					why = "assigned inside a block";
 				} else {
 					j = skip_blank(s, j + 1, e);
-					parse_value(s, j, e, &val, &word, &why);
+					if (parse_value(s, j, e, &val, &word,
+							&why) == TG_ENOMEM) {
+						tg_versionpy_release(vp);
+						return tg_err_set(
+						    err, TG_ENOMEM,
+						    "out of memory reading "
+						    "'%s'",
+						    file);
+					}
 				}
 			} else if (j < e && s[j] != '.' && s[j] != '[') {
 				why = "not a plain assignment";

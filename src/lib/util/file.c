@@ -357,8 +357,11 @@ resolve(const char *path, char **where, int *exists, struct stat *st,
 		return refuse(path, st, err);
 	/* a link to /proc/self/fd/N has no name to resolve */
 	*where = realpath(path, NULL);
+	if (!*where && errno == ENOMEM)
+		return tg_err_set(err, TG_ENOMEM,
+				  "out of memory resolving '%s'", path);
 	if (!*where)
-		return tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
+		return tg_err_set(err, TG_EIO,
 				  "cannot write '%s': cannot resolve its "
 				  "symbolic link: %s",
 				  path, strerror(errno));
@@ -370,8 +373,9 @@ done:
 
 /* Remove the temporary files of target's name older than TG_FILE_STALE_S
  * (a run killed by SIGKILL left them). Best effort: a directory we cannot
- * list is left alone, and at most 65536 entries are looked at. */
-static void
+ * list is left alone, and at most 65536 entries are looked at; only out
+ * of memory (TG_ENOMEM) is an error, as everywhere. */
+static int
 remove_stale(const char *target)
 {
 	char dir[TG_FILE_TMP_MAX], pre[TG_FILE_TMP_MAX];
@@ -385,11 +389,11 @@ remove_stale(const char *target)
 	if (dir_of(target, dir, sizeof(dir)) ||
 	    snprintf(pre, sizeof(pre), ".%s.torchgate-", base) >=
 		(int)sizeof(pre))
-		return;
+		return 0;
 	npre = strlen(pre);
 	d = opendir(dir);
 	if (!d)
-		return;
+		return errno == ENOMEM ? TG_ENOMEM : 0;
 	while ((de = readdir(d)) && seen++ < 65536) {
 		struct stat st;
 
@@ -402,6 +406,7 @@ remove_stale(const char *target)
 			unlinkat(dirfd(d), de->d_name, 0);
 	}
 	closedir(d);
+	return 0;
 }
 
 /* Six letters or digits, not guessable by another user. */
@@ -462,7 +467,8 @@ tg_file_out_begin(struct tg_file_out *o, const char *path, const char *data,
 		sizeof(o->tmp))
 		return tg_err_set(err, TG_EIO, "cannot write '%s': %s", path,
 				  strerror(ENAMETOOLONG));
-	remove_stale(o->path);
+	if (remove_stale(o->path))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	for (tries = 0; fd < 0; tries++) {
 		random_suffix(o->tmp + n - 6);
 		/* armed before the file exists: a signal between open()

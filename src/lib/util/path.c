@@ -186,8 +186,10 @@ tg_path_real(const char *p, struct tg_err *err)
 {
 	char *r = realpath(p, NULL);
 
-	if (!r)
-		tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
-			   "cannot resolve '%s': %s", p, strerror(errno));
+	if (!r && errno == ENOMEM)
+		tg_err_set(err, TG_ENOMEM, "out of memory resolving '%s'", p);
+	else if (!r)
+		tg_err_set(err, TG_EIO, "cannot resolve '%s': %s", p,
+			   strerror(errno));
 	return r;
 }

@@ -263,6 +263,8 @@ walk_dir(struct walker *w, const char *path, const char *rel)
 		struct tg_walk_entry e = {
 		    path, rel, tg_path_basename(path), NULL, w->depth, 0};
 
+		if (errno == ENOMEM)
+			return tg_err_set(w->err, TG_ENOMEM, "out of memory");
 		if (w->depth == 0)
 			return tg_err_set(w->err, TG_EIO,
 					  "cannot read '%s': %s", path,
@@ -347,9 +349,10 @@ tg_walk(const char *root, const struct tg_walk_opts *opts, struct tg_err *err)
 		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", root,
 				  strerror(ENOTDIR));
 	real = realpath(root, NULL);
+	if (!real && errno == ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (!real)
-		return tg_err_set(err, errno == ENOMEM ? TG_ENOMEM : TG_EIO,
-				  "cannot read '%s': %s", root,
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", root,
 				  strerror(errno));
 	w.anc = calloc(w.max_depth + 1, sizeof(*w.anc));
 	w.bound = calloc(w.max_depth + 1, sizeof(*w.bound));
