@@ -297,6 +297,27 @@ struct job {
 #define BATCH 256
 #define WORKERS_MAX 8
 
+/* Whether src[0..len) holds a NUL byte: its line and column (1-based)
+ * (for C and C++ files, whose first invalid UTF-8 byte hides a later
+ * NUL from tg_audit_not_text). */
+static int
+find_nul(const char *src, size_t len, size_t *line, size_t *col)
+{
+	const char *nul = memchr(src, 0, len), *p, *ls = src;
+	size_t ln = 1;
+
+	if (!nul)
+		return 0;
+	for (p = src; p < nul; p++)
+		if (*p == '\n') {
+			ln++;
+			ls = p + 1;
+		}
+	*line = ln;
+	*col = (size_t)(nul - ls) + 1;
+	return 1;
+}
+
 /* Read and analyze one file (any thread: touches only j and the
  * read-only indexes). */
 static void
@@ -314,10 +335,16 @@ run_job(const struct run *run, struct job *j)
 	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
 	 * any bytes in comments and strings, but a NUL byte means it is not
 	 * source at all */
-	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why) &&
-	    (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0)) {
-		free(src);
-		return;
+	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why)) {
+		if (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0) {
+			free(src);
+			return;
+		}
+		if (find_nul(src, len, &j->line, &j->col)) {
+			j->why = "a NUL byte";
+			free(src);
+			return;
+		}
 	}
 	j->why = NULL;
 	j->rc = j->lang == LANG_PY ? tg_audit_py_indexed(run->pyix, src, len,
@@ -448,12 +475,18 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	   const char *msg)
 {
 	struct run *run = ctx;
+	struct stat st;
 
 	if (why == TG_WALK_SEEN)
 		return 0;
 	/* notes stay in walk order: the files queued before come first */
 	if (flush_batch(run))
 		return TG_ENOMEM;
+	/* a link to itself (or a chain too long to resolve) is a loop,
+	 * like a link to a directory above it */
+	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
+		return add_note(run, TG_SEV_NOTE, e->path, 0, "skipped",
+				"skipped: a symlink loop");
 	if (why == TG_WALK_UNREADABLE) {
 		run->unreadable = 1;
 		return add_note(run, TG_SEV_ERROR, e->path, 0, "unreadable",
