@@ -39,6 +39,7 @@
 #include "cli/opt.h"
 #include "cli/setup.h"
 #include "lib/audit/audit.h"
+#include "lib/audit/declared.h"
 #include "lib/out/audit_format.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
@@ -66,7 +67,9 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
      "also report APIs that are only version-bound", NULL},
     {CLI_OPT_VALUE, "floor", 0, &floor_arg, "V",
-     "report version branches no torch >= V runs", NULL},
+     "report version branches no torch >= V runs\n"
+     "(default: the torch>= the package declares)",
+     NULL},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
@@ -297,6 +300,27 @@ struct job {
 #define BATCH 256
 #define WORKERS_MAX 8
 
+/* Whether src[0..len) holds a NUL byte: its line and column (1-based)
+ * (for C and C++ files, whose first invalid UTF-8 byte hides a later
+ * NUL from tg_audit_not_text). */
+static int
+find_nul(const char *src, size_t len, size_t *line, size_t *col)
+{
+	const char *nul = memchr(src, 0, len), *p, *ls = src;
+	size_t ln = 1;
+
+	if (!nul)
+		return 0;
+	for (p = src; p < nul; p++)
+		if (*p == '\n') {
+			ln++;
+			ls = p + 1;
+		}
+	*line = ln;
+	*col = (size_t)(nul - ls) + 1;
+	return 1;
+}
+
 /* Read and analyze one file (any thread: touches only j and the
  * read-only indexes). */
 static void
@@ -314,10 +338,16 @@ run_job(const struct run *run, struct job *j)
 	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
 	 * any bytes in comments and strings, but a NUL byte means it is not
 	 * source at all */
-	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why) &&
-	    (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0)) {
-		free(src);
-		return;
+	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why)) {
+		if (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0) {
+			free(src);
+			return;
+		}
+		if (find_nul(src, len, &j->line, &j->col)) {
+			j->why = "a NUL byte";
+			free(src);
+			return;
+		}
 	}
 	j->why = NULL;
 	j->rc = j->lang == LANG_PY ? tg_audit_py_indexed(run->pyix, src, len,
@@ -448,12 +478,18 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	   const char *msg)
 {
 	struct run *run = ctx;
+	struct stat st;
 
 	if (why == TG_WALK_SEEN)
 		return 0;
 	/* notes stay in walk order: the files queued before come first */
 	if (flush_batch(run))
 		return TG_ENOMEM;
+	/* a link to itself (or a chain too long to resolve) is a loop,
+	 * like a link to a directory above it */
+	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
+		return add_note(run, TG_SEV_NOTE, e->path, 0, "skipped",
+				"skipped: a symlink loop");
 	if (why == TG_WALK_UNREADABLE) {
 		run->unreadable = 1;
 		return add_note(run, TG_SEV_ERROR, e->path, 0, "unreadable",
@@ -598,6 +634,8 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_audit_dead *dead = NULL;
 	struct tg_audit_report rep;
 	struct tg_buf out = TG_BUF_INIT;
+	struct tg_declared declared = TG_DECLARED_INIT;
+	struct stat st;
 	enum tg_audit_format fmt = TG_AUDIT_TEXT;
 	size_t nitems = 0, ndead = 0, k, j;
 	int status, rc = 0, fails = 0;
@@ -622,6 +660,27 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 				     &err))
 			return cli_usage_error(CMD, "--floor: %s", err.msg);
 		run.have_floor = 1;
+		rep.floor = floor_arg;
+		rep.floor_from = "option";
+	} else if (argc > 0 && stat(argv[0], &st) == 0 && S_ISDIR(st.st_mode)) {
+		/* the package's own declared floor, from its first operand
+		 * only: nothing outside the paths given is read */
+		rc = tg_declared_floor(&declared, argv[0], &err);
+		if (rc == TG_ENOMEM ||
+		    (!rc && tg_version_dup(&run.floor, &declared.floor))) {
+			cli_error(CMD, "out of memory");
+			status = CLI_IO;
+			goto out;
+		}
+		if (!rc) {
+			run.have_floor = 1;
+			rep.floor = declared.floor.str;
+			rep.floor_from = "declared";
+			rep.floor_path = declared.path;
+			rep.floor_line = declared.line;
+			rep.floor_requirement = declared.requirement;
+		}
+		rc = 0;
 	}
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
@@ -693,7 +752,6 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	qsort(items, nitems, sizeof(*items), cmp_item);
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;
-	rep.floor = floor_arg;
 	rep.min_status = min_status ? min_status : "private";
 	rep.files = run.analyzed;
 	rep.items = items;
@@ -709,6 +767,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	fwrite(out.data, 1, out.len, stdout);
+	if (fmt == TG_AUDIT_TEXT && rep.floor_path && !ctx->quiet)
+		cli_error(CMD, "note: floor %s, declared in %s:%zu: %s",
+			  rep.floor, rep.floor_path, rep.floor_line,
+			  rep.floor_requirement);
 	if (fmt == TG_AUDIT_TEXT)
 		print_notes(&run);
 	status = run.unreadable	   ? CLI_IO
@@ -729,6 +791,7 @@ out:
 	free(run.jobs);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
+	tg_declared_release(&declared);
 	tg_version_release(&newest);
 	return status;
 }

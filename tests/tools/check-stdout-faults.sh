@@ -25,6 +25,8 @@ printf '1.0\n2.0rc1\n0.9\n' >versions
 printf '1.0\n2.0x\n' >normalize
 printf '>=1.0\t1.5\n' >match
 printf 'python_version >= "3"\t{"python_version": "3.11"}\n' >marker
+cp -r "$src/tests/data/audit-apex" apex
+printf 'x = 1\n' >clean.py
 
 # name|stdin|operands (split on spaces; no operand has one)
 cases="
@@ -58,6 +60,12 @@ sort|versions|version sort
 req||version req torch>=2.0
 marker||version marker python_version>='3' {"python_version":"3.11"}
 marker-batch|marker|version marker --batch
+audit||audit --torch-version 2.11 apex
+audit-json||audit --torch-version 2.11 --format=json apex
+audit-sarif||audit --torch-version 2.11 --format=sarif apex
+audit-github||audit --torch-version 2.11 --format=github apex
+audit-floor||audit --torch-version 2.11 --floor 2.4 apex
+audit-clean||audit --torch-version 2.11 clean.py
 "
 fail=0
 bad() {

@@ -41,6 +41,7 @@ areas=(
 	cmake "CMake files"
 	table "API tables"
 	check "torchgate check"
+	audit "torchgate audit"
 	version "torchgate version"
 	marker "Markers"
 	msg "Messages"

@@ -1301,10 +1301,24 @@ mask(struct cx *x)
 	struct tg_clex lx;
 	struct tg_clex_tok t;
 	size_t q, e;
-	int rc;
+	int rc, unterminated = 0;
 
 	tg_clex_init(&lx, x->src, x->len);
 	while (tg_clex_next(&lx, &t) && t.kind != TG_CLEX_END) {
+		/* the first unterminated literal or comment (a compiler
+		 * refuses it): what was read as what */
+		if ((t.flags & TG_CLEX_UNTERMINATED) && !unterminated++ &&
+		    tg_diag_add(&x->r->notes, TG_SEV_NOTE, 0, x->path, t.line,
+				t.col + 1, "audit-unterminated", NULL,
+				"unterminated %s: %s read as one",
+				t.kind == TG_CLEX_COMMENT ? "comment"
+				: t.kind == TG_CLEX_CHAR  ? "character literal"
+							  : "string",
+				t.kind == TG_CLEX_COMMENT ||
+					(t.flags & TG_CLEX_RAW)
+				    ? "the rest of the file"
+				    : "the rest of its line"))
+			return TG_ENOMEM;
 		switch (t.kind) {
 		case TG_CLEX_COMMENT:
 			blank(x->code, t.off, t.off + t.len);

@@ -711,7 +711,7 @@ struct state {
 	unsigned char *ann;	/* per token: in an annotation */
 	size_t n;
 	int cont; /* the buffer continues a longer logical line */
-	int noted_long, noted_nul, noted_bind;
+	int noted_long, noted_nul, noted_bind, noted_unterm;
 	struct binding *bind;
 	uint32_t *slots; /* index + 1 into bind, 0 empty */
 	size_t nbind;
@@ -2405,6 +2405,16 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	}
 	tg_pylex_init(&lx, src, len);
 	while (!st->rc && tg_pylex_next(&lx, &tok)) {
+		/* read on, as Python would not: say where (once a file) */
+		if (tok.kind == TG_PYLEX_STRING &&
+		    (tok.flags & TG_PYLEX_UNTERMINATED) && !st->noted_unterm++)
+			st->rc = tg_diag_add(
+			    &r->notes, TG_SEV_NOTE, 0, path, tok.line,
+			    tok.col + 1, "audit-unterminated", NULL,
+			    "unterminated string: %s read as a string",
+			    tok.flags & TG_PYLEX_TRIPLE
+				? "the rest of the file"
+				: "the rest of its line");
 		switch (tok.kind) {
 		case TG_PYLEX_COMMENT:
 			/* a suppression's ids are no mentions */

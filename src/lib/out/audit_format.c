@@ -185,6 +185,17 @@ json(const struct tg_audit_report *rep, struct tg_buf *b)
 	tg_jsonw_kstr(&w, "torch_version", rep->torch);
 	tg_jsonw_kstr(&w, "torch_version_from", rep->torch_from);
 	tg_jsonw_kstr(&w, "floor", rep->floor);
+	tg_jsonw_kstr(&w, "floor_from", rep->floor_from);
+	tg_jsonw_key(&w, "floor_declared");
+	if (rep->floor_path) {
+		tg_jsonw_object(&w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(&w, "path", rep->floor_path);
+		tg_jsonw_kint(&w, "line", (long long)rep->floor_line);
+		tg_jsonw_kstr(&w, "requirement", rep->floor_requirement);
+		tg_jsonw_end(&w);
+	} else {
+		tg_jsonw_null(&w);
+	}
 	tg_jsonw_kstr(&w, "min_status", rep->min_status);
 	tg_jsonw_kint(&w, "files", (long long)rep->files);
 	tg_jsonw_key(&w, "findings");

@@ -43,6 +43,12 @@ struct tg_audit_report {
 	const char *torch;	/* the version judged */
 	const char *torch_from; /* "option", "environment", "table" */
 	const char *floor;	/* or NULL */
+	/* where the floor came from: "option", or "declared" with the file,
+	 * line and requirement text (each NULL for "option") */
+	const char *floor_from;
+	const char *floor_path;
+	size_t floor_line;
+	const char *floor_requirement;
 	const char *min_status;
 	size_t files; /* files analyzed */
 	const struct tg_audit_item *items;

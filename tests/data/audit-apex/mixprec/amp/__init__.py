@@ -1,0 +1,1 @@
+from .cast import cast_args

@@ -1,0 +1,174 @@
+/* test_declared.c - unit tests for lib/audit/declared: the declared floor
+ * SPDX-License-Identifier: MIT
+ *
+ * Each case writes up to three files into a fresh directory and expects
+ * the floor, the file and line it came from and the requirement, or no
+ * floor: pyproject.toml (basic and literal strings, comments, escapes, a
+ * multi-line string, dotted keys, other tables), setup.cfg (same line,
+ * indented lines, comments), requirements*.txt (options, hashes, order),
+ * the order of the sources, and requirements without a lower bound.
+ */
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "lib/audit/declared.h"
+
+struct file {
+	const char *name, *text;
+};
+
+static const struct {
+	struct file files[3];
+	const char *floor; /* NULL: none */
+	const char *from;  /* file:line */
+	const char *req;
+} cases[] = {
+    {{{"pyproject.toml", "[project]\nname = \"x\"\ndependencies = "
+			 "[\"numpy\", \"torch>=2.4\"]\n"}},
+     "2.4",
+     "pyproject.toml:3",
+     "torch>=2.4"},
+    /* several lines, comments, a literal string, the lowest of two */
+    {{{"pyproject.toml",
+       "[build-system]\nrequires = [\"torch>=1.0\"]\n[project]\n"
+       "dependencies = [\n  # torch>=9\n  'torch >=2.1, <3',  # c\n"
+       "  \"Torch>=2.2; python_version>\\\"3.9\\\"\",\n]\n"}},
+     "2.1",
+     "pyproject.toml:6",
+     "torch >=2.1, <3"},
+    /* ~=, ==X.*, > and the highest lower bound of one requirement */
+    {{{"pyproject.toml", "[project]\ndependencies = [\"torch~=2.3.1\"]\n"}},
+     "2.3.1",
+     "pyproject.toml:2",
+     "torch~=2.3.1"},
+    {{{"pyproject.toml", "[project]\ndependencies = [\"torch==2.5.*\"]\n"}},
+     "2.5",
+     "pyproject.toml:2",
+     "torch==2.5.*"},
+    {{{"pyproject.toml",
+       "[project]\ndependencies = [\"torch>1.9,>=2.0,!=2.1\"]\n"}},
+     "2.0",
+     "pyproject.toml:2",
+     "torch>1.9,>=2.0,!=2.1"},
+    /* a dotted key at the root; a quoted key */
+    {{{"pyproject.toml", "project.dependencies = [\"torch>=1.13\"]\n"}},
+     "1.13",
+     "pyproject.toml:1",
+     "torch>=1.13"},
+    {{{"pyproject.toml", "[project]\n\"dependencies\" = [\"torch>=1.12\"]\n"}},
+     "1.12",
+     "pyproject.toml:2",
+     "torch>=1.12"},
+    /* torch without a lower bound: no floor, and no fallback */
+    {{{"pyproject.toml", "[project]\ndependencies = [\"torch\", "
+			 "\"torch>=2.0; sys_platform=='linux'\"]\n"},
+      {"requirements.txt", "torch>=2.4\n"}},
+     NULL,
+     NULL,
+     NULL},
+    {{{"pyproject.toml", "[project]\ndependencies = [\"torch<3\"]\n"}},
+     NULL,
+     NULL,
+     NULL},
+    /* only a build requirement, dependencies elsewhere: the next source */
+    {{{"pyproject.toml", "[build-system]\nrequires = [\"torch>=2.0\"]\n"
+			 "[project.optional-dependencies]\n"
+			 "dependencies = [\"torch>=9\"]\n"},
+      {"setup.cfg", "[metadata]\nname = x\n[options]\ninstall_requires =\n"
+		    "    numpy\n    # torch>=9\n    torch>=1.8\n\n"
+		    "python_requires = >=3.8\n"}},
+     "1.8",
+     "setup.cfg:7",
+     "torch>=1.8"},
+    /* a multi-line string: not read as literal */
+    {{{"pyproject.toml",
+       "[project]\ndependencies = [\"\"\"torch>=2.0\"\"\"]\n"}},
+     NULL,
+     NULL,
+     NULL},
+    /* setup.cfg on the key's line; a key that only starts the same */
+    {{{"setup.cfg", "[options]\ninstall_requires_x = torch>=9\n"
+		    "install_requires = torch >= 2.0\n"}},
+     "2.0",
+     "setup.cfg:3",
+     "torch >= 2.0"},
+    /* requirements files: options, hashes, comments, all of them */
+    {{{"requirements.txt",
+       "-r base.txt\n--index-url https://x\nnumpy  # torch>=9\n"
+       "torch==2.4.1 --hash=sha256:00\n"},
+      {"requirements-dev.txt", "torch>=2.2\n"},
+      {"requirements-old.txt", "torch>=2.3#c\n"}},
+     "2.2",
+     "requirements-dev.txt:1",
+     "torch>=2.2"},
+    {{{"requirements.txt", "torch @ https://x/torch.whl\n"}}, NULL, NULL, NULL},
+    {{{"README", "torch>=2.0\n"}}, NULL, NULL, NULL},
+};
+
+static int
+rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(p);
+}
+
+int
+main(void)
+{
+	size_t k, j;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char dir[] = "/tmp/test_declared.XXXXXX", path[256], from[300];
+		struct tg_declared d = TG_DECLARED_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		int rc;
+
+		if (!mkdtemp(dir)) {
+			CHECK(0, "mkdtemp");
+			break;
+		}
+		for (j = 0; j < 3 && cases[k].files[j].name; j++) {
+			FILE *f;
+
+			snprintf(path, sizeof(path), "%s/%s", dir,
+				 cases[k].files[j].name);
+			f = fopen(path, "w");
+			CHECK(f != NULL, "cannot write %s", path);
+			if (f) {
+				fputs(cases[k].files[j].text, f);
+				fclose(f);
+			}
+		}
+		rc = tg_declared_floor(&d, dir, &err);
+		if (!cases[k].floor) {
+			CHECK(rc == TG_ENOENT, "case %zu: rc %d, floor %s", k,
+			      rc, d.floor.str ? d.floor.str : "-");
+			CHECK(strstr(err.msg, "no literal torch floor"),
+			      "case %zu: message '%s'", k, err.msg);
+		} else {
+			CHECK(rc == 0, "case %zu: rc %d (%s)", k, rc, err.msg);
+			if (!rc) {
+				CHECK_STR(d.floor.str, cases[k].floor, "floor");
+				snprintf(from, sizeof(from), "%s/%s", dir,
+					 cases[k].from);
+				*strrchr(from, ':') = '\0';
+				CHECK_STR(d.path, from, "path");
+				CHECK(d.line ==
+					  (size_t)atoi(
+					      strrchr(cases[k].from, ':') + 1),
+				      "case %zu: line %zu", k, d.line);
+				CHECK_STR(d.requirement, cases[k].req,
+					  "requirement");
+			}
+		}
+		tg_declared_release(&d);
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	return check_result("test_declared");
+}
