@@ -5,14 +5,17 @@
  * each Python file (.py, .pyi) to tg_audit_py and each C/C++/CUDA file
  * (.c .cc .cpp .cxx .h .hpp .cu .cuh) to tg_audit_cxx, and keeps the
  * findings whose entry matters for the torch judged (tg_audit_rank),
- * less the suppressed ones; then renders them all at once (out/
- * audit_format), sorted by path, line, column and id. Files are queued
- * in walk order in batches of BATCH and each batch is read and analyzed
- * by one thread per online CPU (at most WORKERS_MAX) over the shared
- * read-only indexes; the main thread then keeps the results in queue
- * order, so notes and output are the same for any number of threads.
- * Memory: one file's bytes per thread at a time, a batch's findings,
- * plus the findings kept.
+ * less the suppressed ones. Files are queued in walk order in batches of
+ * BATCH and each batch is read and analyzed by one thread per online CPU
+ * (at most WORKERS_MAX) over the shared read-only indexes; the main
+ * thread then keeps the results in queue order, renders that batch's
+ * findings (out/audit_format), writes and flushes them, and frees them.
+ * So the output is in the order of the operands, then of the walk (each
+ * directory's names sorted by byte value: a/x before a-b/x), then of
+ * line, column and id, and is the same for any number of threads.
+ * Memory: one file's bytes per thread at a time and one batch's
+ * findings, plus what only the end writes: the dead branches, the notes
+ * and, for SARIF, the entries used.
  *
  * The torch judged: --torch-version V; else, given --python, --prefix
  * or --site-packages, that environment's torch (one is required); else
@@ -83,6 +86,12 @@ struct file_result {
 	struct tg_audit_result r;
 };
 
+/* A dead branch, kept for the end of the report. */
+struct dead_kept {
+	char *path;
+	struct tg_audit_branch b;
+};
+
 struct run {
 	struct cli_ctx *ctx;
 	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
@@ -93,11 +102,20 @@ struct run {
 	struct tg_version floor;
 	int have_floor;
 	enum tg_audit_rank min;
+	/* the batch's files with findings or branches */
 	struct file_result *files;
 	size_t nfiles, capfiles;
+	/* the report, written batch by batch */
+	struct tg_audit_writer wr;
+	struct tg_buf out;
+	struct tg_audit_item *items;
+	size_t capitems;
+	struct dead_kept *dead;
+	size_t ndead, capdead;
 	struct tg_diag_list notes;
 	size_t analyzed, found;
-	int unreadable, undecodable, oom;
+	int unreadable, undecodable, oom, fails;
+	int write_err; /* errno of the first failed write */
 	/* progress on a TTY */
 	int tty;
 	struct timespec start, last;
@@ -389,6 +407,112 @@ finish_job(struct run *run, struct job *j)
 	return rc;
 }
 
+/* Keep the dead branches of fr (moved out of it) for the end. */
+static int
+keep_dead(struct run *run, struct file_result *fr)
+{
+	size_t k;
+
+	for (k = 0; run->have_floor && k < fr->r.nbranches; k++) {
+		struct tg_audit_branch *b = &fr->r.branches[k];
+		struct dead_kept *d;
+
+		if (!tg_audit_branch_dead(b, &run->floor))
+			continue;
+		if (run->ndead == run->capdead) {
+			size_t nc = run->capdead ? run->capdead * 2 : 16;
+			void *p = realloc(run->dead, nc * sizeof(*run->dead));
+
+			if (!p)
+				return TG_ENOMEM;
+			run->dead = p;
+			run->capdead = nc;
+		}
+		d = &run->dead[run->ndead];
+		d->path = strdup(fr->path);
+		if (!d->path)
+			return TG_ENOMEM;
+		d->b = *b;
+		memset(b, 0, sizeof(*b));
+		run->ndead++;
+	}
+	return 0;
+}
+
+/* Write out what run->out holds, and empty it. */
+static int
+write_out(struct run *run)
+{
+	int rc = tg_buf_error(&run->out);
+
+	if (rc)
+		return rc;
+	if (run->out.len &&
+	    (fwrite(run->out.data, 1, run->out.len, stdout) != run->out.len ||
+	     fflush(stdout)) &&
+	    !run->write_err)
+		run->write_err = errno ? errno : EIO;
+	tg_buf_clear(&run->out);
+	return 0;
+}
+
+/* Written out once this much is rendered (and at the end of a batch). */
+#define OUT_CHUNK ((size_t)64 * 1024)
+
+/* Render one file's findings (sorted already) and keep its dead
+ * branches. */
+static int
+emit_file(struct run *run, struct file_result *fr)
+{
+	size_t k, n = fr->r.nfindings;
+	int rc;
+
+	if (n > run->capitems) {
+		void *p = realloc(run->items, n * sizeof(*run->items));
+
+		if (!p)
+			return TG_ENOMEM;
+		run->items = p;
+		run->capitems = n;
+	}
+	for (k = 0; k < n; k++) {
+		struct tg_audit_item *it = &run->items[k];
+
+		it->path = fr->path;
+		it->f = &fr->r.findings[k];
+		it->rank = tg_audit_rank(it->f->api, run->torch, all);
+		it->fails = it->f->in == TG_AUDIT_IN_CODE &&
+			    it->f->guard != TG_AUDIT_GUARDED &&
+			    it->rank != TG_AUDIT_RANK_BOUND &&
+			    it->rank >= run->min;
+		run->fails |= it->fails;
+	}
+	rc = keep_dead(run, fr);
+	if (!rc)
+		rc = tg_audit_format_items(&run->wr, run->items, n);
+	if (!rc && run->out.len >= OUT_CHUNK)
+		rc = write_out(run);
+	return rc;
+}
+
+/* Render the batch's files in walk order, write them out and flush,
+ * and free them. */
+static int
+emit_files(struct run *run)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < run->nfiles; k++) {
+		if (!rc)
+			rc = emit_file(run, &run->files[k]);
+		free(run->files[k].path);
+		tg_audit_result_release(&run->files[k].r);
+	}
+	run->nfiles = 0;
+	return rc ? rc : write_out(run);
+}
+
 struct pool {
 	const struct run *run;
 	struct job *jobs;
@@ -447,7 +571,7 @@ flush_batch(struct run *run)
 		free(j->path);
 	}
 	run->njobs = 0;
-	return rc;
+	return rc ? rc : emit_files(run);
 }
 
 /* Queue one file; a full batch is analyzed. */
@@ -541,19 +665,22 @@ audit_operand(struct run *run, const char *path)
 	return 0;
 }
 
+/* The walk's order for whole paths: byte by byte, with '/' before any
+ * other byte, so that paths sort component by component (a/x before
+ * a-b/x). */
 static int
-cmp_item(const void *pa, const void *pb)
+cmp_path(const void *pa, const void *pb)
 {
-	const struct tg_audit_item *a = pa, *b = pb;
-	int c = strcmp(a->path, b->path);
+	const unsigned char *a = *(const unsigned char *const *)pa;
+	const unsigned char *b = *(const unsigned char *const *)pb;
 
-	if (c)
-		return c;
-	if (a->f->line != b->f->line)
-		return a->f->line < b->f->line ? -1 : 1;
-	if (a->f->column != b->f->column)
-		return a->f->column < b->f->column ? -1 : 1;
-	return strcmp(a->f->api->id, b->f->api->id);
+	for (; *a && *a == *b; a++, b++)
+		;
+	if (*a == *b)
+		return 0;
+	if (*a == '/' || *b == '/')
+		return *a == '/' ? (*b ? -1 : 1) : (*a ? 1 : -1);
+	return *a < *b ? -1 : 1;
 }
 
 static void
@@ -630,18 +757,19 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct run run;
 	struct tg_version newest = TG_VERSION_INIT;
 	struct tg_err err = TG_ERR_INIT;
-	struct tg_audit_item *items = NULL;
+	struct tg_buf init = TG_BUF_INIT;
 	struct tg_audit_dead *dead = NULL;
+	char **ops = NULL;
 	struct tg_audit_report rep;
-	struct tg_buf out = TG_BUF_INIT;
 	struct tg_declared declared = TG_DECLARED_INIT;
 	struct stat st;
 	enum tg_audit_format fmt = TG_AUDIT_TEXT;
-	size_t nitems = 0, ndead = 0, k, j;
-	int status, rc = 0, fails = 0;
+	size_t k;
+	int status, rc = 0, begun = 0;
 
 	memset(&run, 0, sizeof(run));
 	memset(&rep, 0, sizeof(rep));
+	run.out = init;
 	run.ctx = ctx;
 	run.min = TG_AUDIT_RANK_PRIVATE;
 	if (min_status)
@@ -704,69 +832,65 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = CLI_IO;
 		goto out;
 	}
+	rep.tool_version = PACKAGE_VERSION;
+	rep.torch = run.torch->str;
+	rep.min_status = min_status ? min_status : "private";
+	tg_audit_format_begin(&run.wr, &rep, fmt, &run.out);
+	begun = 1;
+	/* the operands in the walk's order too, so that the output is
+	 * sorted by path whatever order they came in */
+	ops = calloc((size_t)argc + 1, sizeof(*ops));
+	if (!ops) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	memcpy(ops, argv, (size_t)argc * sizeof(*ops));
+	qsort(ops, (size_t)argc, sizeof(*ops), cmp_path);
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	for (k = 0; k < (size_t)argc && !rc; k++)
-		rc = audit_operand(&run, argv[k]);
+		rc = audit_operand(&run, ops[k]);
 	progress(&run, 1);
+	if (rc == TG_ELIMIT) {
+		cli_error(CMD, "cannot write the report: too large");
+		status = CLI_IO;
+		goto out;
+	}
 	if (rc || run.oom) {
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;
 	}
-	/* every finding kept, and the dead branches */
-	for (k = 0; k < run.nfiles; k++) {
-		nitems += run.files[k].r.nfindings;
-		ndead += run.files[k].r.nbranches;
-	}
-	items = calloc(nitems + 1, sizeof(*items));
-	dead = calloc(ndead + 1, sizeof(*dead));
-	if (!items || !dead) {
+	dead = calloc(run.ndead + 1, sizeof(*dead));
+	if (!dead) {
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;
 	}
-	nitems = ndead = 0;
-	for (k = 0; k < run.nfiles; k++) {
-		struct file_result *fr = &run.files[k];
-
-		for (j = 0; j < fr->r.nfindings; j++) {
-			struct tg_audit_item *it = &items[nitems++];
-
-			it->path = fr->path;
-			it->f = &fr->r.findings[j];
-			it->rank = tg_audit_rank(it->f->api, run.torch, all);
-			it->fails = it->f->in == TG_AUDIT_IN_CODE &&
-				    it->f->guard != TG_AUDIT_GUARDED &&
-				    it->rank != TG_AUDIT_RANK_BOUND &&
-				    it->rank >= run.min;
-			fails |= it->fails;
-		}
-		for (j = 0; run.have_floor && j < fr->r.nbranches; j++)
-			if (tg_audit_branch_dead(&fr->r.branches[j],
-						 &run.floor)) {
-				dead[ndead].path = fr->path;
-				dead[ndead++].b = &fr->r.branches[j];
-			}
+	for (k = 0; k < run.ndead; k++) {
+		dead[k].path = run.dead[k].path;
+		dead[k].b = &run.dead[k].b;
 	}
-	qsort(items, nitems, sizeof(*items), cmp_item);
-	rep.tool_version = PACKAGE_VERSION;
-	rep.torch = run.torch->str;
-	rep.min_status = min_status ? min_status : "private";
 	rep.files = run.analyzed;
-	rep.items = items;
-	rep.nitems = nitems;
 	rep.dead = dead;
-	rep.ndead = ndead;
+	rep.ndead = run.ndead;
 	rep.notes = &run.notes;
-	if (tg_audit_format_write(&rep, fmt, &out)) {
+	rc = tg_audit_format_end(&run.wr, &rep);
+	if (!rc)
+		rc = write_out(&run);
+	if (rc) {
 		cli_error(CMD, "cannot write the report: %s",
-			  tg_buf_error(&out) == TG_ELIMIT ? "too large"
-							  : "out of memory");
+			  rc == TG_ELIMIT ? "too large" : "out of memory");
 		status = CLI_IO;
 		goto out;
 	}
-	fwrite(out.data, 1, out.len, stdout);
+	if (run.write_err) {
+		cli_error(CMD, "cannot write the report: %s",
+			  strerror(run.write_err));
+		status = CLI_IO;
+		goto out;
+	}
 	if (fmt == TG_AUDIT_TEXT && rep.floor_path && !ctx->quiet)
 		cli_error(CMD, "note: floor %s, declared in %s:%zu: %s",
 			  rep.floor, rep.floor_path, rep.floor_line,
@@ -774,18 +898,27 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	if (fmt == TG_AUDIT_TEXT)
 		print_notes(&run);
 	status = run.unreadable	   ? CLI_IO
-		 : fails	   ? CLI_FAILED
+		 : run.fails	   ? CLI_FAILED
 		 : run.undecodable ? CLI_BAD_INPUT
 				   : CLI_OK;
 out:
-	tg_buf_release(&out);
-	free(items);
+	if (begun)
+		tg_audit_format_release(&run.wr);
+	tg_buf_release(&run.out);
+	free(run.items);
+	free(ops);
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
 		tg_audit_result_release(&run.files[k].r);
 	}
 	free(run.files);
+	for (k = 0; k < run.ndead; k++) {
+		free(run.dead[k].path);
+		free(run.dead[k].b.condition);
+		free(run.dead[k].b.requires);
+	}
+	free(run.dead);
 	tg_audit_py_index_free(run.pyix);
 	tg_audit_cxx_index_free(run.cxxix);
 	free(run.jobs);

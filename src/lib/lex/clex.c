@@ -74,10 +74,18 @@ comment_end(const char *s, size_t len, size_t i, unsigned *fl)
 	return len;
 }
 
-static const char *const puncts[] = {
-    "<<=", ">>=", "...", "->*", "<=>", "::", "->", "++", "--",
-    "<<",  ">>",  "<=",	 ">=",	"==",  "!=", "&&", "||", "+=",
-    "-=",  "*=",  "/=",	 "%=",	"&=",  "|=", "^=", ".*", "##"};
+/* The punctuators of more than one byte, longest first (so the first
+ * that matches is the longest), with their lengths; the first byte is
+ * compared before anything else, as most bytes start none. */
+static const struct {
+	char s[4];
+	unsigned char n;
+} puncts[] = {{"<<=", 3}, {">>=", 3}, {"...", 3}, {"->*", 3}, {"<=>", 3},
+	      {"::", 2},  {"->", 2},  {"++", 2},  {"--", 2},  {"<<", 2},
+	      {">>", 2},  {"<=", 2},  {">=", 2},  {"==", 2},  {"!=", 2},
+	      {"&&", 2},  {"||", 2},  {"+=", 2},  {"-=", 2},  {"*=", 2},
+	      {"/=", 2},  {"%=", 2},  {"&=", 2},  {"|=", 2},  {"^=", 2},
+	      {".*", 2},  {"##", 2}};
 
 static size_t
 punct_len(const char *s, size_t len, size_t i)
@@ -85,8 +93,10 @@ punct_len(const char *s, size_t len, size_t i)
 	size_t k, n;
 
 	for (k = 0; k < sizeof(puncts) / sizeof(puncts[0]); k++) {
-		n = strlen(puncts[k]);
-		if (len - i >= n && memcmp(s + i, puncts[k], n) == 0)
+		if (puncts[k].s[0] != s[i])
+			continue;
+		n = puncts[k].n;
+		if (len - i >= n && memcmp(s + i, puncts[k].s, n) == 0)
 			return n;
 	}
 	return s[i] && strchr("{}[]()<>;:,.?~!+-*/%^&|=#", s[i]) ? 1 : 0;

@@ -11,6 +11,7 @@
  */
 #include "lib/out/audit_format.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/util/jsonw.h"
@@ -90,20 +91,21 @@ state(struct tg_buf *b, const struct tg_audit_finding *f)
 }
 
 static void
-text(const struct tg_audit_report *rep, struct tg_buf *b)
+text_item(struct tg_buf *b, const struct tg_audit_item *it)
+{
+	tg_buf_addf(b, "%s:%zu:%zu: %s: ", it->path, it->f->line, it->f->column,
+		    tg_audit_rank_name(it->rank));
+	tg_audit_format_message(b, it);
+	tg_buf_addf(b, " [%s]", it->f->kind);
+	state(b, it->f);
+	tg_buf_addc(b, '\n');
+}
+
+static void
+text_end(const struct tg_audit_report *rep, struct tg_buf *b)
 {
 	size_t k;
 
-	for (k = 0; k < rep->nitems; k++) {
-		const struct tg_audit_item *it = &rep->items[k];
-
-		tg_buf_addf(b, "%s:%zu:%zu: %s: ", it->path, it->f->line,
-			    it->f->column, tg_audit_rank_name(it->rank));
-		tg_audit_format_message(b, it);
-		tg_buf_addf(b, " [%s]", it->f->kind);
-		state(b, it->f);
-		tg_buf_addc(b, '\n');
-	}
 	for (k = 0; k < rep->ndead; k++) {
 		const struct tg_audit_dead *d = &rep->dead[k];
 
@@ -173,54 +175,57 @@ json_notes(struct tg_jsonw *w, const struct tg_diag_list *l)
 	tg_jsonw_end(w);
 }
 
+/* Everything before the findings: what the run judged by. */
 static void
-json(const struct tg_audit_report *rep, struct tg_buf *b)
+json_begin(const struct tg_audit_report *rep, struct tg_jsonw *w)
 {
-	struct tg_jsonw w;
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(w, "schema_version", TG_AUDIT_SCHEMA_VERSION);
+	tg_jsonw_kstr(w, "torch_version", rep->torch);
+	tg_jsonw_kstr(w, "torch_version_from", rep->torch_from);
+	tg_jsonw_kstr(w, "floor", rep->floor);
+	tg_jsonw_kstr(w, "floor_from", rep->floor_from);
+	tg_jsonw_key(w, "floor_declared");
+	if (rep->floor_path) {
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(w, "path", rep->floor_path);
+		tg_jsonw_kint(w, "line", (long long)rep->floor_line);
+		tg_jsonw_kstr(w, "requirement", rep->floor_requirement);
+		tg_jsonw_end(w);
+	} else {
+		tg_jsonw_null(w);
+	}
+	tg_jsonw_kstr(w, "min_status", rep->min_status);
+	tg_jsonw_key(w, "findings");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+}
+
+/* After the findings: the counts, dead branches and notes. */
+static void
+json_end(const struct tg_audit_report *rep, struct tg_jsonw *w)
+{
 	size_t k;
 
-	tg_jsonw_init(&w, b);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kint(&w, "schema_version", TG_AUDIT_SCHEMA_VERSION);
-	tg_jsonw_kstr(&w, "torch_version", rep->torch);
-	tg_jsonw_kstr(&w, "torch_version_from", rep->torch_from);
-	tg_jsonw_kstr(&w, "floor", rep->floor);
-	tg_jsonw_kstr(&w, "floor_from", rep->floor_from);
-	tg_jsonw_key(&w, "floor_declared");
-	if (rep->floor_path) {
-		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_jsonw_kstr(&w, "path", rep->floor_path);
-		tg_jsonw_kint(&w, "line", (long long)rep->floor_line);
-		tg_jsonw_kstr(&w, "requirement", rep->floor_requirement);
-		tg_jsonw_end(&w);
-	} else {
-		tg_jsonw_null(&w);
-	}
-	tg_jsonw_kstr(&w, "min_status", rep->min_status);
-	tg_jsonw_kint(&w, "files", (long long)rep->files);
-	tg_jsonw_key(&w, "findings");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	for (k = 0; k < rep->nitems; k++)
-		json_finding(&w, &rep->items[k]);
-	tg_jsonw_end(&w);
-	tg_jsonw_key(&w, "dead_branches");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_end(w);
+	tg_jsonw_kint(w, "files", (long long)rep->files);
+	tg_jsonw_key(w, "dead_branches");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
 	for (k = 0; k < rep->ndead; k++) {
-		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_jsonw_kstr(&w, "path", rep->dead[k].path);
-		tg_jsonw_kint(&w, "first_line",
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(w, "path", rep->dead[k].path);
+		tg_jsonw_kint(w, "first_line",
 			      (long long)rep->dead[k].b->first_line);
-		tg_jsonw_kint(&w, "last_line",
+		tg_jsonw_kint(w, "last_line",
 			      (long long)rep->dead[k].b->last_line);
-		tg_jsonw_kstr(&w, "condition", rep->dead[k].b->condition);
-		tg_jsonw_kstr(&w, "requires", rep->dead[k].b->requires);
-		tg_jsonw_end(&w);
+		tg_jsonw_kstr(w, "condition", rep->dead[k].b->condition);
+		tg_jsonw_kstr(w, "requires", rep->dead[k].b->requires);
+		tg_jsonw_end(w);
 	}
-	tg_jsonw_end(&w);
-	tg_jsonw_key(&w, "notes");
-	json_notes(&w, rep->notes);
-	tg_jsonw_end(&w);
-	tg_jsonw_finish(&w);
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "notes");
+	json_notes(w, rep->notes);
+	tg_jsonw_end(w);
+	tg_jsonw_finish(w);
 }
 
 /* A path as a URI reference for SARIF. */
@@ -249,28 +254,30 @@ uri(struct tg_buf *out, const char *p)
 	}
 }
 
-/* The index of a's rule: how many distinct entries the items use with
- * an id below a's (the rules are written in id order). Quadratic in the
- * findings, which are few. */
+/* The index of a's rule: its place among the entries the findings
+ * written so far use, in the order of first use (a new one is added). */
 static size_t
-rule_index(const struct tg_audit_report *rep, const struct tg_api *a)
+rule_index(struct tg_audit_writer *wr, const struct tg_api *a)
 {
-	size_t k, n = 0;
+	size_t k;
 
-	/* the rank of a among the distinct entries used, by id */
-	for (k = 0; k < rep->nitems; k++) {
-		const struct tg_api *o = rep->items[k].f->api;
-		size_t j;
-		int first = 1;
+	for (k = 0; k < wr->nrules; k++)
+		if (wr->rules[k] == a)
+			return k;
+	if (wr->nrules == wr->caprules) {
+		size_t nc = wr->caprules ? wr->caprules * 2 : 32;
+		void *p = realloc(wr->rules, nc * sizeof(*wr->rules));
 
-		if (strcmp(o->id, a->id) >= 0)
-			continue;
-		for (j = 0; j < k && first; j++)
-			if (rep->items[j].f->api == o)
-				first = 0;
-		n += first;
+		if (!p) {
+			if (!wr->out->err)
+				wr->out->err = TG_ENOMEM;
+			return 0;
+		}
+		wr->rules = p;
+		wr->caprules = nc;
 	}
-	return n;
+	wr->rules[wr->nrules] = a;
+	return wr->nrules++;
 }
 
 static const char *
@@ -283,29 +290,18 @@ level(const struct tg_audit_item *it)
 		   : "note";
 }
 
+/* The rules: one per entry the results use, in the order of first use
+ * (the results' ruleIndex). */
 static void
-sarif_rules(const struct tg_audit_report *rep, struct tg_jsonw *w,
+sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 	    struct tg_buf *tmp)
 {
-	const struct tg_api *last = NULL;
+	size_t k;
 
 	tg_jsonw_array(w, TG_JSONW_BLOCK);
-	for (;;) {
-		const struct tg_audit_item *next = NULL;
-		size_t k;
+	for (k = 0; k < wr->nrules; k++) {
+		const struct tg_api *last = wr->rules[k];
 
-		/* the smallest id above last */
-		for (k = 0; k < rep->nitems; k++) {
-			const struct tg_api *a = rep->items[k].f->api;
-
-			if (last && strcmp(a->id, last->id) <= 0)
-				continue;
-			if (!next || strcmp(a->id, next->f->api->id) < 0)
-				next = &rep->items[k];
-		}
-		if (!next)
-			break;
-		last = next->f->api;
 		tg_jsonw_object(w, TG_JSONW_BLOCK);
 		tg_jsonw_kstr(w, "id", last->id);
 		tg_jsonw_key(w, "shortDescription");
@@ -382,92 +378,99 @@ sarif_location(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
 	tg_jsonw_end(w);
 }
 
+/* The results come first (a JSON object's members have no order), so
+ * that each can be written as soon as it is known; the tool and its
+ * rules, which only the end knows, follow. */
 static void
-sarif(const struct tg_audit_report *rep, struct tg_buf *b)
+sarif_begin(struct tg_jsonw *w)
 {
-	struct tg_jsonw w;
-	struct tg_buf tmp = TG_BUF_INIT;
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "$schema",
+		      "https://json.schemastore.org/sarif-2.1.0.json");
+	tg_jsonw_kstr(w, "version", "2.1.0");
+	tg_jsonw_key(w, "runs");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "results");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+}
+
+static void
+sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
+{
+	struct tg_jsonw *w = &wr->w;
+	struct tg_buf *tmp = &wr->tmp;
+
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "ruleId", it->f->api->id);
+	tg_jsonw_kint(w, "ruleIndex", (long long)rule_index(wr, it->f->api));
+	tg_jsonw_kstr(w, "level", level(it));
+	tg_jsonw_key(w, "message");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_buf_clear(tmp);
+	tg_buf_addf(tmp, "%s: ", tg_audit_rank_name(it->rank));
+	tg_audit_format_message(tmp, it);
+	state(tmp, it->f);
+	tg_jsonw_kstr(w, "text", tmp->data);
+	tg_jsonw_end(w);
+	sarif_location(w, tmp, it->path, it->f->line, it->f->column);
+	tg_jsonw_key(w, "properties");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
+	tg_jsonw_kstr(w, "in", in_name(it->f->in));
+	tg_jsonw_kstr(w, "kind", it->f->kind);
+	tg_jsonw_kbool(w, "guarded", it->f->guard == TG_AUDIT_GUARDED);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+}
+
+static void
+sarif_end(struct tg_audit_writer *wr, const struct tg_audit_report *rep)
+{
+	struct tg_jsonw *w = &wr->w;
+	struct tg_buf *tmp = &wr->tmp;
 	size_t k;
 
-	tg_jsonw_init(&w, b);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kstr(&w, "$schema",
-		      "https://json.schemastore.org/sarif-2.1.0.json");
-	tg_jsonw_kstr(&w, "version", "2.1.0");
-	tg_jsonw_key(&w, "runs");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_key(&w, "tool");
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_key(&w, "driver");
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kstr(&w, "name", "torchgate");
-	tg_jsonw_kstr(&w, "version", rep->tool_version);
-	tg_jsonw_key(&w, "rules");
-	sarif_rules(rep, &w, &tmp);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	tg_jsonw_key(&w, "results");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	for (k = 0; k < rep->nitems; k++) {
-		const struct tg_audit_item *it = &rep->items[k];
-
-		tg_jsonw_object(&w, TG_JSONW_BLOCK);
-		tg_jsonw_kstr(&w, "ruleId", it->f->api->id);
-		tg_jsonw_kint(&w, "ruleIndex",
-			      (long long)rule_index(rep, it->f->api));
-		tg_jsonw_kstr(&w, "level", level(it));
-		tg_jsonw_key(&w, "message");
-		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_buf_clear(&tmp);
-		tg_buf_addf(&tmp, "%s: ", tg_audit_rank_name(it->rank));
-		tg_audit_format_message(&tmp, it);
-		state(&tmp, it->f);
-		tg_jsonw_kstr(&w, "text", tmp.data);
-		tg_jsonw_end(&w);
-		sarif_location(&w, &tmp, it->path, it->f->line, it->f->column);
-		tg_jsonw_key(&w, "properties");
-		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_jsonw_kstr(&w, "status", tg_audit_rank_name(it->rank));
-		tg_jsonw_kstr(&w, "in", in_name(it->f->in));
-		tg_jsonw_kstr(&w, "kind", it->f->kind);
-		tg_jsonw_kbool(&w, "guarded", it->f->guard == TG_AUDIT_GUARDED);
-		tg_jsonw_end(&w);
-		tg_jsonw_end(&w);
-	}
-	tg_jsonw_end(&w);
-	tg_jsonw_key(&w, "invocations");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kbool(&w, "executionSuccessful", 1);
-	tg_jsonw_key(&w, "toolExecutionNotifications");
-	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "tool");
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "driver");
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "name", "torchgate");
+	tg_jsonw_kstr(w, "version", rep->tool_version);
+	tg_jsonw_key(w, "rules");
+	sarif_rules(wr, w, tmp);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "invocations");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kbool(w, "executionSuccessful", 1);
+	tg_jsonw_key(w, "toolExecutionNotifications");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
 	for (k = 0; rep->notes && k < rep->notes->n; k++) {
 		const struct tg_diag *d = &rep->notes->v[k];
 
-		tg_jsonw_object(&w, TG_JSONW_BLOCK);
-		tg_jsonw_kstr(&w, "level",
+		tg_jsonw_object(w, TG_JSONW_BLOCK);
+		tg_jsonw_kstr(w, "level",
 			      d->severity == TG_SEV_NOTE      ? "note"
 			      : d->severity == TG_SEV_WARNING ? "warning"
 							      : "error");
-		tg_jsonw_key(&w, "message");
-		tg_jsonw_object(&w, TG_JSONW_FLOW);
-		tg_jsonw_kstr(&w, "text", d->message);
-		tg_jsonw_end(&w);
+		tg_jsonw_key(w, "message");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kstr(w, "text", d->message);
+		tg_jsonw_end(w);
 		if (d->path)
-			sarif_location(&w, &tmp, d->path, d->line, d->column);
-		tg_jsonw_end(&w);
+			sarif_location(w, tmp, d->path, d->line, d->column);
+		tg_jsonw_end(w);
 	}
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	if (tg_buf_error(&tmp) && !b->err)
-		b->err = tg_buf_error(&tmp);
-	tg_buf_release(&tmp);
-	tg_jsonw_finish(&w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_finish(w);
 }
 
 /* A workflow command's data (message: "%", CR, LF escaped) or property
@@ -492,32 +495,33 @@ gh_escape(struct tg_buf *b, const char *s, int property)
 }
 
 static void
-github(const struct tg_audit_report *rep, struct tg_buf *b)
+github_item(struct tg_buf *b, struct tg_buf *msg,
+	    const struct tg_audit_item *it)
 {
-	struct tg_buf msg = TG_BUF_INIT;
+	const char *lv = level(it);
+
+	tg_buf_addf(b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
+	gh_escape(b, it->path, 1);
+	tg_buf_addf(b, ",line=%zu,col=%zu,title=", it->f->line, it->f->column);
+	tg_buf_clear(msg);
+	tg_buf_addf(msg, "torchgate %s %s", tg_audit_rank_name(it->rank),
+		    it->f->api->id);
+	gh_escape(b, msg->data, 1);
+	tg_buf_adds(b, "::");
+	tg_buf_clear(msg);
+	tg_audit_format_message(msg, it);
+	tg_buf_addf(msg, " [%s]", it->f->kind);
+	state(msg, it->f);
+	gh_escape(b, msg->data, 0);
+	tg_buf_addc(b, '\n');
+}
+
+static void
+github_end(const struct tg_audit_report *rep, struct tg_buf *b,
+	   struct tg_buf *msg)
+{
 	size_t k;
 
-	for (k = 0; k < rep->nitems; k++) {
-		const struct tg_audit_item *it = &rep->items[k];
-		const char *lv = level(it);
-
-		tg_buf_addf(
-		    b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
-		gh_escape(b, it->path, 1);
-		tg_buf_addf(b, ",line=%zu,col=%zu,title=", it->f->line,
-			    it->f->column);
-		tg_buf_clear(&msg);
-		tg_buf_addf(&msg, "torchgate %s %s",
-			    tg_audit_rank_name(it->rank), it->f->api->id);
-		gh_escape(b, msg.data, 1);
-		tg_buf_adds(b, "::");
-		tg_buf_clear(&msg);
-		tg_audit_format_message(&msg, it);
-		tg_buf_addf(&msg, " [%s]", it->f->kind);
-		state(&msg, it->f);
-		gh_escape(b, msg.data, 0);
-		tg_buf_addc(b, '\n');
-	}
 	for (k = 0; k < rep->ndead; k++) {
 		const struct tg_audit_dead *d = &rep->dead[k];
 
@@ -525,11 +529,11 @@ github(const struct tg_audit_report *rep, struct tg_buf *b)
 		gh_escape(b, d->path, 1);
 		tg_buf_addf(b, ",line=%zu,endLine=%zu,title=dead branch::",
 			    d->b->first_line, d->b->last_line);
-		tg_buf_clear(&msg);
-		tg_buf_addf(&msg,
+		tg_buf_clear(msg);
+		tg_buf_addf(msg,
 			    "runs only on torch %s, below the floor %s: %s",
 			    d->b->requires, rep->floor, d->b->condition);
-		gh_escape(b, msg.data, 0);
+		gh_escape(b, msg->data, 0);
 		tg_buf_addc(b, '\n');
 	}
 	for (k = 0; rep->notes && k < rep->notes->n; k++) {
@@ -547,28 +551,100 @@ github(const struct tg_audit_report *rep, struct tg_buf *b)
 		gh_escape(b, d->message, 0);
 		tg_buf_addc(b, '\n');
 	}
-	if (tg_buf_error(&msg) && !b->err)
-		b->err = tg_buf_error(&msg);
-	tg_buf_release(&msg);
+}
+
+/* A failure of the scratch buffer is the output's. */
+static int
+failed(struct tg_audit_writer *wr)
+{
+	if (tg_buf_error(&wr->tmp) && !wr->out->err)
+		wr->out->err = tg_buf_error(&wr->tmp);
+	return tg_buf_error(wr->out);
+}
+
+void
+tg_audit_format_begin(struct tg_audit_writer *wr,
+		      const struct tg_audit_report *rep,
+		      enum tg_audit_format fmt, struct tg_buf *out)
+{
+	struct tg_buf init = TG_BUF_INIT;
+
+	memset(wr, 0, sizeof(*wr));
+	wr->fmt = fmt;
+	wr->out = out;
+	wr->tmp = init;
+	tg_jsonw_init(&wr->w, out);
+	if (fmt == TG_AUDIT_JSON)
+		json_begin(rep, &wr->w);
+	else if (fmt == TG_AUDIT_SARIF)
+		sarif_begin(&wr->w);
+}
+
+int
+tg_audit_format_items(struct tg_audit_writer *wr,
+		      const struct tg_audit_item *items, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n && !failed(wr); k++)
+		switch (wr->fmt) {
+		case TG_AUDIT_TEXT:
+			text_item(wr->out, &items[k]);
+			break;
+		case TG_AUDIT_JSON:
+			json_finding(&wr->w, &items[k]);
+			break;
+		case TG_AUDIT_SARIF:
+			sarif_item(wr, &items[k]);
+			break;
+		case TG_AUDIT_GITHUB:
+			github_item(wr->out, &wr->tmp, &items[k]);
+			break;
+		}
+	return failed(wr);
+}
+
+int
+tg_audit_format_end(struct tg_audit_writer *wr,
+		    const struct tg_audit_report *rep)
+{
+	switch (wr->fmt) {
+	case TG_AUDIT_TEXT:
+		text_end(rep, wr->out);
+		break;
+	case TG_AUDIT_JSON:
+		json_end(rep, &wr->w);
+		break;
+	case TG_AUDIT_SARIF:
+		sarif_end(wr, rep);
+		break;
+	case TG_AUDIT_GITHUB:
+		github_end(rep, wr->out, &wr->tmp);
+		break;
+	}
+	return failed(wr);
+}
+
+void
+tg_audit_format_release(struct tg_audit_writer *wr)
+{
+	tg_buf_release(&wr->tmp);
+	free(wr->rules);
+	wr->rules = NULL;
+	wr->nrules = wr->caprules = 0;
 }
 
 int
 tg_audit_format_write(const struct tg_audit_report *rep,
 		      enum tg_audit_format fmt, struct tg_buf *out)
 {
-	switch (fmt) {
-	case TG_AUDIT_TEXT:
-		text(rep, out);
-		break;
-	case TG_AUDIT_JSON:
-		json(rep, out);
-		break;
-	case TG_AUDIT_SARIF:
-		sarif(rep, out);
-		break;
-	case TG_AUDIT_GITHUB:
-		github(rep, out);
-		break;
-	}
-	return tg_buf_error(out);
+	struct tg_audit_writer wr;
+	int rc;
+
+	tg_audit_format_begin(&wr, rep, fmt, out);
+	rc = tg_audit_format_items(&wr, rep->items, rep->nitems);
+	if (!rc)
+		rc = tg_audit_format_end(&wr, rep);
+	tg_audit_format_release(&wr);
+	return rc;
 }

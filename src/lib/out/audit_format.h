@@ -16,6 +16,7 @@
 #include "lib/audit/audit.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
+#include "lib/util/jsonw.h"
 
 #define TG_AUDIT_SCHEMA_VERSION 1
 
@@ -58,9 +59,36 @@ struct tg_audit_report {
 	const struct tg_diag_list *notes; /* skipped files, warnings */
 };
 
-/* Append the report in fmt to out; the buffer keeps the first failure,
- * which is returned. Text holds the findings and dead branches only
- * (the caller prints the notes on stderr); the others hold everything. */
+/* A report written as it is found: begin (what the run judged by), the
+ * findings in output order in as many calls as the caller likes, then
+ * end (the counts, dead branches, notes and, for SARIF, the rules). Each
+ * call appends to out, which the caller may write out and clear between
+ * calls once it has checked its error; each returns out's first failure.
+ * So memory holds one batch of findings, never the whole report. SARIF
+ * writes the results before the tool and its rules, which follow in the
+ * order of their first use (ruleIndex). */
+struct tg_audit_writer {
+	enum tg_audit_format fmt;
+	struct tg_buf *out;
+	struct tg_jsonw w;
+	struct tg_buf tmp;
+	const struct tg_api **rules; /* SARIF: the entries used, first use
+					first */
+	size_t nrules, caprules;
+};
+
+void tg_audit_format_begin(struct tg_audit_writer *wr,
+			   const struct tg_audit_report *rep,
+			   enum tg_audit_format fmt, struct tg_buf *out);
+int tg_audit_format_items(struct tg_audit_writer *wr,
+			  const struct tg_audit_item *items, size_t n);
+int tg_audit_format_end(struct tg_audit_writer *wr,
+			const struct tg_audit_report *rep);
+void tg_audit_format_release(struct tg_audit_writer *wr); /* after end */
+
+/* All at once: begin, rep's items, end. Text holds the findings and dead
+ * branches only (the caller prints the notes on stderr); the others hold
+ * everything. */
 int tg_audit_format_write(const struct tg_audit_report *rep,
 			  enum tg_audit_format fmt, struct tg_buf *out);
 
