@@ -708,7 +708,9 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = CLI_IO;
 		goto out;
 	}
-	fwrite(out.data, 1, out.len, stdout);
+	/* an empty report has no buffer: fwrite wants a pointer */
+	if (out.len)
+		fwrite(out.data, 1, out.len, stdout);
 	if (fmt == TG_AUDIT_TEXT)
 		print_notes(&run);
 	status = run.unreadable	   ? CLI_IO
