@@ -45,6 +45,7 @@ struct diff {
 	const struct tg_api **api; /* per declaration, or NULL */
 	char *hit;		   /* per table entry */
 	char ***paths;		   /* per table entry, nfiles each */
+	const struct tg_api *apis; /* the table's: paths[a - apis] */
 	const struct tg_api **missing;
 	size_t nmissing, nunknown;
 };
@@ -114,6 +115,7 @@ diff_run(struct diff *df, const struct tg_decls *d,
 	size_t j, k;
 
 	memset(df, 0, sizeof(*df));
+	df->apis = table->apis;
 	df->api = calloc(d->n + 1, sizeof(*df->api));
 	df->hit = calloc(table->n + 1, 1);
 	df->paths = calloc(table->n + 1, sizeof(*df->paths));
@@ -192,9 +194,10 @@ json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
 }
 
 static void
-json_missing(struct tg_jsonw *w, const struct tg_api *a, const char *base,
-	     size_t nbase, const struct tg_torch *t)
+json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
+	     const char *base, size_t nbase)
 {
+	char **paths = df->paths[a - df->apis];
 	size_t k;
 
 	tg_jsonw_object(w, TG_JSONW_FLOW);
@@ -202,13 +205,9 @@ json_missing(struct tg_jsonw *w, const struct tg_api *a, const char *base,
 	tg_jsonw_kstr(w, "deprecated", a->deprecated.version);
 	tg_jsonw_key(w, "files");
 	tg_jsonw_array(w, TG_JSONW_FLOW);
-	for (k = 0; k < a->nfiles; k++) {
-		char *p = tg_evidence_path(t, a->files[k]);
-
-		if (p && tg_path_is_file(p))
-			tg_jsonw_str(w, shown(p, base, nbase));
-		free(p);
-	}
+	for (k = 0; k < a->nfiles; k++)
+		if (tg_path_is_file(paths[k]))
+			tg_jsonw_str(w, shown(paths[k], base, nbase));
 	tg_jsonw_end(w);
 	tg_jsonw_end(w);
 }
@@ -263,7 +262,7 @@ print_json(const struct tg_decls *d, const struct diff *df,
 	tg_jsonw_key(&w, "not_declared");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < df->nmissing; k++)
-		json_missing(&w, df->missing[k], base, nbase, t);
+		json_missing(&w, df, df->missing[k], base, nbase);
 	tg_jsonw_end(&w);
 	tg_jsonw_end(&w);
 	return tg_jsonw_finish(&w);
@@ -300,19 +299,17 @@ print_text(const struct tg_decls *d, const struct diff *df,
 	       df->nmissing);
 	for (k = 0; k < df->nmissing; k++) {
 		const struct tg_api *a = df->missing[k];
+		char **paths = df->paths[a - df->apis];
 		const char *sep = " (";
 
 		printf("  %s: deprecated since %s", a->id,
 		       a->deprecated.version);
-		for (j = 0; j < a->nfiles; j++) {
-			char *p = tg_evidence_path(t, a->files[j]);
-
-			if (p && tg_path_is_file(p)) {
-				printf("%s%s", sep, shown(p, base, nbase));
+		for (j = 0; j < a->nfiles; j++)
+			if (tg_path_is_file(paths[j])) {
+				printf("%s%s", sep,
+				       shown(paths[j], base, nbase));
 				sep = ", ";
 			}
-			free(p);
-		}
 		puts(*sep == ',' ? ")" : "");
 	}
 }

@@ -312,7 +312,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	e.prefix = prefix ? prefix : "TORCH_GATE";
 	ids = calloc(MAX_APIS, sizeof(*ids));
 	if (!ids)
-		return CLI_IO;
+		return cli_out_of_memory(CMD);
 	for (k = 0; k < apis.n; k++)
 		ids[nids++] = (char *)apis.v[k];
 	if (api_file &&

@@ -103,11 +103,18 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	for (k = 0; k < fields.n && env_field(fields.v[k]); k++)
 		;
-	if (fields.n && k == fields.n && write_fields(env, &out, &err) == 0) {
-		fputs(out.data ? out.data : "", stdout);
-		goto out; /* about the environment: no torch needed */
+	if (fields.n && k == fields.n) {
+		/* about the environment: no torch needed (and out of memory
+		 * is no reason to look for one) */
+		r = write_fields(env, &out, &err);
+		if (r) {
+			cli_error(CMD, "%s", err.msg);
+			status = cli_exit_for(r);
+		} else {
+			fputs(out.data ? out.data : "", stdout);
+		}
+		goto out;
 	}
-	tg_buf_clear(&out);
 	status = cli_env_torch(CMD, env, ctx->quiet, &t);
 	if (status && !(fmt == TG_FMT_JSON && !fields.n))
 		goto out;

@@ -20,10 +20,19 @@
  * is 1 when the injected failure happened). tests/tools/alloc-faults.sh
  * reads it to know how many calls there are and which process failed.
  * A process that dies or exits elsewhere writes no line.
+ *
+ * With $TORCHGATE_ALLOC_TRACE set, the failing call prints its stack on
+ * stderr (in a sanitizer build, which has the symbolizer): where to
+ * look when a run fails.
+ *
+ * audit analyzes files on worker threads, so the count is atomic: each
+ * call gets its own number and exactly one call fails (which thread's
+ * call that is may vary from run to run; the outcome must not).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,15 +56,22 @@ char *__wrap_realpath(const char *path, char *resolved);
 DIR *__wrap_opendir(const char *path);
 int __wrap_main(int argc, char **argv);
 
-static unsigned long calls, fail_at;
-static int failed;
+static atomic_ulong calls;
+static unsigned long fail_at;
+static atomic_int failed;
+static int trace;
+
+/* the sanitizers' runtime, when linked in */
+void __sanitizer_print_stack_trace(void) __attribute__((weak));
 
 static int
 fail(void)
 {
-	if (++calls != fail_at)
+	if (atomic_fetch_add(&calls, 1) + 1 != fail_at)
 		return 0;
-	failed = 1;
+	atomic_store(&failed, 1);
+	if (trace && __sanitizer_print_stack_trace)
+		__sanitizer_print_stack_trace();
 	errno = ENOMEM;
 	return 1;
 }
@@ -112,7 +128,8 @@ log_exit(const char *path, int status, int argc, char **argv)
 	size_t len;
 	int n, k, fd;
 
-	n = snprintf(line, sizeof(line), "%d %lu %d", status, calls, failed);
+	n = snprintf(line, sizeof(line), "%d %lu %d", status,
+		     atomic_load(&calls), atomic_load(&failed));
 	len = n > 0 && (size_t)n < sizeof(line) ? (size_t)n : 0;
 	for (k = 1; k < argc && len < sizeof(line) - 1; k++) {
 		n = snprintf(line + len, sizeof(line) - len, " %s", argv[k]);
@@ -141,6 +158,7 @@ __wrap_main(int argc, char **argv)
 	int status;
 
 	fail_at = at ? strtoul(at, NULL, 10) : 0;
+	trace = getenv("TORCHGATE_ALLOC_TRACE") != NULL;
 	status = __real_main(argc, argv);
 	if (log)
 		log_exit(log, status, argc, argv);

@@ -33,6 +33,11 @@
 #     temporary files; a file the case made itself and that torchgate
 #     removes when it succeeds, such as a stale temporary file, stays
 #     when torchgate stops at its first allocation).
+# A case may run torchgate as another user (as root, probe/unreadable-
+# torch-dir drops to nobody through setpriv): the process log is made
+# writable by all and the run's directory open to all (sticky, like
+# /tmp) for the sanitizers' reports, so that such a process is checked
+# like any other.
 # Prints one line per failed run and a summary; exits 1 when a run failed.
 set -u
 all=40 samples=40 jobs=2 keep=
@@ -55,6 +60,7 @@ done
 run_case() {
 	local c=$1 n=$2 d=$3 stdin=/dev/null
 	rm -rf "$d" && mkdir -p "$d/t" || return 2
+	: >"$d/log" && chmod 666 "$d/log" && chmod 1777 "$d" || return 2
 	[ -f "$c/stdin" ] && stdin=$c/stdin
 	(cd "$d/t" && env LC_ALL=C TORCHGATE="$bin" CASE_DIR="$c" \
 		MKTORCH="$c/../../../tools/mktorch.sh" \
@@ -168,7 +174,7 @@ if [ $# -eq 0 ]; then
 	set -- "$src"/tests/cli/*/*/
 fi
 work=${keep:-$(mktemp -d)}
-mkdir -p "$work" || exit 2
+mkdir -p "$work" && chmod 711 "$work" || exit 2
 start=$(date +%s)
 k=0
 for c in "$@"; do

@@ -258,6 +258,12 @@ test_policy(void)
 	    {"1!2.4.0rc1", TG_POLICY_BASE, "1!2.4"},
 	    {"2.4.0a0+git1234567", TG_POLICY_RELEASE, "2.4.0+git1234567"},
 	    {"1.13.0a0+gitunknown", TG_POLICY_RELEASE, "1.13.0+gitunknown"},
+	    /* releases compared as numbers, trailing zeros aside */
+	    {"2.4rc1", TG_POLICY_RELEASE, "2.4"},
+	    {"2.4.0.0.dev1", TG_POLICY_RELEASE, "2.4"},
+	    {"2.4.1.1rc1", TG_POLICY_RELEASE, "2.4.1.1rc1"},
+	    {"2.40.0rc1", TG_POLICY_RELEASE, "2.40.0rc1"},
+	    {"1!2.4.0rc1", TG_POLICY_RELEASE, "1!2.4.0rc1"},
 	    /* not a known release: stays what it is */
 	    {"2.99.0.dev20260101", TG_POLICY_RELEASE, "2.99.0.dev20260101"},
 	    {"2.4.0a0", TG_POLICY_STRICT, "2.4.0a0"},

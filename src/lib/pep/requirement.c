@@ -290,7 +290,11 @@ tg_requirement_write_json(const struct tg_requirement *req, struct tg_jsonw *w,
 	for (k = 0; k < req->nextras; k++)
 		tg_jsonw_str(w, req->extras[k]);
 	tg_jsonw_end(w);
-	tg_spec_set_format(&req->spec, &tmp);
+	/* checked here: the marker below clears tmp, and its failure */
+	if ((rc = tg_spec_set_format(&req->spec, &tmp)) != 0) {
+		tg_buf_release(&tmp);
+		return tg_err_set(err, rc, "out of memory");
+	}
 	tg_jsonw_key(w, "specifier");
 	tg_jsonw_strn(w, tmp.data ? tmp.data : "", tmp.len);
 	tg_jsonw_key(w, "marker");

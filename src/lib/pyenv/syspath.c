@@ -88,9 +88,13 @@ append(struct tg_syspath *sp, char *dir, enum tg_path_origin origin,
 		sp->e = p;
 		sp->cap = nc;
 	}
+	sp->e[sp->n].pth = NULL;
+	if (pth && !(sp->e[sp->n].pth = tg_str_ndup(pth, strlen(pth)))) {
+		free(dir);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	sp->e[sp->n].dir = dir;
 	sp->e[sp->n].origin = origin;
-	sp->e[sp->n].pth = pth ? tg_str_ndup(pth, strlen(pth)) : NULL;
 	sp->e[sp->n].pth_line = line;
 	sp->n++;
 	return 0;

@@ -31,20 +31,18 @@ tg_api_status_name(enum tg_api_status s)
 	return names[s];
 }
 
-/* torch (by release) >= v; a NULL v is "never" */
+/* torch (by release) >= v, the parse the table made when it loaded; a
+ * version the entry lacks (str NULL) is "never" */
 static int
-at_least(const struct tg_version *torch, const char *v)
+at_least(const struct tg_version *torch, const struct tg_version *v)
 {
-	struct tg_version x = TG_VERSION_INIT, base;
-	int r = 0;
+	struct tg_version base;
 
-	if (!v || tg_version_parse(&x, v, strlen(v), NULL))
+	if (!v->str)
 		return 0;
 	tg_policy_apply(torch, TG_POLICY_BASE, &base);
 	base.nlocal = 0;
-	r = tg_version_cmp(&base, &x) >= 0;
-	tg_version_release(&x);
-	return r;
+	return tg_version_cmp(&base, v) >= 0;
 }
 
 enum tg_api_status
@@ -54,12 +52,12 @@ tg_api_status(const struct tg_api *a, const struct tg_version *torch)
 	 * known to lack it; "at-or-before X" counts as X: a gate cannot
 	 * rely on it earlier */
 	if (a->introduced.version && a->introduced.bound != TG_BOUND_BEFORE &&
-	    !at_least(torch, a->introduced.version))
+	    !at_least(torch, &a->introduced.ver))
 		return TG_API_NOT_YET;
-	if (at_least(torch, a->removed.version))
+	if (at_least(torch, &a->removed.ver))
 		return TG_API_REMOVED;
-	if (at_least(torch, a->deprecated.version) &&
-	    !at_least(torch, a->deprecated.withdrawn))
+	if (at_least(torch, &a->deprecated.ver) &&
+	    !at_least(torch, &a->deprecated.withdrawn_ver))
 		return TG_API_DEPRECATED;
 	return TG_API_AVAILABLE;
 }
@@ -68,7 +66,7 @@ int
 tg_api_replacement_exists(const struct tg_api *a,
 			  const struct tg_version *torch)
 {
-	return a->repl_since && at_least(torch, a->repl_since);
+	return at_least(torch, &a->repl_since_ver);
 }
 
 char *

@@ -30,9 +30,12 @@ static void
 event_release(struct tg_event *e)
 {
 	free(e->version);
+	tg_version_release(&e->ver);
 	free(e->note);
 	free(e->withdrawn);
+	tg_version_release(&e->withdrawn_ver);
 	free(e->announced_by);
+	tg_version_release(&e->announced_ver);
 }
 
 static void
@@ -61,9 +64,11 @@ tg_table_release(struct tg_table *t)
 		free(a->repl_id);
 		free(a->repl_text);
 		free(a->repl_since);
+		tg_version_release(&a->repl_since_ver);
 		free(a->warn_category);
 		free(a->warn_message);
 		free(a->warn_since);
+		tg_version_release(&a->warn_since_ver);
 		strings_free(a->files, a->nfiles);
 		free(a->presence);
 		free(a->deprecation);
@@ -306,7 +311,7 @@ done:
 
 static int
 get_version(struct tload *L, const struct tg_json *obj, const char *key,
-	    char **out)
+	    char **out, struct tg_version *ver)
 {
 	int rc = get_str(L, obj, key, 1, out);
 
@@ -315,6 +320,9 @@ get_version(struct tload *L, const struct tg_json *obj, const char *key,
 		rc = tfail(L, "\"%s\" is not a release version X.Y[.Z]", *out);
 		L->depth--;
 	}
+	/* X.Y[.Z] always parses: only memory can fail here */
+	if (!rc && *out && tg_version_parse(ver, *out, strlen(*out), NULL))
+		rc = tg_err_set(L->err, TG_ENOMEM, "out of memory");
 	return rc;
 }
 
@@ -400,7 +408,7 @@ get_event(struct tload *L, const struct tg_json *entry, const char *key,
 	enter(L, key);
 	rc = check_keys(L, obj, allowed, required, key);
 	if (!rc)
-		rc = get_version(L, obj, "version", &ev->version);
+		rc = get_version(L, obj, "version", &ev->version, &ev->ver);
 	if (!rc)
 		rc = get_enum(L, obj, "bound", bounds, &b);
 	if (!rc)
@@ -408,9 +416,11 @@ get_event(struct tload *L, const struct tg_json *entry, const char *key,
 	if (!rc)
 		rc = get_str(L, obj, "note", 0, &ev->note);
 	if (!rc && tg_json_get(obj, "withdrawn"))
-		rc = get_version(L, obj, "withdrawn", &ev->withdrawn);
+		rc = get_version(L, obj, "withdrawn", &ev->withdrawn,
+				 &ev->withdrawn_ver);
 	if (!rc && tg_json_get(obj, "announced_by"))
-		rc = get_version(L, obj, "announced_by", &ev->announced_by);
+		rc = get_version(L, obj, "announced_by", &ev->announced_by,
+				 &ev->announced_ver);
 	if (!rc && (ev->withdrawn || ev->announced_by) &&
 	    strcmp(key, "deprecated") != 0)
 		rc = tfail(L, "only \"deprecated\" may have withdrawn or "
@@ -538,9 +548,11 @@ load_entry(struct tload *L, const struct tg_json *e, struct tg_api *a)
 	if (!rc) {
 		a->cxx = lang;
 		a->kind = strdup(kinds[kind]);
+		if (!a->kind)
+			rc = tg_err_set(L->err, TG_ENOMEM, "out of memory");
 		v = tg_json_get(e, "private");
 		enter(L, "private");
-		if (!tg_json_is_bool(v))
+		if (!rc && !tg_json_is_bool(v))
 			rc = tfail(L, "expected true or false for \"private\"");
 		a->is_private = tg_json_is_true(v);
 		L->depth--;
@@ -560,7 +572,8 @@ load_entry(struct tload *L, const struct tg_json *e, struct tg_api *a)
 		if (!rc)
 			rc = get_str(L, o, "text", 1, &a->repl_text);
 		if (!rc)
-			rc = get_version(L, o, "since", &a->repl_since);
+			rc = get_version(L, o, "since", &a->repl_since,
+					 &a->repl_since_ver);
 		if (!rc)
 			rc = get_enum(L, o, "status", fact_names, &f);
 		a->repl_status = (enum tg_fact)f;
@@ -573,12 +586,14 @@ load_entry(struct tload *L, const struct tg_json *e, struct tg_api *a)
 		v = tg_json_get(o, "category");
 		if (!rc && !tg_json_is_null(v))
 			rc = get_enum(L, o, "category", warn_cats, &cat);
-		if (!rc && !tg_json_is_null(v))
-			a->warn_category = strdup(warn_cats[cat]);
+		if (!rc && !tg_json_is_null(v) &&
+		    !(a->warn_category = strdup(warn_cats[cat])))
+			rc = tg_err_set(L->err, TG_ENOMEM, "out of memory");
 		if (!rc)
 			rc = get_str(L, o, "message", 1, &a->warn_message);
 		if (!rc)
-			rc = get_version(L, o, "since", &a->warn_since);
+			rc = get_version(L, o, "since", &a->warn_since,
+					 &a->warn_since_ver);
 		if (!rc)
 			rc = get_enum(L, o, "status", fact_names, &f);
 		a->warn_status = (enum tg_fact)f;
@@ -651,20 +666,6 @@ at_entry(struct tload *L, const struct tg_table *t, size_t i, const char *k1,
 }
 
 static int
-vcmp(const char *a, const char *b)
-{
-	struct tg_version x = TG_VERSION_INIT, y = TG_VERSION_INIT;
-	int c = 0;
-
-	if (tg_version_parse(&x, a, strlen(a), NULL) == 0 &&
-	    tg_version_parse(&y, b, strlen(b), NULL) == 0)
-		c = tg_version_cmp(&x, &y);
-	tg_version_release(&x);
-	tg_version_release(&y);
-	return c;
-}
-
-static int
 by_id_ptr(const void *a, const void *b)
 {
 	return strcmp((*(const struct tg_api *const *)a)->id,
@@ -705,26 +706,26 @@ cross_check(struct tload *L, const struct tg_table *t)
 			rc = tfail(L, "replacement \"%s\" is not in the table",
 				   a->repl_id);
 		} else if (a->introduced.version && a->deprecated.version &&
-			   vcmp(a->deprecated.version, a->introduced.version) <
-			       0) {
+			   tg_version_cmp(&a->deprecated.ver,
+					  &a->introduced.ver) < 0) {
 			at_entry(L, t, i, "deprecated", "version");
 			rc =
 			    tfail(L, "deprecated %s before introduced %s",
 				  a->deprecated.version, a->introduced.version);
 		} else if (a->deprecated.withdrawn &&
 			   (!a->deprecated.version ||
-			    vcmp(a->deprecated.withdrawn,
-				 a->deprecated.version) < 0)) {
+			    tg_version_cmp(&a->deprecated.withdrawn_ver,
+					   &a->deprecated.ver) < 0)) {
 			at_entry(L, t, i, "deprecated", "withdrawn");
 			rc = tfail(L, "withdrawn %s before deprecated",
 				   a->deprecated.withdrawn);
 		} else if (a->removed.version &&
 			   ((a->introduced.version &&
-			     vcmp(a->removed.version, a->introduced.version) <
-				 0) ||
+			     tg_version_cmp(&a->removed.ver,
+					    &a->introduced.ver) < 0) ||
 			    (a->deprecated.version &&
-			     vcmp(a->removed.version, a->deprecated.version) <
-				 0))) {
+			     tg_version_cmp(&a->removed.ver,
+					    &a->deprecated.ver) < 0))) {
 			at_entry(L, t, i, "removed", "version");
 			rc = tfail(L,
 				   "removed %s before it was introduced or "
@@ -867,53 +868,57 @@ tg_table_find(const struct tg_table *t, const char *id)
 }
 
 /* The newer of two version texts (either may be NULL or invalid). */
-static const char *
-newer(const char *best, const char *v)
+/* the newer of *best and (s, v), by release; s NULL: none */
+static void
+newer(const char **best, const struct tg_version **bestv, const char *s,
+      const struct tg_version *v)
 {
-	struct tg_version a, b;
-	int c;
-
-	if (!v || tg_version_parse(&b, v, strlen(v), NULL))
-		return best;
-	if (!best || tg_version_parse(&a, best, strlen(best), NULL)) {
-		tg_version_release(&b);
-		return v;
+	if (s && (!*best || tg_version_cmp(v, *bestv) > 0)) {
+		*best = s;
+		*bestv = v;
 	}
-	c = tg_version_cmp(&b, &a);
-	tg_version_release(&a);
-	tg_version_release(&b);
-	return c > 0 ? v : best;
+}
+
+static const char *
+newest(const struct tg_table *t, const struct tg_version **bestv)
+{
+	const char *best = NULL;
+	size_t k;
+
+	*bestv = NULL;
+	for (k = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		newer(&best, bestv, a->introduced.version, &a->introduced.ver);
+		newer(&best, bestv, a->deprecated.version, &a->deprecated.ver);
+		newer(&best, bestv, a->deprecated.withdrawn,
+		      &a->deprecated.withdrawn_ver);
+		newer(&best, bestv, a->removed.version, &a->removed.ver);
+		newer(&best, bestv, a->repl_since, &a->repl_since_ver);
+		newer(&best, bestv, a->warn_since, &a->warn_since_ver);
+	}
+	return best;
 }
 
 const char *
 tg_table_newest(const struct tg_table *t)
 {
-	const char *best = NULL;
-	size_t k;
+	const struct tg_version *v;
 
-	for (k = 0; k < t->n; k++) {
-		const struct tg_api *a = &t->apis[k];
-
-		best = newer(best, a->introduced.version);
-		best = newer(best, a->deprecated.version);
-		best = newer(best, a->deprecated.withdrawn);
-		best = newer(best, a->removed.version);
-		best = newer(best, a->repl_since);
-		best = newer(best, a->warn_since);
-	}
-	return best;
+	return newest(t, &v);
 }
 
 int
 tg_table_is_past(const struct tg_table *t, const struct tg_version *v)
 {
-	const char *newest = tg_table_newest(t);
+	const struct tg_version *np;
 	struct tg_version n, cut;
 	size_t k;
 	int past = 0;
 
-	if (!newest || tg_version_parse(&n, newest, strlen(newest), NULL))
+	if (!newest(t, &np))
 		return 0;
+	n = *np;
 	cut = *v;
 	cut.pre = TG_PRE_NONE;
 	cut.has_post = cut.has_dev = 0;
@@ -935,7 +940,6 @@ tg_table_is_past(const struct tg_table *t, const struct tg_version *v)
 			}
 		}
 	}
-	tg_version_release(&n);
 	return past;
 }
 

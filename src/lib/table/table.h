@@ -21,13 +21,20 @@
 enum tg_fact { TG_FACT_VERIFIED, TG_FACT_INFERRED, TG_FACT_UNVERIFIED };
 enum tg_bound { TG_BOUND_EXACT, TG_BOUND_AT_OR_BEFORE, TG_BOUND_BEFORE };
 
+/* Each version string of an entry comes with its parse, made when the
+ * table loads (a *_ver is zeroed, str NULL, where its string is NULL),
+ * so that comparing against a torch version allocates nothing and
+ * cannot fail. */
 struct tg_event {
 	char *version; /* NULL: did not happen (introduced: before 1.0) */
+	struct tg_version ver;
 	enum tg_bound bound;
 	enum tg_fact status;
 	char *note;
-	char *withdrawn;    /* deprecated: taken back in this release */
+	char *withdrawn; /* deprecated: taken back in this release */
+	struct tg_version withdrawn_ver;
 	char *announced_by; /* deprecated: a removal announced, not done */
+	struct tg_version announced_ver;
 };
 
 struct tg_api {
@@ -37,8 +44,10 @@ struct tg_api {
 	int is_private;
 	struct tg_event introduced, deprecated, removed;
 	char *repl_id, *repl_text, *repl_since;
+	struct tg_version repl_since_ver;
 	enum tg_fact repl_status;
 	char *warn_category, *warn_message, *warn_since;
+	struct tg_version warn_since_ver;
 	enum tg_fact warn_status;
 	char **files;
 	size_t nfiles;
