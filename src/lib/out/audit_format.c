@@ -292,6 +292,17 @@ level(const struct tg_audit_item *it)
 
 /* The rules: one per entry the results use, in the order of first use
  * (the results' ruleIndex). */
+/* The scratch text, its failure (out of memory) moved into the output
+ * first: the next tg_buf_clear of the scratch would forget it, and the
+ * output would go out cut with no error. */
+static const char *
+scratch(struct tg_buf *tmp, struct tg_buf *out)
+{
+	if (tg_buf_error(tmp) && !out->err)
+		out->err = tg_buf_error(tmp);
+	return tmp->data ? tmp->data : "";
+}
+
 static void
 sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 	    struct tg_buf *tmp)
@@ -309,7 +320,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 		tg_buf_clear(tmp);
 		tg_buf_addf(tmp, "%s %s %s", last->cxx ? "C++" : "Python",
 			    last->kind, last->id);
-		tg_jsonw_kstr(w, "text", tmp->data);
+		tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 		tg_jsonw_end(w);
 		tg_jsonw_key(w, "help");
 		tg_jsonw_object(w, TG_JSONW_FLOW);
@@ -335,7 +346,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 			    last->repl_since ? last->repl_since : "");
 		if (last->notes)
 			tg_buf_addf(tmp, ". %s", last->notes);
-		tg_jsonw_kstr(w, "text", tmp->data);
+		tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 		tg_jsonw_end(w);
 		tg_jsonw_key(w, "properties");
 		tg_jsonw_object(w, TG_JSONW_FLOW);
@@ -363,7 +374,7 @@ sarif_location(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
 	tg_jsonw_object(w, TG_JSONW_FLOW);
 	tg_buf_clear(tmp);
 	uri(tmp, path);
-	tg_jsonw_kstr(w, "uri", tmp->data);
+	tg_jsonw_kstr(w, "uri", scratch(tmp, w->out));
 	tg_jsonw_end(w);
 	if (line) {
 		tg_jsonw_key(w, "region");
@@ -411,7 +422,7 @@ sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_buf_addf(tmp, "%s: ", tg_audit_rank_name(it->rank));
 	tg_audit_format_message(tmp, it);
 	state(tmp, it->f);
-	tg_jsonw_kstr(w, "text", tmp->data);
+	tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 	tg_jsonw_end(w);
 	sarif_location(w, tmp, it->path, it->f->line, it->f->column);
 	tg_jsonw_key(w, "properties");
@@ -506,13 +517,13 @@ github_item(struct tg_buf *b, struct tg_buf *msg,
 	tg_buf_clear(msg);
 	tg_buf_addf(msg, "torchgate %s %s", tg_audit_rank_name(it->rank),
 		    it->f->api->id);
-	gh_escape(b, msg->data, 1);
+	gh_escape(b, scratch(msg, b), 1);
 	tg_buf_adds(b, "::");
 	tg_buf_clear(msg);
 	tg_audit_format_message(msg, it);
 	tg_buf_addf(msg, " [%s]", it->f->kind);
 	state(msg, it->f);
-	gh_escape(b, msg->data, 0);
+	gh_escape(b, scratch(msg, b), 0);
 	tg_buf_addc(b, '\n');
 }
 
@@ -533,7 +544,7 @@ github_end(const struct tg_audit_report *rep, struct tg_buf *b,
 		tg_buf_addf(msg,
 			    "runs only on torch %s, below the floor %s: %s",
 			    d->b->requires, rep->floor, d->b->condition);
-		gh_escape(b, msg->data, 0);
+		gh_escape(b, scratch(msg, b), 0);
 		tg_buf_addc(b, '\n');
 	}
 	for (k = 0; rep->notes && k < rep->notes->n; k++) {
