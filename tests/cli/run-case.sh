@@ -28,6 +28,9 @@ bin=$2
 case $bin in /*) ;; *) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;; esac
 [ -f "$case_dir/cmd" ] || { echo "run-case.sh: $case_dir has no cmd" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
+# open to all, as /tmp is: cases run torchgate as nobody (setpriv), and
+# under --valgrind that is the wrapper below, in this directory
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 if [ $vg -eq 1 ]; then
 	cat >"$tmp/.tg" <<WRAP
