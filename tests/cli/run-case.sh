@@ -29,13 +29,15 @@ case $bin in /*) ;; *) bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin") ;
 [ -f "$case_dir/cmd" ] || { echo "run-case.sh: $case_dir has no cmd" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 # open to all, as /tmp is: cases run torchgate as nobody (setpriv), and
-# under --valgrind that is the wrapper below, in this directory
+# under --valgrind that is the wrapper below, in this directory; --vgdb=no:
+# no /tmp/vgdb-* file, which a recycled pid of another user's run can
+# already own (EACCES, seen in CI as nobody)
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 if [ $vg -eq 1 ]; then
 	cat >"$tmp/.tg" <<WRAP
 #!/bin/sh
-exec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "$bin" "\$@"
+exec valgrind -q --vgdb=no --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "$bin" "\$@"
 WRAP
 	chmod +x "$tmp/.tg"
 	bin=$tmp/.tg
