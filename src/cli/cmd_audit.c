@@ -339,6 +339,16 @@ find_nul(const char *src, size_t len, size_t *line, size_t *col)
 	return 1;
 }
 
+/* Whether entry a can be reported (tg_audit_rank): the analyzers look
+ * for no other. */
+static int
+matters(const struct tg_api *a, void *ctx)
+{
+	const struct run *run = ctx;
+
+	return tg_audit_rank(a, run->torch, all) != TG_AUDIT_RANK_NONE;
+}
+
 /* Read and analyze one file (any thread: touches only j and the
  * read-only indexes). */
 static void
@@ -819,6 +829,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = CLI_IO;
 		goto out;
 	}
+	tg_audit_cxx_index_only(run.cxxix, matters, &run);
 	{
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 

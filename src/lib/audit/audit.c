@@ -9,6 +9,7 @@
  */
 #include "lib/audit/audit.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -366,17 +367,31 @@ utf8_len(const unsigned char *s, size_t i, size_t len)
 	return n;
 }
 
+/* Whether the 8 bytes at s are all ASCII and none is NUL. */
+static int
+plain8(const unsigned char *s)
+{
+	uint64_t v;
+
+	memcpy(&v, s, 8);
+	return !(v & UINT64_C(0x8080808080808080)) &&
+	       !((v - UINT64_C(0x0101010101010101)) & ~v &
+		 UINT64_C(0x8080808080808080));
+}
+
 int
 tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
 		  const char **why)
 {
 	const unsigned char *s = (const unsigned char *)src;
-	size_t i = 0, ln = 1, ls = 0, n;
+	const char *p, *ls;
+	size_t i = 0, ln = 1, n;
 
+	/* eight bytes at a time while they are plain ASCII; the line and
+	 * column are counted only for a bad byte */
 	while (i < len) {
-		if (s[i] == '\n') {
-			ln++;
-			ls = ++i;
+		if (len - i >= 8 && plain8(s + i)) {
+			i += 8;
 			continue;
 		}
 		if (s[i] == 0) {
@@ -392,7 +407,10 @@ tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
 	}
 	return 0;
 bad:
+	ls = src;
+	for (p = src; (p = memchr(p, '\n', (size_t)(src + i - p))); ls = ++p)
+		ln++;
 	*line = ln;
-	*column = i - ls + 1;
+	*column = (size_t)(src + i - ls) + 1;
 	return 1;
 }

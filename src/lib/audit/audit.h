@@ -131,6 +131,14 @@ struct tg_audit_cxx_index;
 int tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 			   const struct tg_table *t, struct tg_err *err);
 void tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix); /* NULL-safe */
+/* Look only for the entries want(a, ctx) holds (and those they extend),
+ * but in a file with a suppression comment for every entry (so that a
+ * suppression of an entry that does not matter is not reported unused).
+ * A file in which none of them can occur is not tokenized at all. Call
+ * before the index is shared. */
+void tg_audit_cxx_index_only(struct tg_audit_cxx_index *ix,
+			     int (*want)(const struct tg_api *a, void *ctx),
+			     void *ctx);
 int tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			 size_t len, const char *path,
 			 struct tg_audit_result *r, struct tg_err *err);

@@ -599,104 +599,259 @@ add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
 	return 0;
 }
 
-/* The longest literal every match of pattern p contains, outside groups
- * and classes, into lit; empty when there is none (an alternation at
- * the top, or nothing literal). */
-static void
-required_literal(const char *p, char lit[LITERAL_MAX + 1])
+/* A set of literals one of which every match of a pattern contains;
+ * n == 0: none known (any text may match). */
+#define LITS_MAX 16
+struct litset {
+	char s[LITS_MAX][LITERAL_MAX + 1];
+	size_t n;
+};
+
+/* The shortest member's length; 0 for an empty set. */
+static size_t
+set_min(const struct litset *l)
 {
-	char run[LITERAL_MAX + 1];
-	size_t nrun = 0, nbest = 0, i = 0;
+	size_t k, m = l->n ? (size_t)-1 : 0;
+
+	for (k = 0; k < l->n; k++)
+		if (strlen(l->s[k]) < m)
+			m = strlen(l->s[k]);
+	return m;
+}
+
+/* The longest member's length. */
+static size_t
+set_max(const struct litset *l)
+{
+	size_t k, m = 0;
+
+	for (k = 0; k < l->n; k++)
+		if (strlen(l->s[k]) > m)
+			m = strlen(l->s[k]);
+	return m;
+}
+
+/* Keep cur as best when it is better: a longer shortest member, then
+ * a longer longest member, then fewer members. */
+static void
+set_offer(struct litset *best, const struct litset *cur)
+{
+	size_t m = set_min(cur), b = set_min(best);
+
+	if (m > b || (m && m == b && set_max(cur) > set_max(best)) ||
+	    (m && m == b && set_max(cur) == set_max(best) && cur->n < best->n))
+		*best = *cur;
+}
+
+/* cur = cur x add (each member followed by each of add's); 0 when the
+ * product is too large (cur is then left as it was). */
+static int
+set_append(struct litset *cur, const struct litset *add)
+{
+	struct litset out;
+	size_t i, j;
+
+	if (cur->n * add->n > LITS_MAX)
+		return 0;
+	out.n = 0;
+	for (i = 0; i < cur->n; i++)
+		for (j = 0; j < add->n; j++) {
+			size_t a = strlen(cur->s[i]), b = strlen(add->s[j]);
+
+			if (a + b > LITERAL_MAX)
+				return 0;
+			memcpy(out.s[out.n], cur->s[i], a);
+			memcpy(out.s[out.n] + a, add->s[j], b + 1);
+			out.n++;
+		}
+	*cur = out;
+	return 1;
+}
+
+/* The end of the group or class that starts at p[i] ('(' or '['), past
+ * its closing byte; the string's end when it is not closed. */
+static size_t
+skip_group(const char *p, size_t i, size_t e)
+{
 	int depth = 0;
 
-#define BREAK_RUN()                                                            \
-	do {                                                                   \
-		if (nrun > nbest) {                                            \
-			memcpy(lit, run, nrun);                                \
-			nbest = nrun;                                          \
-		}                                                              \
-		nrun = 0;                                                      \
-	} while (0)
+	while (i < e) {
+		if (p[i] == '\\' && i + 1 < e) {
+			i += 2;
+			continue;
+		}
+		if (p[i] == '[') {
+			i++;
+			if (i < e && p[i] == '^')
+				i++;
+			if (i < e && p[i] == ']')
+				i++;
+			while (i < e && p[i] != ']')
+				i += p[i] == '\\' && i + 1 < e ? 2 : 1;
+			if (i < e)
+				i++;
+			if (!depth)
+				return i;
+			continue;
+		}
+		if (p[i] == '(')
+			depth++;
+		else if (p[i] == ')' && --depth == 0)
+			return i + 1;
+		i++;
+	}
+	return e;
+}
 
-	lit[0] = '\0';
-	while (p[i]) {
+/* A group's body p[a..e) as a set when it is literal alternatives
+ * (letters, digits, escaped punctuation; no nesting): 1, else 0. */
+static int
+group_set(const char *p, size_t a, size_t e, struct litset *out)
+{
+	size_t i = a, w = 0;
+
+	out->n = 1;
+	out->s[0][0] = '\0';
+	while (i < e) {
 		char c = p[i];
 
-		if (c == '\\' && p[i + 1]) {
-			char n = p[i + 1];
-
-			i += 2;
-			if (is_ident((unsigned char)n) || depth) {
-				if (!depth)
-					BREAK_RUN();
-				continue;
-			}
-			if (p[i] == '?' || p[i] == '*' || p[i] == '{') {
-				BREAK_RUN();
-				continue;
-			}
-			if (nrun < LITERAL_MAX)
-				run[nrun++] = n;
-			if (p[i] == '+')
-				BREAK_RUN();
-			continue;
-		}
-		if (c == '[') {
-			if (!depth)
-				BREAK_RUN();
-			i++;
-			if (p[i] == '^')
-				i++;
-			if (p[i] == ']')
-				i++;
-			while (p[i] && p[i] != ']') {
-				if (p[i] == '\\' && p[i + 1])
-					i++;
-				i++;
-			}
-			if (p[i])
-				i++;
-			continue;
-		}
-		i++;
-		if (c == '(') {
-			if (!depth)
-				BREAK_RUN();
-			depth++;
-			continue;
-		}
-		if (c == ')') {
-			if (depth)
-				depth--;
-			continue;
-		}
-		if (depth)
-			continue;
 		if (c == '|') {
-			lit[0] = '\0';
-			return;
+			if (out->n == LITS_MAX)
+				return 0;
+			out->s[out->n - 1][w] = '\0';
+			out->n++;
+			w = 0;
+			i++;
+			continue;
 		}
-		if (c == '?' || c == '*' || c == '{') {
-			if (nrun)
-				nrun--;
-			BREAK_RUN();
+		if (c == '\\' && i + 1 < e &&
+		    !is_ident((unsigned char)p[i + 1]))
+			c = p[++i];
+		else if (!is_ident((unsigned char)c) && c != ':' && c != '/' &&
+			 c != '-' && c != '<' && c != '>' && c != '=' &&
+			 c != ',' && c != '#' && c != '"' && c != '\'')
+			return 0;
+		if (w == LITERAL_MAX)
+			return 0;
+		out->s[out->n - 1][w++] = c;
+		i++;
+	}
+	out->s[out->n - 1][w] = '\0';
+	return 1;
+}
+
+/* One alternative p[a..e) (no '|' at its top): the best run of literal
+ * bytes and literal groups, into best. */
+static void
+branch_set(const char *p, size_t a, size_t e, struct litset *best)
+{
+	struct litset cur, atom;
+	size_t i = a;
+
+	best->n = 0;
+	cur.n = 1;
+	cur.s[0][0] = '\0';
+#define BREAK_RUN()                                                            \
+	do {                                                                   \
+		set_offer(best, &cur);                                         \
+		cur.n = 1;                                                     \
+		cur.s[0][0] = '\0';                                            \
+	} while (0)
+	while (i < e) {
+		char c = p[i], q;
+		size_t next;
+
+		atom.n = 0;
+		if (c == '\\' && i + 1 < e) {
+			next = i + 2;
+			if (!is_ident((unsigned char)p[i + 1])) {
+				atom.n = 1;
+				atom.s[0][0] = p[i + 1];
+				atom.s[0][1] = '\0';
+			}
+		} else if (c == '(') {
+			next = skip_group(p, i, e);
+			/* (?:...) or (...) of literal alternatives */
+			if (next > i + 1 && p[next - 1] == ')') {
+				size_t b = i + 1;
+
+				if (b + 1 < next && p[b] == '?' &&
+				    p[b + 1] == ':')
+					b += 2;
+				else if (b < next && p[b] == '?')
+					b = next; /* lookaround, flags: none */
+				if (b < next - 1 &&
+				    !group_set(p, b, next - 1, &atom))
+					atom.n = 0;
+			}
+		} else if (c == '[') {
+			next = skip_group(p, i, e);
+		} else if (c == '.' || c == '^' || c == '$' || c == '+' ||
+			   c == '*' || c == '?' || c == '{' || c == '|') {
+			next = i + 1;
 			if (c == '{')
-				while (p[i] && p[i - 1] != '}')
-					i++;
-			continue;
+				while (next < e && p[next - 1] != '}')
+					next++;
+		} else {
+			next = i + 1;
+			atom.n = 1;
+			atom.s[0][0] = c;
+			atom.s[0][1] = '\0';
 		}
-		if (c == '+' || c == '.' || c == '^' || c == '$') {
+		q = next < e ? p[next] : '\0';
+		if (q == '?' || q == '*' || q == '{') {
+			atom.n = 0; /* optional: not required */
+		} else if (atom.n && !set_append(&cur, &atom)) {
 			BREAK_RUN();
-			continue;
+			if (!set_append(&cur, &atom))
+				atom.n = 0;
 		}
-		if (nrun < LITERAL_MAX)
-			run[nrun++] = c;
-		if (p[i] == '?' || p[i] == '*' || p[i] == '{')
-			continue; /* dropped above, on the quantifier */
+		if (!atom.n || q == '+')
+			BREAK_RUN();
+		i = next;
 	}
 	BREAK_RUN();
-	lit[nbest] = '\0';
 #undef BREAK_RUN
+}
+
+/* The literals one of which every match of p[a..e) contains, into best
+ * (n == 0: none known): the best run of each alternative at the top,
+ * and their union when there are several. */
+static void
+literal_set(const char *p, size_t a, size_t e, struct litset *best)
+{
+	struct litset one;
+	size_t i = a, start = a, k;
+
+	best->n = 0;
+	for (;;) {
+		if (i < e && (p[i] == '(' || p[i] == '[')) {
+			i = skip_group(p, i, e);
+			continue;
+		}
+		if (i < e && p[i] == '\\') {
+			i += i + 1 < e ? 2 : 1;
+			continue;
+		}
+		if (i < e && p[i] != '|') {
+			i++;
+			continue;
+		}
+		if (start == a && i == e) {
+			branch_set(p, a, e, best);
+			return;
+		}
+		branch_set(p, start, i, &one);
+		if (!one.n || best->n + one.n > LITS_MAX) {
+			best->n = 0;
+			return;
+		}
+		for (k = 0; k < one.n; k++)
+			memcpy(best->s[best->n++], one.s[k], LITERAL_MAX + 1);
+		if (i >= e)
+			return;
+		start = ++i;
+	}
 }
 
 /* Names and types that are not tensors, for a method's receiver. */
@@ -886,23 +1041,40 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
 	return x->full ? 1 : 0;
 }
 
-/* A usage pattern of a C++ entry, compiled once: its required literal
- * (empty: none) and the first two bytes of it as a key. */
+/* A usage pattern of a C++ entry, compiled once, with the literals one
+ * of which each of its matches holds. */
 struct pat {
 	const struct tg_api *a;
 	struct tg_scan_re *re; /* NULL: it does not compile */
-	char lit[LITERAL_MAX + 1];
-	size_t litlen;
-	unsigned key;
+	struct litset lits;
+	int always; /* no literal to look for: it runs on every file */
+	int wanted; /* its entry is looked for (tg_audit_cxx_index_only) */
+};
+
+/* A literal the prefilter looks for: one of pattern pat's, or (pat ==
+ * npats) a trigger that makes a file worth reading without any pattern:
+ * a method entry's id (its mentions) and "TORCH_VERSION_M" (a version
+ * branch), or (pat == npats + 1) "torchgate:", a suppression, which
+ * makes every entry looked for in that file. */
+struct lit {
+	const char *s;
+	size_t len;
+	size_t pat;
 };
 
 struct tg_audit_cxx_index {
 	struct pat *pats;
 	size_t npats;
-	unsigned short head[65536]; /* per two-byte key: first pattern + 1 */
-	unsigned short *next;	    /* per pattern: the next of its key + 1 */
+	struct lit *lits;
+	size_t nlits;
+	unsigned char keybits[65536 / 8]; /* two-byte keys some literal has */
+	unsigned short head[65536];	  /* per key: first literal + 1 */
+	unsigned short *next; /* per literal: the next of its key + 1 */
 	const struct tg_table *t;
 };
+
+#define SUPPRESSION_KEY "torchgate:"
+#define BRANCH_KEY "TORCH_VERSION_M"
 
 /* Run pattern p over text (the code or the mention copy). */
 static int
@@ -913,8 +1085,16 @@ run_pattern(struct cx *x, const struct pat *p, const char *text,
 	struct each m;
 	int rc;
 
-	if (p->litlen && !memmem(text, x->len, p->lit, p->litlen))
-		return 0;
+	if (!p->always) {
+		size_t k;
+
+		for (k = 0; k < p->lits.n; k++)
+			if (memmem(text, x->len, p->lits.s[k],
+				   strlen(p->lits.s[k])))
+				break;
+		if (k == p->lits.n)
+			return 0;
+	}
 	if (!p->re)
 		return note(x, "audit-pattern",
 			    "a usage pattern of '%s' does not compile",
@@ -944,8 +1124,96 @@ tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
 	for (k = 0; k < ix->npats; k++)
 		tg_scan_re_free(ix->pats[k].re);
 	free(ix->pats);
+	free(ix->lits);
 	free(ix->next);
 	free(ix);
+}
+
+/* Add literal l (of pattern pat, or a trigger) to the prefilter's
+ * keys. */
+static void
+add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
+{
+	struct lit *e = &ix->lits[ix->nlits++];
+	unsigned key = (unsigned char)l[0] << 8 | (unsigned char)l[1];
+
+	e->s = l;
+	e->len = strlen(l);
+	e->pat = pat;
+	ix->next[ix->nlits - 1] = ix->head[key];
+	ix->head[key] = (unsigned short)ix->nlits;
+	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
+}
+
+/* Whether pattern literal l can be looked for in the source: two bytes
+ * at least, and no space (the masked copies blank bytes to spaces, so
+ * it might occur only there). */
+static int
+usable(const char *l)
+{
+	return strlen(l) >= 2 && !strchr(l, ' ');
+}
+
+/* Whether entry a's id extends entry p's: "c10::optional.std_alias" of
+ * "c10::optional" (a pseudo-entry for a fact about the same name). */
+static int
+extends(const struct tg_api *a, const struct tg_api *p)
+{
+	size_t n = strlen(p->id);
+
+	return strncmp(a->id, p->id, n) == 0 && a->id[n] == '.';
+}
+
+/* The prefilter's keys: the literals of the wanted patterns, the ids
+ * of the wanted method entries, and the triggers. */
+static void
+build_keys(struct tg_audit_cxx_index *ix)
+{
+	const struct tg_table *t = ix->t;
+	size_t k, j;
+
+	ix->nlits = 0;
+	memset(ix->keybits, 0, sizeof(ix->keybits));
+	memset(ix->head, 0, sizeof(ix->head));
+	for (k = 0; k < ix->npats; k++)
+		for (j = 0; ix->pats[k].wanted && !ix->pats[k].always &&
+			    j < ix->pats[k].lits.n;
+		     j++)
+			add_lit(ix, ix->pats[k].lits.s[j], k);
+	for (k = 0, j = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		if (!a->cxx)
+			continue;
+		while (j < ix->npats && ix->pats[j].a != a)
+			j++;
+		/* a method entry without patterns is not wanted: never
+		 * looked for (nothing finds it in code either) */
+		if (strcmp(a->kind, "method") == 0 && strlen(a->id) >= 2 &&
+		    j < ix->npats && ix->pats[j].wanted)
+			add_lit(ix, a->id, ix->npats);
+	}
+	add_lit(ix, BRANCH_KEY, ix->npats);
+	add_lit(ix, SUPPRESSION_KEY, ix->npats + 1);
+}
+
+void
+tg_audit_cxx_index_only(struct tg_audit_cxx_index *ix,
+			int (*want)(const struct tg_api *a, void *ctx),
+			void *ctx)
+{
+	size_t k, j;
+
+	for (k = 0; k < ix->npats; k++)
+		ix->pats[k].wanted = want(ix->pats[k].a, ctx);
+	/* an entry that a wanted one extends is wanted too: it wins their
+	 * shared spans (one_per_span), as it does with every entry */
+	for (k = 0; k < ix->npats; k++)
+		for (j = 0; ix->pats[k].wanted && j < ix->npats; j++)
+			if (!ix->pats[j].wanted &&
+			    extends(ix->pats[k].a, ix->pats[j].a))
+				ix->pats[j].wanted = 1;
+	build_keys(ix);
 }
 
 int
@@ -953,7 +1221,7 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 		       const struct tg_table *t, struct tg_err *err)
 {
 	struct tg_audit_cxx_index *ix;
-	size_t k, j, n = 0;
+	size_t k, j, n = 0, nl = 0;
 	int rc = TG_ENOMEM;
 
 	*out = NULL;
@@ -964,10 +1232,16 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 	for (k = 0; k < t->n; k++)
 		if (t->apis[k].cxx)
 			n += t->apis[k].nusage;
+	nl = n * LITS_MAX + t->n + 2;
 	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
-	ix->next = calloc(n ? n : 1, sizeof(*ix->next));
-	if (!ix->pats || !ix->next || n >= 65535)
+	ix->lits = calloc(nl, sizeof(*ix->lits));
+	ix->next = calloc(nl, sizeof(*ix->next));
+	if (!ix->pats || !ix->lits || !ix->next)
 		goto out;
+	if (nl >= 65535) {
+		rc = TG_ELIMIT;
+		goto out;
+	}
 	for (k = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
 
@@ -976,58 +1250,79 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 		for (j = 0; j < a->nusage; j++) {
 			struct pat *p = &ix->pats[ix->npats++];
 			struct tg_err e2 = TG_ERR_INIT;
+			size_t m;
 
 			p->a = a;
-			required_literal(a->usage[j], p->lit);
-			p->litlen = strlen(p->lit);
-			if (p->litlen >= 2) {
-				p->key = (unsigned char)p->lit[0] << 8 |
-					 (unsigned char)p->lit[1];
-				ix->next[ix->npats - 1] = ix->head[p->key];
-				ix->head[p->key] = (unsigned short)ix->npats;
-			}
-			if (tg_scan_compile(&p->re, a->usage[j], &e2) ==
+			literal_set(a->usage[j], 0, strlen(a->usage[j]),
+				    &p->lits);
+			p->always = !p->lits.n;
+			for (m = 0; m < p->lits.n; m++)
+				if (!usable(p->lits.s[m]))
+					p->always = 1;
+			if (tg_scan_compile_padded(&p->re, a->usage[j], &e2) ==
 			    TG_ENOMEM)
 				goto out;
 		}
 	}
+	for (k = 0; k < ix->npats; k++)
+		ix->pats[k].wanted = 1;
+	build_keys(ix);
 	rc = 0;
 	*out = ix;
 	ix = NULL;
 out:
 	tg_audit_cxx_index_free(ix);
 	if (rc)
-		tg_err_set(err, rc,
-			   "cannot index the API table: out of memory");
+		tg_err_set(err, rc, "cannot index the API table: %s",
+			   rc == TG_ENOMEM ? "out of memory"
+					   : "too many usage patterns");
 	return rc;
 }
 
-/* Which patterns' literals occur in src (one pass over it: a table
- * look-up per byte, a compare per pattern of a key's hit), into found[k]; a pattern with a
- * literal shorter than two bytes, or with a space in it (the masked
- * copies blank bytes to spaces, so it might occur only there), is
- * always found. */
-static void
+/* What the prefilter found. */
+#define FOUND_ANY 1	    /* a pattern's literal or a trigger */
+#define FOUND_SUPPRESSION 2 /* "torchgate:": every entry is looked for */
+
+/* Which wanted patterns' literals occur in src, into found[k] (a wanted
+ * pattern that has none is always found): one pass over src, a bit test
+ * per byte pair and a compare per literal of a key that is set. With a
+ * suppression, every pattern is found (run_pattern looks for its
+ * literals). FOUND_* bits; 0 when the file cannot hold a finding, a
+ * suppression or a version branch. */
+static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	  unsigned char *found)
 {
+	const unsigned char *s = (const unsigned char *)src;
 	size_t i, k;
+	int any = 0;
 
-	for (k = 0; k < ix->npats; k++)
-		found[k] = ix->pats[k].litlen < 2 ||
-			   memchr(ix->pats[k].lit, ' ', ix->pats[k].litlen);
+	for (k = 0; k < ix->npats; k++) {
+		found[k] = ix->pats[k].wanted && ix->pats[k].always;
+		any |= found[k];
+	}
 	for (i = 0; i + 1 < len; i++) {
-		unsigned key =
-		    (unsigned char)src[i] << 8 | (unsigned char)src[i + 1];
+		unsigned key = (unsigned)s[i] << 8 | s[i + 1];
 
+		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
+			continue;
 		for (k = ix->head[key]; k; k = ix->next[k - 1]) {
-			const struct pat *p = &ix->pats[k - 1];
+			const struct lit *l = &ix->lits[k - 1];
 
-			if (!found[k - 1] && p->litlen <= len - i &&
-			    memcmp(src + i, p->lit, p->litlen) == 0)
-				found[k - 1] = 1;
+			if ((l->pat >= ix->npats || !found[l->pat]) &&
+			    l->len <= len - i &&
+			    memcmp(src + i, l->s, l->len) == 0) {
+				if (l->pat < ix->npats)
+					found[l->pat] = 1;
+				any |= l->pat == ix->npats + 1
+					   ? FOUND_ANY | FOUND_SUPPRESSION
+					   : FOUND_ANY;
+			}
 		}
 	}
+	if (any & FOUND_SUPPRESSION)
+		memset(found, 1, ix->npats);
+	return any;
 }
 
 /* A method entry mentioned by its id in a comment or string. */
@@ -1361,16 +1656,6 @@ mask(struct cx *x)
 	return 0;
 }
 
-/* Whether entry a's id extends entry p's: "c10::optional.std_alias" of
- * "c10::optional" (a pseudo-entry for a fact about the same name). */
-static int
-extends(const struct tg_api *a, const struct tg_api *p)
-{
-	size_t n = strlen(p->id);
-
-	return strncmp(a->id, p->id, n) == 0 && a->id[n] == '.';
-}
-
 /* One finding per span: where two entries matched the same place (the
  * same line, column and "in"), the entry whose id the other's extends
  * wins (c10::optional over c10::optional.std_alias: the use is of the
@@ -1413,7 +1698,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	struct cx x;
 	unsigned char *found = NULL;
 	size_t k;
-	int rc = 0;
+	int rc = 0, every;
 
 	memset(&x, 0, sizeof(x));
 	x.t = ix->t;
@@ -1424,24 +1709,34 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	x.cur_line = 1;
 	if (!len)
 		return 0;
-	x.code = malloc(len + 1);
-	x.ment = malloc(len + 1);
-	x.strbits = calloc(len / 8 + 1, 1);
 	found = malloc(ix->npats + 1);
-	if (!x.code || !x.ment || !x.strbits || !found) {
+	if (!found)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	/* a file without any pattern's literal or trigger holds nothing to
+	 * report: it is not tokenized */
+	every = prefilter(ix, src, len, found);
+	if (!every) {
+		free(found);
+		return 0;
+	}
+	/* the patterns are JIT-compiled: the copies are padded */
+	x.code = malloc(len + 1 + TG_SCAN_PAD);
+	x.ment = malloc(len + 1 + TG_SCAN_PAD);
+	x.strbits = calloc(len / 8 + 1, 1);
+	if (!x.code || !x.ment || !x.strbits) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	prefilter(ix, src, len, found);
 	memcpy(x.code, src, len);
-	x.code[len] = '\0';
+	memset(x.code + len, 0, 1 + TG_SCAN_PAD);
 	for (k = 0; k < len; k++)
 		x.ment[k] = src[k] == '\n' ? '\n' : ' ';
-	x.ment[len] = '\0';
+	memset(x.ment + len, 0, 1 + TG_SCAN_PAD);
 	if ((rc = mask(&x))) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
+	every = every & FOUND_SUPPRESSION;
 	/* an entry's patterns in order, code first, then its mentions */
 	for (k = 0; k < ix->npats && !rc && !x.full;) {
 		const struct tg_api *a = ix->pats[k].a;
@@ -1450,6 +1745,10 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 
 		while (e < ix->npats && ix->pats[e].a == a)
 			e++;
+		if (!every && !ix->pats[k].wanted) {
+			k = e;
+			continue;
+		}
 		for (j = k; j < e && !rc && !x.full; j++)
 			if (found[j])
 				rc = run_pattern(&x, &ix->pats[j], x.code,

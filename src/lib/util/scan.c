@@ -142,9 +142,9 @@ struct tg_scan_re {
 	size_t ngroups; /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
 };
 
-int
-tg_scan_compile(struct tg_scan_re **out, const char *pattern,
-		struct tg_err *err)
+static int
+compile_re(struct tg_scan_re **out, const char *pattern, int jit,
+	   struct tg_err *err)
 {
 	char msg[256];
 	size_t off = 0;
@@ -156,7 +156,7 @@ tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 	re = calloc(1, sizeof(*re));
 	if (!re)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = compile(&re->code, pattern, &off, msg, sizeof(msg), 0);
+	rc = compile(&re->code, pattern, &off, msg, sizeof(msg), jit);
 	if (rc) {
 		free(re);
 		return rc == TG_ENOMEM
@@ -171,6 +171,20 @@ tg_scan_compile(struct tg_scan_re **out, const char *pattern,
 			  : TG_SCAN_GROUPS_MAX;
 	*out = re;
 	return 0;
+}
+
+int
+tg_scan_compile(struct tg_scan_re **out, const char *pattern,
+		struct tg_err *err)
+{
+	return compile_re(out, pattern, 0, err);
+}
+
+int
+tg_scan_compile_padded(struct tg_scan_re **out, const char *pattern,
+		       struct tg_err *err)
+{
+	return compile_re(out, pattern, 1, err);
 }
 
 void
