@@ -12,17 +12,37 @@
 
 #include <string.h>
 
+/* Byte classes, looked up once per byte (the table below is these
+ * rules, written out). */
+#define C_START 1 /* starts an identifier: letters, '_', bytes >= 0x80 */
+#define C_DIGIT 2
+#define C_SPACE 4 /* ' ' '\t' '\r' '\f' '\v' */
+#define C_PUNCT 8 /* a punctuator of one byte */
+
+static const unsigned char cls[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 4, 4, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 4, 8, 0, 8, 0, 8, 8, 0, 8, 8, 8, 8, 8, 8, 8, 8,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 8, 8, 8, 8, 8, 8, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8, 0, 8, 8, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 8, 8, 8, 8, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 static int
 id_start(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-	       c >= 0x80;
+	return cls[c] & C_START;
 }
 
 static int
 id_char(unsigned char c)
 {
-	return id_start(c) || (c >= '0' && c <= '9');
+	return cls[c] & (C_START | C_DIGIT);
 }
 
 /* Length of a backslash-newline at s[i], or 0. */
@@ -74,32 +94,55 @@ comment_end(const char *s, size_t len, size_t i, unsigned *fl)
 	return len;
 }
 
-/* The punctuators of more than one byte, longest first (so the first
- * that matches is the longest), with their lengths; the first byte is
- * compared before anything else, as most bytes start none. */
-static const struct {
-	char s[4];
-	unsigned char n;
-} puncts[] = {{"<<=", 3}, {">>=", 3}, {"...", 3}, {"->*", 3}, {"<=>", 3},
-	      {"::", 2},  {"->", 2},  {"++", 2},  {"--", 2},  {"<<", 2},
-	      {">>", 2},  {"<=", 2},  {">=", 2},  {"==", 2},  {"!=", 2},
-	      {"&&", 2},  {"||", 2},  {"+=", 2},  {"-=", 2},  {"*=", 2},
-	      {"/=", 2},  {"%=", 2},  {"&=", 2},  {"|=", 2},  {"^=", 2},
-	      {".*", 2},  {"##", 2}};
-
+/* The length of the punctuator at s[i] (the longest that matches), 0
+ * when none starts there. */
 static size_t
 punct_len(const char *s, size_t len, size_t i)
 {
-	size_t k, n;
+	char c = s[i], d = len - i > 1 ? s[i + 1] : '\0',
+	     e = len - i > 2 ? s[i + 2] : '\0';
 
-	for (k = 0; k < sizeof(puncts) / sizeof(puncts[0]); k++) {
-		if (puncts[k].s[0] != s[i])
-			continue;
-		n = puncts[k].n;
-		if (len - i >= n && memcmp(s + i, puncts[k].s, n) == 0)
-			return n;
+	if (!(cls[(unsigned char)c] & C_PUNCT))
+		return 0;
+	switch (c) {
+	case '<':
+		if (d == '<')
+			return e == '=' ? 3 : 2;
+		if (d == '=')
+			return e == '>' ? 3 : 2;
+		return 1;
+	case '>':
+		if (d == '>')
+			return e == '=' ? 3 : 2;
+		return d == '=' ? 2 : 1;
+	case '.':
+		if (d == '.' && e == '.')
+			return 3;
+		return d == '*' ? 2 : 1;
+	case '-':
+		if (d == '>')
+			return e == '*' ? 3 : 2;
+		return d == '-' || d == '=' ? 2 : 1;
+	case ':':
+		return d == ':' ? 2 : 1;
+	case '+':
+		return d == '+' || d == '=' ? 2 : 1;
+	case '&':
+		return d == '&' || d == '=' ? 2 : 1;
+	case '|':
+		return d == '|' || d == '=' ? 2 : 1;
+	case '=':
+	case '!':
+	case '*':
+	case '/':
+	case '%':
+	case '^':
+		return d == '=' ? 2 : 1;
+	case '#':
+		return d == '#' ? 2 : 1;
+	default:
+		return 1;
 	}
-	return s[i] && strchr("{}[]()<>;:,.?~!+-*/%^&|=#", s[i]) ? 1 : 0;
 }
 
 /* A literal whose prefix starts at a and quote is at q. */
@@ -196,22 +239,27 @@ tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
 int
 tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 {
-	const char *s = lx->s;
+	const char *s = lx->s, *nl;
 	size_t len = lx->len, i, end, n;
-	int raw = 0;
+	int raw = 0, multiline = 1;
 
-	memset(t, 0, sizeof(*t));
+	t->flags = 0;
+	t->pre = 0;
+	t->body = t->body_len = 0;
 	for (i = lx->pos; i < len; i++) {
-		if (s[i] == '\n') {
+		unsigned char c = (unsigned char)s[i];
+
+		if (cls[c] & C_SPACE)
+			continue;
+		if (c == '\n') {
 			lx->line++;
 			lx->lstart = i + 1;
 			lx->code = 0;
-		} else if ((n = splice(s, len, i)) > 0) {
+		} else if (c == '\\' && (n = splice(s, len, i)) > 0) {
 			i += n - 1;
 			lx->line++;
 			lx->lstart = i + 1;
-		} else if (!(s[i] == ' ' || s[i] == '\t' || s[i] == '\r' ||
-			     s[i] == '\f' || s[i] == '\v')) {
+		} else {
 			break;
 		}
 	}
@@ -222,6 +270,7 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 	t->depth = lx->depth;
 	if (i >= len) {
 		t->kind = TG_CLEX_END;
+		t->len = 0;
 		t->flags = lx->depth ? TG_CLEX_UNBALANCED : 0;
 		if (lx->ended)
 			return 0;
@@ -237,14 +286,15 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 		end = directive_end(s, len, i);
 	} else if (s[i] == '"' || s[i] == '\'') {
 		end = literal(s, len, i, i, 0, t);
-	} else if ((s[i] >= '0' && s[i] <= '9') ||
-		   (s[i] == '.' && i + 1 < len && s[i + 1] >= '0' &&
-		    s[i + 1] <= '9')) {
+	} else if ((cls[(unsigned char)s[i]] & C_DIGIT) ||
+		   (s[i] == '.' && i + 1 < len &&
+		    (cls[(unsigned char)s[i + 1]] & C_DIGIT))) {
 		for (end = i + 1; end < len; end++) {
 			char c = s[end];
 
 			if ((c == '+' || c == '-') &&
-			    strchr("eEpP", s[end - 1]))
+			    (s[end - 1] == 'e' || s[end - 1] == 'E' ||
+			     s[end - 1] == 'p' || s[end - 1] == 'P'))
 				continue;
 			if (c == '\'' && end + 1 < len &&
 			    id_char((unsigned char)s[end + 1]))
@@ -253,21 +303,26 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 				break;
 		}
 		t->kind = TG_CLEX_NUMBER;
+		multiline = 0;
 	} else if (id_start((unsigned char)s[i])) {
-		for (end = i; end < len && id_char((unsigned char)s[end]);
+		for (end = i + 1; end < len && id_char((unsigned char)s[end]);
 		     end++)
 			;
 		if (end < len && (s[end] == '"' || s[end] == '\'') &&
-		    prefix(s, i, end, &raw))
+		    end - i <= 3 && prefix(s, i, end, &raw)) {
 			end = literal(s, len, i, end, raw, t);
-		else
+		} else {
 			t->kind = TG_CLEX_IDENT;
+			multiline = 0;
+		}
 	} else if ((n = punct_len(s, len, i)) > 0) {
 		end = i + n;
 		t->kind = TG_CLEX_PUNCT;
-		if (strchr("([{", s[i]) && n == 1) {
+		multiline = 0;
+		if (n == 1 && (s[i] == '(' || s[i] == '[' || s[i] == '{')) {
 			lx->depth++;
-		} else if (strchr(")]}", s[i]) && n == 1) {
+		} else if (n == 1 &&
+			   (s[i] == ')' || s[i] == ']' || s[i] == '}')) {
 			if (lx->depth)
 				lx->depth--;
 			else
@@ -277,17 +332,20 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 	} else {
 		end = i + 1;
 		t->kind = TG_CLEX_ERROR;
+		multiline = 0;
 	}
 	if (t->kind != TG_CLEX_COMMENT)
 		lx->code = 1;
 	t->len = end - i;
-	for (; lx->pos < end; lx->pos++)
-		if (s[lx->pos] == '\n') {
-			lx->line++;
-			lx->lstart = lx->pos + 1;
-			if (t->kind == TG_CLEX_DIRECTIVE)
-				lx->code = 0;
-		}
+	/* only comments, literals and directives hold newlines */
+	while (multiline && (nl = memchr(s + lx->pos, '\n', end - lx->pos))) {
+		lx->pos = (size_t)(nl - s) + 1;
+		lx->line++;
+		lx->lstart = lx->pos;
+		if (t->kind == TG_CLEX_DIRECTIVE)
+			lx->code = 0;
+	}
+	lx->pos = end;
 	if (t->kind == TG_CLEX_DIRECTIVE)
 		lx->code = 0; /* the newline after it starts a fresh line */
 	return 1;

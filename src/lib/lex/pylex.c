@@ -16,23 +16,40 @@
 
 #include <string.h>
 
+/* Byte classes (the table is these rules, written out). */
+#define C_START 1 /* starts a name: letters, '_', bytes >= 0x80 */
+#define C_DIGIT 2
+
+static const unsigned char cls[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+};
+
 static int
 id_start(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-	       c >= 0x80;
+	return cls[c] & C_START;
 }
 
 static int
 id_char(unsigned char c)
 {
-	return id_start(c) || (c >= '0' && c <= '9');
+	return cls[c] & (C_START | C_DIGIT);
 }
 
 static int
 is_digit(unsigned char c)
 {
-	return c >= '0' && c <= '9';
+	return cls[c] & C_DIGIT;
 }
 
 /* The flags of the string prefix s[a..e), or -1 when it is none. */
@@ -264,23 +281,49 @@ tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len)
 	lx->line = 1;
 }
 
-/* The length of the operator at s[i]. */
+/* The length of the operator at s[i] (the longest that matches), 0
+ * when none starts there. */
 static size_t
 op_len(const char *s, size_t len, size_t i)
 {
-	static const char *const three[] = {"**=", "//=", ">>=", "<<=", "..."};
-	static const char *const two[] = {
-	    "**", "//", ">>", "<<", "<=", ">=", "==", "!=", "->", ":=",
-	    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@="};
-	size_t k;
+	char d = i + 1 < len ? s[i + 1] : '\0',
+	     e = i + 2 < len ? s[i + 2] : '\0';
 
-	for (k = 0; i + 2 < len && k < sizeof(three) / sizeof(three[0]); k++)
-		if (memcmp(s + i, three[k], 3) == 0)
-			return 3;
-	for (k = 0; i + 1 < len && k < sizeof(two) / sizeof(two[0]); k++)
-		if (memcmp(s + i, two[k], 2) == 0)
-			return 2;
-	return s[i] && strchr("+-*/%@&|^~<>()[]{},:;.=!", s[i]) ? 1 : 0;
+	switch (s[i]) {
+	case '*':
+	case '/':
+	case '>':
+	case '<':
+		if (d == s[i])
+			return e == '=' ? 3 : 2;
+		return d == '=' ? 2 : 1;
+	case '.':
+		return d == '.' && e == '.' ? 3 : 1;
+	case '-':
+		return d == '>' || d == '=' ? 2 : 1;
+	case '=':
+	case '!':
+	case ':':
+	case '+':
+	case '%':
+	case '&':
+	case '|':
+	case '^':
+	case '@':
+		return d == '=' ? 2 : 1;
+	case '~':
+	case '(':
+	case ')':
+	case '[':
+	case ']':
+	case '{':
+	case '}':
+	case ',':
+	case ';':
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 /* The end of the number at s[i]. */
@@ -310,11 +353,14 @@ number_end(const char *s, size_t len, size_t i)
 static void
 advance(struct tg_pylex *lx, size_t end)
 {
-	for (; lx->pos < end; lx->pos++)
-		if (lx->s[lx->pos] == '\n') {
-			lx->line++;
-			lx->lstart = lx->pos + 1;
-		}
+	const char *nl;
+
+	while ((nl = memchr(lx->s + lx->pos, '\n', end - lx->pos))) {
+		lx->pos = (size_t)(nl - lx->s) + 1;
+		lx->line++;
+		lx->lstart = lx->pos;
+	}
+	lx->pos = end;
 }
 
 int
@@ -322,8 +368,10 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 {
 	const char *s = lx->s;
 	size_t len = lx->len, i, end;
+	int multiline = 0; /* a string: it may hold newlines */
 
-	memset(t, 0, sizeof(*t));
+	t->flags = 0;
+	t->pre = t->quote = 0;
 	for (;;) {
 		i = lx->pos;
 		if (i >= len)
@@ -346,6 +394,7 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	t->line = lx->line;
 	t->col = i - lx->lstart;
 	t->depth = lx->depth;
+	t->len = 0;
 	if (i >= len) {
 		if (lx->code && !lx->ended && lx->depth == 0) {
 			t->kind = TG_PYLEX_NEWLINE;
@@ -376,10 +425,12 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		     end++)
 			;
 		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
-		      tg_pylex_string(s, len, i, t)))
+		      tg_pylex_string(s, len, i, t))) {
 			t->kind = TG_PYLEX_NAME;
-		else
+		} else {
 			end = i + t->len;
+			multiline = 1;
+		}
 		t->line = lx->line;
 		t->col = i - lx->lstart;
 		t->depth = lx->depth;
@@ -387,6 +438,7 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	} else if (s[i] == '\'' || s[i] == '"') {
 		tg_pylex_string(s, len, i, t);
 		end = i + t->len;
+		multiline = 1;
 		t->line = lx->line;
 		t->col = i - lx->lstart;
 		t->depth = lx->depth;
@@ -419,6 +471,13 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	}
 	t->off = i;
 	t->len = end - i;
-	advance(lx, end);
+	if (t->kind == TG_PYLEX_NEWLINE || t->kind == TG_PYLEX_NL) {
+		lx->line++;
+		lx->lstart = lx->pos = end;
+	} else if (multiline) {
+		advance(lx, end);
+	} else {
+		lx->pos = end;
+	}
 	return 1;
 }
