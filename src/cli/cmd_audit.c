@@ -5,17 +5,19 @@
  * each Python file (.py, .pyi) to tg_audit_py and each C/C++/CUDA file
  * (.c .cc .cpp .cxx .h .hpp .cu .cuh) to tg_audit_cxx, and keeps the
  * findings whose entry matters for the torch judged (tg_audit_rank),
- * less the suppressed ones. Files are queued in walk order in batches of
- * BATCH and each batch is read and analyzed by one thread per online CPU
- * (at most WORKERS_MAX) over the shared read-only indexes; the main
- * thread then keeps the results in queue order, renders that batch's
- * findings (out/audit_format), writes and flushes them, and frees them.
- * So the output is in the order of the operands, then of the walk (each
- * directory's names sorted by byte value: a/x before a-b/x), then of
- * line, column and id, and is the same for any number of threads.
- * Memory: one file's bytes per thread at a time and one batch's
- * findings, plus what only the end writes: the dead branches, the notes
- * and, for SARIF, the entries used.
+ * less the suppressed ones. The main thread walks and queues the files
+ * in walk order on a ring of QUEUE jobs; one worker thread per online
+ * CPU (at most WORKERS_MAX) reads and analyzes the next job over the
+ * shared read-only indexes; the main thread meanwhile finishes the
+ * jobs at the ring's head as they are done, in queue order: it keeps
+ * their results, renders their findings (out/audit_format), writes
+ * them out in chunks and frees them. So the output is in the order of
+ * the operands, then of the walk (each directory's names sorted by byte
+ * value: a/x before a-b/x), then of line, column and id, and is the
+ * same for any number of threads. Memory: one file's bytes per worker
+ * at a time and the results of at most QUEUE files, plus what only the
+ * end writes: the dead branches, the notes and, for SARIF, the entries
+ * used.
  *
  * The torch judged: --torch-version V; else, given --python, --prefix
  * or --site-packages, that environment's torch (one is required); else
@@ -96,8 +98,9 @@ struct run {
 	struct cli_ctx *ctx;
 	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
 	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
-	struct job *jobs; /* the batch being read, BATCH at most */
-	size_t njobs, nworkers;
+	struct queue *q; /* the files being read and analyzed */
+	size_t nworkers;
+	int failed; /* the first error finishing a job: TG_ENOMEM, TG_ELIMIT */
 	const struct tg_version *torch;
 	struct tg_version floor;
 	int have_floor;
@@ -313,9 +316,9 @@ struct job {
 	const char *why;
 	size_t line, col;
 	struct tg_audit_result r;
+	int done; /* run_job returned (under the queue's lock) */
 };
 
-#define BATCH 256
 #define WORKERS_MAX 8
 
 /* Whether src[0..len) holds a NUL byte: its line and column (1-based)
@@ -520,85 +523,172 @@ emit_files(struct run *run)
 		tg_audit_result_release(&run->files[k].r);
 	}
 	run->nfiles = 0;
-	return rc ? rc : write_out(run);
+	return rc;
 }
 
-struct pool {
-	const struct run *run;
-	struct job *jobs;
-	size_t njobs;
+/* The queue between the walk and the workers: a ring of QUEUE jobs.
+ * The main thread queues at tail, the workers take the next job not yet
+ * taken, and the main thread finishes them from head, in queue order,
+ * once each is done: head <= next <= tail, and every job in
+ * [head, next) is taken or done. */
+#define QUEUE 256
+
+struct queue {
+	struct job ring[QUEUE];
+	size_t head, next, tail;
+	int closing; /* nothing more will be queued */
 	pthread_mutex_t mu;
-	size_t next;
+	pthread_cond_t queued; /* a job was queued, or closing */
+	pthread_cond_t done;   /* a job was done */
+	pthread_t th[WORKERS_MAX];
+	size_t nth;
+	const struct run *run;
 };
 
 static void *
 worker(void *arg)
 {
-	struct pool *p = arg;
+	struct queue *q = arg;
+	struct job *j;
 
+	pthread_mutex_lock(&q->mu);
 	for (;;) {
-		size_t k;
-
-		pthread_mutex_lock(&p->mu);
-		k = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		if (k >= p->njobs)
-			return NULL;
-		run_job(p->run, &p->jobs[k]);
+		while (q->next == q->tail && !q->closing)
+			pthread_cond_wait(&q->queued, &q->mu);
+		if (q->next == q->tail)
+			break;
+		j = &q->ring[q->next++ % QUEUE];
+		pthread_mutex_unlock(&q->mu);
+		run_job(q->run, j);
+		pthread_mutex_lock(&q->mu);
+		j->done = 1;
+		pthread_cond_broadcast(&q->done);
 	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
 }
 
-/* Analyze the batch on run->nworkers threads (this one included), then
- * keep each job's result in order. */
+/* Start the workers: one per online CPU, at most WORKERS_MAX; the main
+ * thread walks and writes meanwhile. 0, or TG_ENOMEM when none starts. */
 static int
-flush_batch(struct run *run)
+queue_start(struct queue *q, const struct run *run)
 {
-	struct pool p;
-	pthread_t th[WORKERS_MAX];
-	size_t k, nth = 0;
+	size_t k;
+
+	q->head = q->next = q->tail = 0;
+	q->closing = 0;
+	q->nth = 0;
+	q->run = run;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->queued, NULL);
+	pthread_cond_init(&q->done, NULL);
+	for (k = 0; k < run->nworkers; k++)
+		if (pthread_create(&q->th[q->nth], NULL, worker, q) == 0)
+			q->nth++;
+	return q->nth ? 0 : TG_ENOMEM;
+}
+
+/* Finish the job at head (main thread): wait until it is done, keep its
+ * result and render it. */
+static int
+finish_head(struct run *run)
+{
+	struct queue *q = run->q;
+	struct job *j = &q->ring[q->head % QUEUE];
 	int rc = 0;
 
-	if (!run->njobs)
-		return 0;
-	p.run = run;
-	p.jobs = run->jobs;
-	p.njobs = run->njobs;
-	p.next = 0;
-	pthread_mutex_init(&p.mu, NULL);
-	for (k = 1; k < run->nworkers && run->njobs > 1; k++)
-		if (pthread_create(&th[nth], NULL, worker, &p) == 0)
-			nth++;
-	worker(&p);
-	for (k = 0; k < nth; k++)
-		pthread_join(th[k], NULL);
-	pthread_mutex_destroy(&p.mu);
-	for (k = 0; k < run->njobs; k++) {
-		struct job *j = &run->jobs[k];
-
-		if (!rc)
-			rc = finish_job(run, j);
-		tg_audit_result_release(&j->r);
-		free(j->path);
+	pthread_mutex_lock(&q->mu);
+	if (!j->done) {
+		/* what is rendered goes out before waiting */
+		pthread_mutex_unlock(&q->mu);
+		rc = write_out(run);
+		pthread_mutex_lock(&q->mu);
+		while (!j->done)
+			pthread_cond_wait(&q->done, &q->mu);
 	}
-	run->njobs = 0;
-	return rc ? rc : emit_files(run);
+	pthread_mutex_unlock(&q->mu);
+	if (!rc && !run->failed)
+		rc = finish_job(run, j);
+	if (!rc && !run->failed)
+		rc = emit_files(run);
+	if (rc)
+		run->failed = rc;
+	tg_audit_result_release(&j->r);
+	free(j->path);
+	q->head++;
+	return rc;
 }
 
-/* Queue one file; a full batch is analyzed. */
+/* Finish every queued job, in order. */
+static int
+drain(struct run *run)
+{
+	int rc = 0;
+
+	while (run->q->head < run->q->tail)
+		if (finish_head(run) && !rc)
+			rc = run->failed;
+	return rc ? rc : write_out(run);
+}
+
+/* Drain and stop the workers. */
+static void
+queue_stop(struct run *run)
+{
+	struct queue *q = run->q;
+	size_t k;
+
+	drain(run);
+	pthread_mutex_lock(&q->mu);
+	q->closing = 1;
+	pthread_cond_broadcast(&q->queued);
+	pthread_mutex_unlock(&q->mu);
+	for (k = 0; k < q->nth; k++)
+		pthread_join(q->th[k], NULL);
+	pthread_cond_destroy(&q->queued);
+	pthread_cond_destroy(&q->done);
+	pthread_mutex_destroy(&q->mu);
+}
+
+/* Queue one file, finishing the oldest job first when the ring is full
+ * and any that are done already. */
 static int
 audit_file(struct run *run, const char *path, enum lang lang)
 {
-	struct job *j = &run->jobs[run->njobs];
+	struct queue *q = run->q;
 	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
+	struct job *j;
+	char *copy;
 
-	memset(j, 0, sizeof(*j));
-	j->path = strdup(path);
-	if (!j->path)
+	if (run->failed)
+		return run->failed;
+	copy = strdup(path);
+	if (!copy)
 		return TG_ENOMEM;
+	if (q->tail - q->head == QUEUE && finish_head(run)) {
+		free(copy);
+		return run->failed;
+	}
+	j = &q->ring[q->tail % QUEUE];
+	memset(j, 0, sizeof(*j));
+	j->path = copy;
 	j->lang = lang;
 	j->r = init;
-	run->njobs++;
-	return run->njobs == BATCH ? flush_batch(run) : 0;
+	pthread_mutex_lock(&q->mu);
+	q->tail++;
+	pthread_cond_signal(&q->queued);
+	pthread_mutex_unlock(&q->mu);
+	for (;;) {
+		int ready;
+
+		pthread_mutex_lock(&q->mu);
+		ready = q->head < q->tail && q->ring[q->head % QUEUE].done;
+		pthread_mutex_unlock(&q->mu);
+		if (!ready)
+			return 0;
+		if (finish_head(run))
+			return run->failed;
+	}
 }
 
 static int
@@ -617,8 +707,8 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	if (why == TG_WALK_SEEN)
 		return 0;
 	/* notes stay in walk order: the files queued before come first */
-	if (flush_batch(run))
-		return TG_ENOMEM;
+	if (drain(run))
+		return run->failed;
 	/* a link to itself (or a chain too long to resolve) is a loop,
 	 * like a link to a directory above it */
 	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
@@ -656,7 +746,7 @@ audit_operand(struct run *run, const char *path)
 					"skipped: not a Python, C, C++ or "
 					"CUDA file by its name");
 		rc = audit_file(run, path, lang);
-		return rc ? rc : flush_batch(run);
+		return rc ? rc : drain(run);
 	}
 	memset(&wo, 0, sizeof(wo));
 	wo.want = want;
@@ -664,8 +754,8 @@ audit_operand(struct run *run, const char *path)
 	wo.skipped = on_skipped;
 	wo.ctx = run;
 	rc = tg_walk(path, &wo, &err);
-	if (flush_batch(run))
-		rc = TG_ENOMEM;
+	if (drain(run))
+		rc = run->failed;
 	if (rc == TG_ENOMEM || run->oom)
 		return TG_ENOMEM;
 	if (rc) {
@@ -837,8 +927,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 			       : ncpu > WORKERS_MAX ? WORKERS_MAX
 						    : (size_t)ncpu;
 	}
-	run.jobs = calloc(BATCH, sizeof(*run.jobs));
-	if (!run.jobs) {
+	run.q = calloc(1, sizeof(*run.q));
+	if (!run.q || queue_start(run.q, &run)) {
+		free(run.q);
+		run.q = NULL;
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;
@@ -862,6 +954,9 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	for (k = 0; k < (size_t)argc && !rc; k++)
 		rc = audit_operand(&run, ops[k]);
+	queue_stop(&run);
+	free(run.q);
+	run.q = NULL;
 	progress(&run, 1);
 	if (rc == TG_ELIMIT) {
 		cli_error(CMD, "cannot write the report: too large");
@@ -913,6 +1008,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		 : run.undecodable ? CLI_BAD_INPUT
 				   : CLI_OK;
 out:
+	if (run.q) {
+		queue_stop(&run);
+		free(run.q);
+	}
 	if (begun)
 		tg_audit_format_release(&run.wr);
 	tg_buf_release(&run.out);
@@ -932,7 +1031,6 @@ out:
 	free(run.dead);
 	tg_audit_py_index_free(run.pyix);
 	tg_audit_cxx_index_free(run.cxxix);
-	free(run.jobs);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_declared_release(&declared);

@@ -725,7 +725,7 @@ struct state {
 	int rc;
 };
 
-static int
+static inline int
 tok_isn(const struct state *st, size_t i, const char *text, size_t n)
 {
 	return i < st->n && st->t[i].len == n &&
@@ -737,19 +737,19 @@ tok_isn(const struct state *st, size_t i, const char *text, size_t n)
 /* text is a string literal, or a string with its length computed */
 #define tok_is(st, i, text) tok_isn((st), (i), (text), strlen(text))
 
-static int
+static inline int
 tok_op(const struct state *st, size_t i, const char *text)
 {
 	return i < st->n && st->t[i].kind == TG_PYLEX_OP && tok_is(st, i, text);
 }
 
-static int
+static inline int
 tok_name(const struct state *st, size_t i)
 {
 	return i < st->n && st->t[i].kind == TG_PYLEX_NAME;
 }
 
-static int
+static inline int
 tok_kw(const struct state *st, size_t i, const char *kw)
 {
 	return tok_name(st, i) && tok_is(st, i, kw);
