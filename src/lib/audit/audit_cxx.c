@@ -1053,9 +1053,10 @@ struct pat {
 
 /* A literal the prefilter looks for: one of pattern pat's, or (pat ==
  * npats) a trigger that makes a file worth reading without any pattern:
- * a method entry's id (its mentions) and "TORCH_VERSION_M" (a version
- * branch), or (pat == npats + 1) "torchgate:", a suppression, which
- * makes every entry looked for in that file. */
+ * "TORCH_VERSION_M" (a version branch), or (pat == npats + 1)
+ * "torchgate:", a suppression, which makes every entry looked for in
+ * that file, or (pat == npats + 2 + j) the id of the method entry whose
+ * first pattern is j (its mentions). */
 struct lit {
 	const char *s;
 	size_t len;
@@ -1067,9 +1068,10 @@ struct tg_audit_cxx_index {
 	size_t npats;
 	struct lit *lits;
 	size_t nlits;
-	unsigned char keybits[65536 / 8]; /* two-byte keys some literal has */
+	unsigned char keybits[65536 / 8]; /* keys (key4) some literal has */
 	unsigned short head[65536];	  /* per key: first literal + 1 */
 	unsigned short *next; /* per literal: the next of its key + 1 */
+	int read_all;	      /* a wanted method's id is too short a key */
 	const struct tg_table *t;
 };
 
@@ -1129,13 +1131,23 @@ tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
 	free(ix);
 }
 
+/* The prefilter's key of the four bytes at s: a 16-bit hash. */
+static unsigned
+key4(const char *s)
+{
+	uint32_t v;
+
+	memcpy(&v, s, 4);
+	return (unsigned)((v * UINT32_C(2654435761)) >> 16);
+}
+
 /* Add literal l (of pattern pat, or a trigger) to the prefilter's
  * keys. */
 static void
 add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 {
 	struct lit *e = &ix->lits[ix->nlits++];
-	unsigned key = (unsigned char)l[0] << 8 | (unsigned char)l[1];
+	unsigned key = key4(l);
 
 	e->s = l;
 	e->len = strlen(l);
@@ -1145,13 +1157,13 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
 }
 
-/* Whether pattern literal l can be looked for in the source: two bytes
- * at least, and no space (the masked copies blank bytes to spaces, so
- * it might occur only there). */
+/* Whether pattern literal l can be looked for in the source: four bytes
+ * at least (the prefilter's key), and no space (the masked copies blank
+ * bytes to spaces, so it might occur only there). */
 static int
 usable(const char *l)
 {
-	return strlen(l) >= 2 && !strchr(l, ' ');
+	return strlen(l) >= 4 && !strchr(l, ' ');
 }
 
 /* Whether entry a's id extends entry p's: "c10::optional.std_alias" of
@@ -1173,6 +1185,7 @@ build_keys(struct tg_audit_cxx_index *ix)
 	size_t k, j;
 
 	ix->nlits = 0;
+	ix->read_all = 0;
 	memset(ix->keybits, 0, sizeof(ix->keybits));
 	memset(ix->head, 0, sizeof(ix->head));
 	for (k = 0; k < ix->npats; k++)
@@ -1189,9 +1202,13 @@ build_keys(struct tg_audit_cxx_index *ix)
 			j++;
 		/* a method entry without patterns is not wanted: never
 		 * looked for (nothing finds it in code either) */
-		if (strcmp(a->kind, "method") == 0 && strlen(a->id) >= 2 &&
-		    j < ix->npats && ix->pats[j].wanted)
-			add_lit(ix, a->id, ix->npats);
+		if (strcmp(a->kind, "method") != 0 || j >= ix->npats ||
+		    !ix->pats[j].wanted)
+			continue;
+		if (strlen(a->id) >= 4)
+			add_lit(ix, a->id, ix->npats + 2 + j);
+		else
+			ix->read_all = 1; /* too short a key: every file */
 	}
 	add_lit(ix, BRANCH_KEY, ix->npats);
 	add_lit(ix, SUPPRESSION_KEY, ix->npats + 1);
@@ -1284,8 +1301,10 @@ out:
 #define FOUND_SUPPRESSION 2 /* "torchgate:": every entry is looked for */
 
 /* Which wanted patterns' literals occur in src, into found[k] (a wanted
- * pattern that has none is always found): one pass over src, a bit test
- * per byte pair and a compare per literal of a key that is set. With a
+ * pattern that has none is always found), and whose method ids, into
+ * found[npats + j] (j the entry's first pattern): one pass over src, a bit test
+ * per byte (the key of the four bytes there) and a compare per literal
+ * of a key that is set. With a
  * suppression, every pattern is found (run_pattern looks for its
  * literals). FOUND_* bits; 0 when the file cannot hold a finding, a
  * suppression or a version branch. */
@@ -1293,16 +1312,16 @@ static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	  unsigned char *found)
 {
-	const unsigned char *s = (const unsigned char *)src;
 	size_t i, k;
-	int any = 0;
+	int any = ix->read_all;
 
+	memset(found, 0, 2 * ix->npats);
 	for (k = 0; k < ix->npats; k++) {
 		found[k] = ix->pats[k].wanted && ix->pats[k].always;
 		any |= found[k];
 	}
-	for (i = 0; i + 1 < len; i++) {
-		unsigned key = (unsigned)s[i] << 8 | s[i + 1];
+	for (i = 0; i + 4 <= len; i++) {
+		unsigned key = key4(src + i);
 
 		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
 			continue;
@@ -1314,6 +1333,8 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 			    memcmp(src + i, l->s, l->len) == 0) {
 				if (l->pat < ix->npats)
 					found[l->pat] = 1;
+				else if (l->pat >= ix->npats + 2)
+					found[l->pat - 2] = 1;
 				any |= l->pat == ix->npats + 1
 					   ? FOUND_ANY | FOUND_SUPPRESSION
 					   : FOUND_ANY;
@@ -1321,7 +1342,7 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 		}
 	}
 	if (any & FOUND_SUPPRESSION)
-		memset(found, 1, ix->npats);
+		memset(found, 1, 2 * ix->npats);
 	return any;
 }
 
@@ -1697,6 +1718,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 {
 	struct cx x;
 	unsigned char *found = NULL;
+	const char *p;
 	size_t k;
 	int rc = 0, every;
 
@@ -1709,7 +1731,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	x.cur_line = 1;
 	if (!len)
 		return 0;
-	found = malloc(ix->npats + 1);
+	found = malloc(2 * ix->npats + 1);
 	if (!found)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	/* a file without any pattern's literal or trigger holds nothing to
@@ -1729,8 +1751,9 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	}
 	memcpy(x.code, src, len);
 	memset(x.code + len, 0, 1 + TG_SCAN_PAD);
-	for (k = 0; k < len; k++)
-		x.ment[k] = src[k] == '\n' ? '\n' : ' ';
+	memset(x.ment, ' ', len);
+	for (p = src; (p = memchr(p, '\n', (size_t)(src + len - p))); p++)
+		x.ment[p - src] = '\n';
 	memset(x.ment + len, 0, 1 + TG_SCAN_PAD);
 	if ((rc = mask(&x))) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -1753,7 +1776,8 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			if (found[j])
 				rc = run_pattern(&x, &ix->pats[j], x.code,
 						 TG_AUDIT_IN_CODE, err);
-		if (method && !rc && !x.full)
+		if (method && !rc && !x.full &&
+		    (found[ix->npats + k] || ix->read_all))
 			rc = mention_id(&x, a);
 		for (j = k; !method && j < e && !rc && !x.full; j++)
 			if (found[j])

@@ -97,6 +97,12 @@ tg_buf_adds(struct tg_buf *b, const char *s)
 int
 tg_buf_addc(struct tg_buf *b, char c)
 {
+	/* the common case, without grow's checks */
+	if (!b->err && b->len + 2 <= b->cap && b->len < b->max) {
+		b->data[b->len++] = c;
+		b->data[b->len] = '\0';
+		return 0;
+	}
 	return tg_buf_add(b, &c, 1);
 }
 

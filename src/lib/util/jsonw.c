@@ -21,10 +21,14 @@ tg_jsonw_init(struct tg_jsonw *w, struct tg_buf *out)
 static void
 indent(struct tg_jsonw *w, int depth)
 {
-	int k;
+	static const char spaces[] = "                                ";
+	size_t n = (size_t)depth * 2;
 
-	for (k = 0; k < depth; k++)
-		tg_buf_adds(w->out, "  ");
+	while (n > sizeof(spaces) - 1) {
+		tg_buf_add(w->out, spaces, sizeof(spaces) - 1);
+		n -= sizeof(spaces) - 1;
+	}
+	tg_buf_add(w->out, spaces, n);
 }
 
 /* Before a value or a key: the separator and layout its container asks. */
@@ -39,9 +43,12 @@ before(struct tg_jsonw *w)
 		return;
 	if (w->level[w->depth - 1].flow) {
 		if (w->level[w->depth - 1].n)
-			tg_buf_adds(w->out, ", ");
+			tg_buf_add(w->out, ", ", 2);
+	} else if (w->level[w->depth - 1].n) {
+		tg_buf_add(w->out, ",\n", 2);
+		indent(w, w->depth);
 	} else {
-		tg_buf_adds(w->out, w->level[w->depth - 1].n ? ",\n" : "\n");
+		tg_buf_addc(w->out, '\n');
 		indent(w, w->depth);
 	}
 	w->level[w->depth - 1].n++;
@@ -94,7 +101,7 @@ tg_jsonw_key(struct tg_jsonw *w, const char *key)
 	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
 	before(w);
 	tg_jsonw_quote(w->out, key, strlen(key));
-	tg_buf_adds(w->out, ": ");
+	tg_buf_add(w->out, ": ", 2);
 	w->key_pending = 1;
 }
 
@@ -117,8 +124,18 @@ tg_jsonw_str(struct tg_jsonw *w, const char *s)
 void
 tg_jsonw_int(struct tg_jsonw *w, long long v)
 {
+	char d[24];
+	size_t n = sizeof(d);
+	unsigned long long u =
+	    v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
 	before(w);
-	tg_buf_addf(w->out, "%lld", v);
+	do
+		d[--n] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--n] = '-';
+	tg_buf_add(w->out, d + n, sizeof(d) - n);
 }
 
 void
@@ -177,13 +194,25 @@ int
 tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t i;
+	size_t i = 0, run;
 
 	tg_buf_addc(b, '"');
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+	while (i < len) {
+		unsigned char c;
+		char esc[6] = {'\\', 'u', '0', '0', 0, 0};
 
+		/* the bytes that go out as they are, in one append */
+		for (run = i; run < len; run++) {
+			c = (unsigned char)s[run];
+			if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
+				break;
+		}
+		if (run > i)
+			tg_buf_add(b, s + i, run - i);
+		if (run == len)
+			break;
+		c = (unsigned char)s[run];
+		i = run + 1;
 		if (c == '"' || c == '\\') {
 			esc[1] = (char)c;
 			tg_buf_add(b, esc, 2);
@@ -191,10 +220,10 @@ tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
 			tg_buf_add(b, "\\n", 2);
 		} else if (c == '\t') {
 			tg_buf_add(b, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			tg_buf_add(b, esc, 6);
 		} else {
-			tg_buf_addc(b, (char)c);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			tg_buf_add(b, esc, 6);
 		}
 	}
 	return tg_buf_addc(b, '"');
