@@ -715,6 +715,9 @@ struct state {
 	struct binding *bind;
 	uint32_t *slots; /* index + 1 into bind, 0 empty */
 	size_t nbind;
+	/* a bit per (first byte, length) some bound name has: most names
+	 * are not bound, and are told so without hashing */
+	unsigned char bound_bits[256 / 8];
 	char *stars[STARS_MAX];
 	size_t nstars;
 	struct block blocks[BLOCKS_MAX];
@@ -767,10 +770,29 @@ is_root(const struct state *st, const char *s, size_t n)
 	return 0;
 }
 
+/* The filter's key of name s[0..n): its first byte and length. */
+static unsigned
+filter_key(const char *s, size_t n)
+{
+	return ((unsigned char)s[0] ^ (unsigned)(n * 37)) & 255u;
+}
+
+static int
+bound_bit(const struct state *st, const char *s, size_t n)
+{
+	unsigned k = n ? filter_key(s, n) : 0;
+
+	return st->bound_bits[k >> 3] & (1u << (k & 7));
+}
+
 static struct binding *
 bind_find(const struct state *st, const char *s, size_t n)
 {
-	size_t k = hash_bytes(s, n) & (BIND_SLOTS - 1);
+	size_t k;
+
+	if (!bound_bit(st, s, n))
+		return NULL;
+	k = hash_bytes(s, n) & (BIND_SLOTS - 1);
 
 	for (;;) {
 		uint32_t v = st->slots[k];
@@ -826,6 +848,8 @@ bind_set(struct state *st, const char *s, size_t n, const char *target,
 	b->name = s;
 	b->nlen = n;
 	b->target = c;
+	k = filter_key(s, n);
+	st->bound_bits[k >> 3] |= (unsigned char)(1u << (k & 7));
 	for (k = hash_bytes(s, n) & (BIND_SLOTS - 1); st->slots[k];
 	     k = (k + 1) & (BIND_SLOTS - 1))
 		;
