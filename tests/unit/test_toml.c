@@ -77,6 +77,12 @@ static const struct {
     {"\xef\xbb\xbf"
      "a = 1\n",
      "{a=1}"},
+    /* scalars are kept as their text, once their shape is TOML's */
+    {"a = [1_000, 0xdead_beef, 0o755, 0b1101, +1.5e-3, -0.0, nan]\n",
+     "{a=[1_000,0xdead_beef,0o755,0b1101,+1.5e-3,-0.0,nan]}"},
+    {"a = [1979-05-27, 07:32:00.999, 2024-02-29T00:32:00-07:00]\n",
+     "{a=[1979-05-27,07:32:00.999,2024-02-29T00:32:00-07:00]}"},
+    {"s = '''x'''''\n", "{s=\"x''\"}"},
 };
 
 static const struct {
@@ -101,6 +107,14 @@ static const struct {
      "line 1, column 12: a trailing comma in an inline table"},
     {"a = \"\xff\"\n", "line 1, column 6: invalid UTF-8"},
     {"x = 1\na = \"\0\"\n", "line 2, column 6: a NUL byte"},
+    {"a = 01\n", "line 1, column 5: not a TOML value"},
+    {"a = 1__0\n", "line 1, column 5: not a TOML value"},
+    {"a = 0x\n", "line 1, column 5: not a TOML value"},
+    {"a = 2023-02-29\n", "line 1, column 5: not a TOML value"},
+    {"a = 25:00:00\n", "line 1, column 5: not a TOML value"},
+    {"a = \"\\x41\"\n", "line 1, column 7: an unknown escape in a string"},
+    {"a = [1,,2]\n", "line 1, column 8: expected a value"},
+    {"[a.]\n", "line 1, column 4: expected a key"},
     {"a = [1]\n[[a]]\n",
      "line 2, column 6: an array of tables named like another key"},
 };

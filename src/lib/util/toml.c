@@ -660,28 +660,149 @@ array(struct rd *r, struct tg_toml_value *a, struct tg_buf *b, int depth)
 	}
 }
 
-/* Whether the scalar text s[0..n) has the shape of a TOML integer,
- * float, boolean or date/time. */
+/* Digits of base (10, 16, 8, 2) at s[*i], one at least, an underscore
+ * only between two digits; *i moves past them. */
+static int
+digits(const char *s, size_t n, size_t *i, int base)
+{
+	size_t start = *i;
+
+	for (;;) {
+		char c = *i < n ? s[*i] : '\0';
+		int ok = base == 16 ? (c >= '0' && c <= '9') ||
+					  (c >= 'a' && c <= 'f') ||
+					  (c >= 'A' && c <= 'F')
+			 : base == 8 ? c >= '0' && c <= '7'
+			 : base == 2 ? c == '0' || c == '1'
+				     : c >= '0' && c <= '9';
+
+		if (ok) {
+			(*i)++;
+		} else if (c == '_' && *i > start && *i + 1 < n &&
+			   s[*i - 1] != '_') {
+			(*i)++;
+		} else {
+			break;
+		}
+	}
+	return *i > start && s[*i - 1] != '_';
+}
+
+/* n digits at s + i, as a number. */
+static int
+num(const char *s, size_t i, size_t n, int *out)
+{
+	size_t k;
+
+	*out = 0;
+	for (k = 0; k < n; k++) {
+		if (s[i + k] < '0' || s[i + k] > '9')
+			return 0;
+		*out = *out * 10 + (s[i + k] - '0');
+	}
+	return 1;
+}
+
+/* HH:MM:SS[.frac] at s + *i. */
+static int
+time_ok(const char *s, size_t n, size_t *i)
+{
+	int h, m, sec;
+
+	if (*i + 8 > n || s[*i + 2] != ':' || s[*i + 5] != ':' ||
+	    !num(s, *i, 2, &h) || !num(s, *i + 3, 2, &m) ||
+	    !num(s, *i + 6, 2, &sec) || h > 23 || m > 59 || sec > 60)
+		return 0;
+	*i += 8;
+	if (*i < n && s[*i] == '.') {
+		size_t f = ++*i;
+
+		while (*i < n && s[*i] >= '0' && s[*i] <= '9')
+			(*i)++;
+		if (*i == f)
+			return 0;
+	}
+	return 1;
+}
+
+/* A date, a time, or a date and time, with or without an offset. */
+static int
+datetime_ok(const char *s, size_t n)
+{
+	static const int mdays[] = {31, 29, 31, 30, 31, 30,
+				    31, 31, 30, 31, 30, 31};
+	size_t i = 0;
+	int y, mo, d, oh, om;
+
+	if (n >= 3 && s[2] == ':')
+		return time_ok(s, n, &i) && i == n;
+	if (n < 10 || s[4] != '-' || s[7] != '-' || !num(s, 0, 4, &y) ||
+	    !num(s, 5, 2, &mo) || !num(s, 8, 2, &d) || mo < 1 || mo > 12 ||
+	    d < 1 || d > mdays[mo - 1] ||
+	    (mo == 2 && d == 29 &&
+	     !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0))))
+		return 0;
+	i = 10;
+	if (i == n)
+		return 1;
+	if (s[i] != 'T' && s[i] != 't' && s[i] != ' ')
+		return 0;
+	i++;
+	if (!time_ok(s, n, &i))
+		return 0;
+	if (i == n)
+		return 1;
+	if ((s[i] == 'Z' || s[i] == 'z') && i + 1 == n)
+		return 1;
+	return (s[i] == '+' || s[i] == '-') && i + 6 == n && s[i + 3] == ':' &&
+	       num(s, i + 1, 2, &oh) && num(s, i + 4, 2, &om) && oh <= 23 &&
+	       om <= 59;
+}
+
+/* Whether the scalar text s[0..n) is a TOML integer, float, boolean or
+ * date/time, as TOML 1.0's grammar writes them. */
 static int
 scalar_ok(const char *s, size_t n)
 {
-	size_t k = 0;
+	size_t i = 0, start;
 
 	if ((n == 4 && memcmp(s, "true", 4) == 0) ||
 	    (n == 5 && memcmp(s, "false", 5) == 0))
 		return 1;
+	if (n >= 3 && (s[2] == ':' || (n >= 10 && s[4] == '-')))
+		return datetime_ok(s, n);
+	if (n >= 2 && s[0] == '0' &&
+	    (s[1] == 'x' || s[1] == 'o' || s[1] == 'b')) {
+		i = 2;
+		return digits(s, n, &i,
+			      s[1] == 'x'   ? 16
+			      : s[1] == 'o' ? 8
+					    : 2) &&
+		       i == n;
+	}
 	if (n && (s[0] == '+' || s[0] == '-'))
-		k = 1;
-	if (n - k == 3 &&
-	    (memcmp(s + k, "inf", 3) == 0 || memcmp(s + k, "nan", 3) == 0))
+		i = 1;
+	if (n - i == 3 &&
+	    (memcmp(s + i, "inf", 3) == 0 || memcmp(s + i, "nan", 3) == 0))
 		return 1;
-	if (k >= n || s[k] < '0' || s[k] > '9')
+	start = i;
+	if (!digits(s, n, &i, 10))
 		return 0;
-	for (; k < n; k++)
-		if (!is_bare(s[k]) && s[k] != '.' && s[k] != ':' &&
-		    s[k] != '+' && s[k] != ' ')
+	if (s[start] == '0' && i - start > 1)
+		return 0; /* no leading zeros */
+	if (i < n && s[i] == '.') {
+		i++;
+		if (!digits(s, n, &i, 10))
 			return 0;
-	return 1;
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		if (!digits(s, n, &i, 10))
+			return 0;
+	}
+	return i == n;
 }
 
 static int
@@ -730,7 +851,7 @@ value(struct rd *r, struct tg_toml_value **out, struct tg_buf *b, int depth)
 		r->i++;
 	if (r->i == a)
 		return fail(r, TG_EINVAL,
-			    at_end(r) || c == '\n' || c == '\r'
+			    at_end(r) || strchr("\n\r,]}#", c)
 				? "expected a value"
 				: "not a TOML value");
 	if (!scalar_ok(r->s + a, r->i - a)) {

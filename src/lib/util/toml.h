@@ -5,8 +5,9 @@
  * and arrays of tables ([[a]]), bare, quoted and dotted keys, strings of
  * all four kinds with every escape, arrays over lines with comments and
  * a trailing comma, inline tables. Integers, floats, booleans and dates
- * are checked by their shape and kept as their text (nothing here needs
- * their value). A document that is not TOML is refused with the line,
+ * are checked against TOML 1.0's grammar (underscores between digits, no
+ * leading zeros, a day that exists in its month) and kept as their text
+ * (nothing here needs their value). A document that is not TOML is refused with the line,
  * column and reason, never guessed at: duplicate keys, a table defined
  * twice, an unterminated string, a bad escape, invalid UTF-8.
  */
