@@ -91,8 +91,8 @@ tg_declared_add(struct tg_declared_list *l, const char *s, size_t len,
 		const struct tg_spec *sp = &d.req.spec.specs[k];
 
 		if (sp->op == TG_OP_LT || sp->op == TG_OP_LE ||
-		    sp->op == TG_OP_COMPATIBLE ||
-		    (sp->op == TG_OP_EQ && sp->v.str))
+		    sp->op == TG_OP_COMPATIBLE || sp->op == TG_OP_EQ ||
+		    sp->op == TG_OP_ARBITRARY)
 			d.has_ceiling = 1;
 		if (sp->op != TG_OP_GE && sp->op != TG_OP_COMPATIBLE &&
 		    sp->op != TG_OP_EQ && sp->op != TG_OP_GT)
@@ -122,7 +122,7 @@ tg_declared_add(struct tg_declared_list *l, const char *s, size_t len,
 	d.path = strdup(path);
 	d.field = strdup(field);
 	d.text = malloc(len + 1);
-	d.spec = tg_buf_detach(&spec);
+	d.spec = tg_buf_error(&spec) ? NULL : tg_buf_detach(&spec);
 	if (!d.path || !d.field || !d.text || !d.spec) {
 		rc = TG_ENOMEM;
 		goto out;
@@ -581,9 +581,10 @@ read_dir_files(struct rd *r, const char *dir, int egg)
 			rc = TG_ENOMEM;
 			break;
 		}
-		if (egg)
-			memcpy(names[n], de->d_name, len),
-			    memcpy(names[n] + len, "/PKG-INFO", 10);
+		if (egg) {
+			memcpy(names[n], de->d_name, len);
+			memcpy(names[n] + len, "/PKG-INFO", 10);
+		}
 		n++;
 	}
 	closedir(d);

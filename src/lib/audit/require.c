@@ -73,6 +73,10 @@ next_minor(const struct tg_version *v)
 				(unsigned long)(v->release[1].p[k] - '0');
 	tg_buf_add(&b, v->release[0].p, v->release[0].n);
 	tg_buf_addf(&b, ".%lu", minor + 1);
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return NULL;
+	}
 	return tg_buf_detach(&b);
 }
 
@@ -288,7 +292,8 @@ tg_require_finish(struct tg_require *rq, struct tg_err *err)
 	if (rq->ceiling)
 		tg_buf_addf(&b, "%s<%s", rq->floor ? "," : "",
 			    rq->ceiling->version);
-	rq->requirement = tg_buf_detach(&b);
+	rq->requirement = tg_buf_error(&b) ? NULL : tg_buf_detach(&b);
+	tg_buf_release(&b);
 	if (!rq->requirement)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	return 0;
@@ -317,7 +322,8 @@ add_problem(struct tg_require *rq, enum tg_require_problem_kind kind,
 		tg_buf_adds(&b, tmp);
 	}
 	va_end(ap);
-	msg = tg_buf_detach(&b);
+	msg = tg_buf_error(&b) ? NULL : tg_buf_detach(&b);
+	tg_buf_release(&b);
 	if (!msg)
 		return TG_ENOMEM;
 	if (rq->nproblems == rq->capproblems) {
@@ -427,10 +433,9 @@ check_one(struct tg_require *rq, const struct tg_declaration *d)
 			    rq, TG_REQUIRE_CEILING_STALE, d, NULL,
 			    "stale ceiling: '%s' excludes torch %s%s%s, "
 			    "released (the embedded release list) and "
-			    "supported by the code (%s)",
+			    "supported by the code, which needs %s",
 			    d->text, first, n > 1 ? " ... " : "",
-			    n > 1 ? last : "",
-			    rq->ceiling ? rq->ceiling->version : "no ceiling");
+			    n > 1 ? last : "", rq->requirement);
 	}
 	return rc;
 }

@@ -428,7 +428,7 @@ key(struct rd *r, char **parts, size_t *n, struct tg_buf *b)
 		}
 		if (*n == KEY_PARTS_MAX)
 			return fail(r, TG_ELIMIT, "a key with too many parts");
-		parts[*n] = tg_buf_detach(b);
+		parts[*n] = tg_buf_error(b) ? NULL : tg_buf_detach(b);
 		if (!parts[*n])
 			return fail(r, TG_ENOMEM, NULL);
 		(*n)++;
