@@ -43,6 +43,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
+#include "cli/source_files.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/out/audit_format.h"
@@ -124,26 +125,6 @@ struct run {
 	struct timespec start, last;
 };
 
-enum lang { LANG_NONE, LANG_PY, LANG_CXX };
-
-static enum lang
-lang_of(const char *name)
-{
-	static const char *const cxx[] = {".c",	  ".cc", ".cpp", ".cxx", ".h",
-					  ".hpp", ".cu", ".cuh", NULL};
-	const char *dot = strrchr(name, '.');
-	size_t k;
-
-	if (!dot || dot == name)
-		return LANG_NONE;
-	if (strcmp(dot, ".py") == 0 || strcmp(dot, ".pyi") == 0)
-		return LANG_PY;
-	for (k = 0; cxx[k]; k++)
-		if (strcmp(dot, cxx[k]) == 0)
-			return LANG_CXX;
-	return LANG_NONE;
-}
-
 static int
 excluded(const char *name, const char *rel)
 {
@@ -156,30 +137,6 @@ excluded(const char *name, const char *rel)
 	return 0;
 }
 
-/* The directories an audit never enters: version control, virtual
- * environments, build output, caches. */
-static int
-default_excluded_dir(const struct tg_walk_entry *e)
-{
-	static const char *const names[] = {
-	    ".git",	    ".hg",  ".svn", "__pycache__", "build", "dist",
-	    "node_modules", ".tox", ".nox", ".eggs",	   NULL};
-	struct tg_buf cfg = TG_BUF_INIT;
-	struct stat st;
-	size_t k, n = strlen(e->name);
-	int venv;
-
-	for (k = 0; names[k]; k++)
-		if (strcmp(e->name, names[k]) == 0)
-			return 1;
-	if (n > 9 && strcmp(e->name + n - 9, ".egg-info") == 0)
-		return 1;
-	tg_buf_addf(&cfg, "%s/pyvenv.cfg", e->path);
-	venv = !tg_buf_error(&cfg) && stat(cfg.data, &st) == 0;
-	tg_buf_release(&cfg);
-	return venv;
-}
-
 static int
 want(void *ctx, const struct tg_walk_entry *e)
 {
@@ -187,8 +144,8 @@ want(void *ctx, const struct tg_walk_entry *e)
 	if (excluded(e->name, e->rel))
 		return 0;
 	if (e->st && S_ISDIR(e->st->st_mode))
-		return !default_excluded_dir(e);
-	return lang_of(e->name) != LANG_NONE;
+		return !cli_source_skip_dir(e);
+	return cli_source_lang(e->name) != CLI_LANG_NONE;
 }
 
 static int add_note(struct run *run, enum tg_severity sev, const char *path,
@@ -309,7 +266,7 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
  * worker ran first). */
 struct job {
 	char *path;
-	enum lang lang;
+	enum cli_lang lang;
 	int rc; /* the analyzer's: 0 or TG_ENOMEM */
 	int read_rc;
 	char msg[256]; /* unreadable: why */
@@ -370,7 +327,8 @@ run_job(const struct run *run, struct job *j)
 	 * any bytes in comments and strings, but a NUL byte means it is not
 	 * source at all */
 	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why)) {
-		if (j->lang == LANG_PY || strcmp(j->why, "a NUL byte") == 0) {
+		if (j->lang == CLI_LANG_PY ||
+		    strcmp(j->why, "a NUL byte") == 0) {
 			free(src);
 			return;
 		}
@@ -381,10 +339,11 @@ run_job(const struct run *run, struct job *j)
 		}
 	}
 	j->why = NULL;
-	j->rc = j->lang == LANG_PY ? tg_audit_py_indexed(run->pyix, src, len,
-							 j->path, &j->r, &err)
-				   : tg_audit_cxx_indexed(run->cxxix, src, len,
-							  j->path, &j->r, &err);
+	j->rc =
+	    j->lang == CLI_LANG_PY
+		? tg_audit_py_indexed(run->pyix, src, len, j->path, &j->r, &err)
+		: tg_audit_cxx_indexed(run->cxxix, src, len, j->path, &j->r,
+				       &err);
 	free(src);
 }
 
@@ -653,7 +612,7 @@ queue_stop(struct run *run)
 /* Queue one file, finishing the oldest job first when the ring is full
  * and any that are done already. */
 static int
-audit_file(struct run *run, const char *path, enum lang lang)
+audit_file(struct run *run, const char *path, enum cli_lang lang)
 {
 	struct queue *q = run->q;
 	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
@@ -694,7 +653,7 @@ audit_file(struct run *run, const char *path, enum lang lang)
 static int
 on_file(void *ctx, const struct tg_walk_entry *e)
 {
-	return audit_file(ctx, e->path, lang_of(e->name));
+	return audit_file(ctx, e->path, cli_source_lang(e->name));
 }
 
 static int
@@ -730,7 +689,7 @@ audit_operand(struct run *run, const char *path)
 	struct tg_err err = TG_ERR_INIT;
 	struct stat st;
 	const char *base;
-	enum lang lang;
+	enum cli_lang lang;
 	int rc;
 
 	if (stat(path, &st)) {
@@ -740,8 +699,8 @@ audit_operand(struct run *run, const char *path)
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		base = strrchr(path, '/');
-		lang = lang_of(base ? base + 1 : path);
-		if (lang == LANG_NONE)
+		lang = cli_source_lang(base ? base + 1 : path);
+		if (lang == CLI_LANG_NONE)
 			return add_note(run, TG_SEV_NOTE, path, 0, "skipped",
 					"skipped: not a Python, C, C++ or "
 					"CUDA file by its name");

@@ -84,12 +84,18 @@ static const struct {
      "1.8",
      "setup.cfg:7",
      "torch>=1.8"},
-    /* a multi-line string: not read as literal */
+    /* a multi-line string: TOML is read exactly (util/toml) */
     {{{"pyproject.toml",
        "[project]\ndependencies = [\"\"\"torch>=2.0\"\"\"]\n"}},
-     NULL,
-     NULL,
-     NULL},
+     "2.0",
+     "pyproject.toml:2",
+     "torch>=2.0"},
+    /* a pyproject.toml that is not TOML is left out: the next source */
+    {{{"pyproject.toml", "[project]\ndependencies = [\"torch>=9\"\n"},
+      {"requirements.txt", "torch>=2.1\n"}},
+     "2.1",
+     "requirements.txt:1",
+     "torch>=2.1"},
     /* setup.cfg on the key's line; a key that only starts the same */
     {{{"setup.cfg", "[options]\ninstall_requires_x = torch>=9\n"
 		    "install_requires = torch >= 2.0\n"}},

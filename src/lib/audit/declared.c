@@ -1,10 +1,12 @@
-/* declared.c - the lowest torch a package declares it supports
+/* declared.c - the torch requirements a package declares
  * SPDX-License-Identifier: MIT
  *
- * Three line-oriented readers (pyproject.toml, setup.cfg,
- * requirements*.txt) hand each dependency string to one judge, which
- * keeps the lowest torch floor of the current source. No reader goes
- * past its file's bytes; each file is read whole (bounded) and freed
+ * One reader per kind of file (pyproject.toml through util/toml,
+ * setup.cfg, requirements*.txt, PKG-INFO/METADATA, setup.py's literal
+ * lists) hands each dependency string, with its file, line and field, to
+ * tg_declared_add, which keeps the torch ones with their lower bound.
+ * audit's tg_declared_floor picks its sources from that list. No reader
+ * goes past its file's bytes; each file is read whole (bounded) and freed
  * before the next. See declared.h for what is read and what is not.
  */
 #include <dirent.h>
@@ -13,22 +15,12 @@
 
 #include "lib/audit/declared.h"
 #include "lib/pep/name.h"
-#include "lib/pep/requirement.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
+#include "lib/util/toml.h"
 
 /* Requirement files looked at, at most (requirements*.txt). */
 #define REQ_FILES_MAX 64
-
-/* What one source (one file, or all requirements*.txt) declares. */
-struct source {
-	int named;   /* a torch requirement was seen */
-	int nofloor; /* one of them has no lower bound */
-	int have;    /* best holds a floor */
-	struct tg_declared best;
-	const char *path; /* the file being read */
-	int oom;
-};
 
 static int
 is_space(char c)
@@ -36,61 +28,133 @@ is_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
 }
 
-/* Judge one dependency string s[0..len) at line of the current file. */
-static void
-consider(struct source *src, const char *s, size_t len, size_t line)
+struct rd {
+	struct tg_declared_list *l;
+	const char *path; /* the file being read */
+	struct tg_err *err;
+	int oom;
+};
+
+void
+tg_declared_list_release(struct tg_declared_list *l)
 {
-	struct tg_requirement req = TG_REQUIREMENT_INIT;
+	size_t k;
+
+	if (!l)
+		return;
+	for (k = 0; k < l->n; k++) {
+		struct tg_declaration *d = &l->v[k];
+
+		free(d->path);
+		free(d->field);
+		free(d->text);
+		free(d->spec);
+		tg_requirement_release(&d->req);
+		tg_version_release(&d->floor);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int
+tg_declared_add(struct tg_declared_list *l, const char *s, size_t len,
+		const char *path, size_t line, const char *field,
+		struct tg_err *err)
+{
+	struct tg_declaration d;
+	struct tg_buf spec = TG_BUF_INIT;
 	const struct tg_version *lb = NULL;
 	char *name = NULL;
 	size_t k;
+	int rc;
 
+	memset(&d, 0, sizeof(d));
 	while (len && is_space(*s)) {
 		s++;
 		len--;
 	}
 	while (len && is_space(s[len - 1]))
 		len--;
-	if (!len || tg_requirement_parse(&req, s, len, NULL))
+	if (!len)
+		return 0;
+	rc = tg_requirement_parse(&d.req, s, len, err);
+	if (rc)
 		goto out;
-	name = tg_name_canonicalize(req.name);
+	name = tg_name_canonicalize(d.req.name);
 	if (!name) {
-		src->oom = 1;
+		rc = TG_ENOMEM;
 		goto out;
 	}
 	if (strcmp(name, "torch") != 0)
 		goto out;
-	src->named = 1;
-	for (k = 0; k < req.spec.n; k++) {
-		const struct tg_spec *sp = &req.spec.specs[k];
+	for (k = 0; k < d.req.spec.n; k++) {
+		const struct tg_spec *sp = &d.req.spec.specs[k];
 
+		if (sp->op == TG_OP_LT || sp->op == TG_OP_LE ||
+		    sp->op == TG_OP_COMPATIBLE || sp->op == TG_OP_EQ ||
+		    sp->op == TG_OP_ARBITRARY)
+			d.has_ceiling = 1;
 		if (sp->op != TG_OP_GE && sp->op != TG_OP_COMPATIBLE &&
 		    sp->op != TG_OP_EQ && sp->op != TG_OP_GT)
+			continue;
+		if (!sp->v.str)
 			continue;
 		if (!lb || tg_version_cmp(&sp->v, lb) > 0)
 			lb = &sp->v;
 	}
-	if (!lb) {
-		src->nofloor = 1;
+	if (lb && tg_version_dup(&d.floor, lb)) {
+		rc = TG_ENOMEM;
 		goto out;
 	}
-	if (src->have && tg_version_cmp(lb, &src->best.floor) >= 0)
-		goto out;
-	tg_declared_release(&src->best);
-	src->best.path = strdup(src->path);
-	src->best.requirement = malloc(len + 1);
-	if (!src->best.path || !src->best.requirement ||
-	    tg_version_dup(&src->best.floor, lb)) {
-		src->oom = 1;
+	d.has_floor = lb != NULL;
+	tg_spec_set_format(&d.req.spec, &spec);
+	if (l->n == l->cap) {
+		size_t nc = l->cap ? l->cap * 2 : 8;
+		void *p = realloc(l->v, nc * sizeof(*l->v));
+
+		if (!p) {
+			rc = TG_ENOMEM;
+			goto out;
+		}
+		l->v = p;
+		l->cap = nc;
+	}
+	d.path = strdup(path);
+	d.field = strdup(field);
+	d.text = malloc(len + 1);
+	d.spec = tg_buf_error(&spec) ? NULL : tg_buf_detach(&spec);
+	if (!d.path || !d.field || !d.text || !d.spec) {
+		rc = TG_ENOMEM;
 		goto out;
 	}
-	memcpy(src->best.requirement, s, len);
-	src->best.requirement[len] = '\0';
-	src->best.line = line;
-	src->have = 1;
-out:
+	memcpy(d.text, s, len);
+	d.text[len] = '\0';
+	d.line = line;
+	l->v[l->n++] = d;
 	free(name);
-	tg_requirement_release(&req);
+	return 1;
+out:
+	tg_buf_release(&spec);
+	free(name);
+	free(d.path);
+	free(d.field);
+	free(d.text);
+	free(d.spec);
+	tg_requirement_release(&d.req);
+	tg_version_release(&d.floor);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return rc;
+}
+
+/* Add one dependency string; what does not parse is left out. */
+static void
+consider(struct rd *r, const char *s, size_t len, size_t line,
+	 const char *field)
+{
+	if (tg_declared_add(r->l, s, len, r->path, line, field, NULL) ==
+	    TG_ENOMEM)
+		r->oom = 1;
 }
 
 /* The next line of s[0..len) from *pos: [*b, *e) without its newline. */
@@ -117,122 +181,86 @@ skip_space(const char *p, const char *e)
 	return p;
 }
 
-/* Whether [p, e) starts with key (bare or quoted), then '='; *after the
- * byte past the '=' and its spaces. */
+/* An array of strings in a TOML table, each a requirement. */
 static int
-key_is(const char *p, const char *e, const char *key, const char **after)
+toml_list(struct rd *r, const struct tg_toml_value *a, const char *field,
+	  const char *what)
 {
-	size_t n = strlen(key);
-	char q = 0;
+	size_t k;
 
-	if (p < e && (*p == '"' || *p == '\''))
-		q = *p++;
-	if ((size_t)(e - p) < n || memcmp(p, key, n) != 0)
+	if (!a)
 		return 0;
-	p += n;
-	if (q) {
-		if (p >= e || *p != q)
-			return 0;
-		p++;
-	}
-	p = skip_space(p, e);
-	if (p >= e || *p != '=')
-		return 0;
-	*after = skip_space(p + 1, e);
-	return 1;
+	if (a->type != TG_TOML_ARRAY)
+		goto bad;
+	for (k = 0; k < a->n; k++)
+		if (a->items[k]->type != TG_TOML_STRING)
+			goto bad;
+	for (k = 0; k < a->n && !r->oom; k++)
+		consider(r, a->items[k]->str, a->items[k]->len,
+			 a->items[k]->line, field);
+	return 0;
+bad:
+	return tg_err_set(r->err, TG_EINVAL,
+			  "cannot read '%s': line %zu: %s is not an array of "
+			  "strings",
+			  r->path, a->line, what);
 }
 
-/* The array of strings at s + at (just past '['); stops at its ']' or at
- * anything that is not a one-line string, a comma or a comment. */
-static void
-toml_array(struct source *src, const char *s, size_t len, size_t at,
-	   size_t line, struct tg_buf *str)
+static int
+read_pyproject(struct rd *r, const char *s, size_t len)
 {
-	size_t i = at;
+	struct tg_toml_value *doc = NULL;
+	const struct tg_toml_value *project, *opt, *bs;
+	struct tg_buf field = TG_BUF_INIT;
+	size_t k;
+	int rc;
 
-	while (i < len && !src->oom) {
-		char c = s[i], q;
-		size_t first = line;
-
-		if (c == '\n') {
-			line++;
-			i++;
-		} else if (is_space(c) || c == ',') {
-			i++;
-		} else if (c == '#') {
-			while (i < len && s[i] != '\n')
-				i++;
-		} else if (c == '"' || c == '\'') {
-			q = c;
-			if (i + 2 < len && s[i + 1] == q && s[i + 2] == q)
-				return; /* a multi-line string */
-			tg_buf_clear(str);
-			for (i++; i < len && s[i] != q && s[i] != '\n'; i++) {
-				if (q == '"' && s[i] == '\\') {
-					/* only the escapes a requirement needs */
-					if (i + 1 >= len || (s[i + 1] != '"' &&
-							     s[i + 1] != '\\'))
-						return;
-					i++;
-				}
-				tg_buf_addc(str, s[i]);
-			}
-			if (i >= len || s[i] != q)
-				return;
-			i++;
-			if (tg_buf_error(str)) {
-				src->oom = 1;
-				return;
-			}
-			consider(src, str->data ? str->data : "", str->len,
-				 first);
-		} else {
-			return; /* ']' or not a literal array */
-		}
-	}
-}
-
-static void
-read_pyproject(struct source *src, const char *s, size_t len)
-{
-	struct tg_buf str = TG_BUF_INIT;
-	const char *b, *e, *p, *after;
-	size_t pos = 0, line = 0;
-	int root = 1, project = 0;
-
-	while (next_line(s, len, &pos, &b, &e) && !src->named) {
-		line++;
-		p = skip_space(b, e);
-		if (p < e && *p == '[') {
-			const char *n = skip_space(p + 1, e), *ne;
-
-			root = 0;
-			ne = memchr(n, ']', (size_t)(e - n));
-			while (ne && ne > n && is_space(ne[-1]))
-				ne--;
-			project = *n != '[' && ne && ne - n == 7 &&
-				  memcmp(n, "project", 7) == 0;
-			continue;
-		}
-		if ((project && key_is(p, e, "dependencies", &after)) ||
-		    (root && key_is(p, e, "project.dependencies", &after))) {
-			if (after < e && *after == '[')
-				toml_array(src, s, len, (size_t)(after + 1 - s),
-					   line, &str);
+	rc = tg_toml_parse(&doc, s, len, r->path, r->err);
+	if (rc == TG_ENOMEM)
+		r->oom = 1;
+	if (rc)
+		return rc;
+	project = tg_toml_get(doc, "project");
+	rc = toml_list(r, tg_toml_get(project, "dependencies"),
+		       "[project] dependencies", "[project] dependencies");
+	opt = tg_toml_get(project, "optional-dependencies");
+	if (!rc && opt && opt->type != TG_TOML_TABLE)
+		rc = tg_err_set(r->err, TG_EINVAL,
+				"cannot read '%s': line %zu: [project] "
+				"optional-dependencies is not a table",
+				r->path, opt->line);
+	for (k = 0; !rc && opt && k < opt->n; k++) {
+		tg_buf_clear(&field);
+		tg_buf_addf(&field, "[project.optional-dependencies] %s",
+			    opt->keys[k]);
+		if (tg_buf_error(&field)) {
+			r->oom = 1;
 			break;
 		}
+		rc = toml_list(r, opt->items[k], field.data, field.data);
 	}
-	tg_buf_release(&str);
+	bs = tg_toml_get(doc, "build-system");
+	if (!rc)
+		rc = toml_list(r, tg_toml_get(bs, "requires"),
+			       "[build-system] requires",
+			       "[build-system] requires");
+	tg_buf_release(&field);
+	tg_toml_free(doc);
+	return rc;
 }
 
-static void
-read_setup_cfg(struct source *src, const char *s, size_t len)
+/* setup.cfg: [options] install_requires and setup_requires, each key of
+ * [options.extras_require]: the rest of the key's line, then the
+ * indented lines below it. */
+static int
+read_setup_cfg(struct rd *r, const char *s, size_t len)
 {
+	struct tg_buf field = TG_BUF_INIT;
 	const char *b, *e, *p, *k;
 	size_t pos = 0, line = 0;
-	int options = 0, in_value = 0;
+	int section = 0, in_value = 0; /* 1 [options], 2 extras_require */
 
-	while (next_line(s, len, &pos, &b, &e)) {
+	while (next_line(s, len, &pos, &b, &e) && !r->oom) {
 		line++;
 		p = skip_space(b, e);
 		if (in_value) {
@@ -242,16 +270,23 @@ read_setup_cfg(struct source *src, const char *s, size_t len)
 				in_value = 0; /* the next key or section */
 			} else {
 				if (*p != '#' && *p != ';')
-					consider(src, p, (size_t)(e - p), line);
+					consider(r, p, (size_t)(e - p), line,
+						 field.data);
 				continue;
 			}
 		}
 		if (p < e && *p == '[') {
-			options = (size_t)(e - p) >= 9 &&
-				  memcmp(p, "[options]", 9) == 0;
+			section = (size_t)(e - p) >= 9 &&
+					  memcmp(p, "[options]", 9) == 0
+				      ? 1
+				  : (size_t)(e - p) >= 24 &&
+					  memcmp(p, "[options.extras_require]",
+						 24) == 0
+				      ? 2
+				      : 0;
 			continue;
 		}
-		if (!options || p != b || p == e)
+		if (!section || p != b || p == e || *p == '#' || *p == ';')
 			continue;
 		for (k = p; k < e && *k != '=' && *k != ':'; k++)
 			;
@@ -259,24 +294,39 @@ read_setup_cfg(struct source *src, const char *s, size_t len)
 			continue;
 		while (k > p && is_space(k[-1]))
 			k--;
-		if (k - p != 16 || memcmp(p, "install_requires", 16) != 0)
+		tg_buf_clear(&field);
+		if (section == 2) {
+			tg_buf_adds(&field, "extras_require ");
+			tg_buf_add(&field, p, (size_t)(k - p));
+		} else if ((k - p == 16 &&
+			    memcmp(p, "install_requires", 16) == 0) ||
+			   (k - p == 14 &&
+			    memcmp(p, "setup_requires", 14) == 0)) {
+			tg_buf_add(&field, p, (size_t)(k - p));
+		} else {
 			continue;
-		k = p + 16;
+		}
+		if (tg_buf_error(&field)) {
+			r->oom = 1;
+			break;
+		}
 		k = skip_space(k, e) + 1;
 		k = skip_space(k, e);
 		if (k < e)
-			consider(src, k, (size_t)(e - k), line);
+			consider(r, k, (size_t)(e - k), line, field.data);
 		in_value = 1;
 	}
+	tg_buf_release(&field);
+	return 0;
 }
 
-static void
-read_requirements(struct source *src, const char *s, size_t len)
+static int
+read_requirements(struct rd *r, const char *s, size_t len)
 {
 	const char *b, *e, *p, *c;
 	size_t pos = 0, line = 0;
 
-	while (next_line(s, len, &pos, &b, &e)) {
+	while (next_line(s, len, &pos, &b, &e) && !r->oom) {
 		line++;
 		/* a comment starts a line or follows a space */
 		for (c = b; c < e; c++)
@@ -292,8 +342,158 @@ read_requirements(struct source *src, const char *s, size_t len)
 				e = c;
 				break;
 			}
-		consider(src, p, (size_t)(e - p), line);
+		consider(r, p, (size_t)(e - p), line, "requirements");
 	}
+	return 0;
+}
+
+/* PKG-INFO / METADATA: the Requires-Dist headers, up to the body. */
+static int
+read_metadata(struct rd *r, const char *s, size_t len)
+{
+	const char *b, *e, *p;
+	size_t pos = 0, line = 0;
+
+	while (next_line(s, len, &pos, &b, &e) && !r->oom) {
+		line++;
+		if (e > b && e[-1] == '\r')
+			e--;
+		if (b == e)
+			break;
+		if ((size_t)(e - b) < 14 ||
+		    strncmp(b, "Requires-Dist:", 14) != 0)
+			continue;
+		p = skip_space(b + 14, e);
+		consider(r, p, (size_t)(e - p), line, "Requires-Dist");
+	}
+	return 0;
+}
+
+/* A plain Python string literal at s + *i ('...' or "...", one line, the
+ * escapes \\ \' \" only, no prefix) into out; 0 when it is not one. */
+static int
+py_literal(const char *s, size_t len, size_t *i, struct tg_buf *out)
+{
+	char q = s[*i];
+	size_t k;
+
+	if (*i + 2 < len && s[*i + 1] == q && s[*i + 2] == q)
+		return 0;
+	tg_buf_clear(out);
+	for (k = *i + 1; k < len && s[k] != q; k++) {
+		if (s[k] == '\n')
+			return 0;
+		if (s[k] == '\\') {
+			if (k + 1 >= len ||
+			    (s[k + 1] != '\\' && s[k + 1] != '\'' &&
+			     s[k + 1] != '"'))
+				return 0;
+			k++;
+		}
+		tg_buf_addc(out, s[k]);
+	}
+	if (k >= len)
+		return 0;
+	*i = k + 1;
+	return 1;
+}
+
+/* The list after "KEY = [" at s + at, when it holds only plain string
+ * literals, commas, comments and spaces: each added. */
+static void
+py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
+	const char *field)
+{
+	struct tg_buf str = TG_BUF_INIT;
+	struct {
+		size_t off, len, line;
+	} items[256];
+	size_t n = 0, i = at, k;
+	char *texts = NULL;
+
+	for (;;) {
+		if (i >= len)
+			goto out;
+		if (s[i] == '\n') {
+			line++;
+			i++;
+		} else if (is_space(s[i]) || s[i] == ',') {
+			i++;
+		} else if (s[i] == '#') {
+			while (i < len && s[i] != '\n')
+				i++;
+		} else if (s[i] == ']') {
+			break;
+		} else if ((s[i] == '"' || s[i] == '\'') && n < 256) {
+			size_t before = str.len;
+
+			/* collect into one buffer: "a\0b\0..." */
+			{
+				struct tg_buf one = TG_BUF_INIT;
+
+				if (!py_literal(s, len, &i, &one)) {
+					tg_buf_release(&one);
+					goto out;
+				}
+				tg_buf_add(&str, one.data ? one.data : "",
+					   one.len);
+				tg_buf_addc(&str, '\0');
+				tg_buf_release(&one);
+			}
+			items[n].off = before;
+			items[n].len = str.len - before - 1;
+			items[n].line = line;
+			n++;
+		} else {
+			goto out; /* not a plain literal list */
+		}
+	}
+	if (tg_buf_error(&str)) {
+		r->oom = 1;
+		goto out;
+	}
+	texts = str.data;
+	for (k = 0; k < n && !r->oom; k++)
+		consider(r, texts + items[k].off, items[k].len, items[k].line,
+			 field);
+out:
+	tg_buf_release(&str);
+}
+
+/* setup.py, never run: "install_requires = [" / "setup_requires=[" with
+ * a literal list. */
+static int
+read_setup_py(struct rd *r, const char *s, size_t len)
+{
+	static const char *const keys[] = {"install_requires",
+					   "setup_requires"};
+	size_t i, line = 1, k;
+
+	for (i = 0; i < len && !r->oom; i++) {
+		if (s[i] == '\n') {
+			line++;
+			continue;
+		}
+		for (k = 0; k < 2; k++) {
+			size_t n = strlen(keys[k]), j = i + n;
+
+			if (len - i < n || memcmp(s + i, keys[k], n) != 0 ||
+			    (i > 0 && (s[i - 1] == '_' ||
+				       (s[i - 1] >= 'a' && s[i - 1] <= 'z'))))
+				continue;
+			while (j < len && is_space(s[j]))
+				j++;
+			if (j >= len || s[j] != '=' ||
+			    (j + 1 < len && s[j + 1] == '='))
+				continue;
+			j++;
+			while (j < len && is_space(s[j]))
+				j++;
+			if (j < len && s[j] == '[')
+				py_list(r, s, len, j + 1, line, keys[k]);
+		}
+	}
+	return 0;
 }
 
 /* dir "/" name, into b. */
@@ -310,10 +510,11 @@ join(struct tg_buf *b, const char *dir, const char *name)
 	return tg_buf_error(b);
 }
 
-/* Read dir/name with reader into src; 0, or TG_ENOMEM. */
+/* Read dir/name with reader; 0, TG_EINVAL (err set, from the reader),
+ * or TG_ENOMEM. */
 static int
-read_one(struct source *src, const char *dir, const char *name,
-	 void (*reader)(struct source *, const char *, size_t))
+read_one(struct rd *r, const char *dir, const char *name,
+	 int (*reader)(struct rd *, const char *, size_t))
 {
 	struct tg_buf path = TG_BUF_INIT;
 	char *data = NULL;
@@ -331,10 +532,10 @@ read_one(struct source *src, const char *dir, const char *name,
 	rc = 0;
 	if (!data)
 		goto out;
-	src->path = path.data;
-	reader(src, data, len);
-	src->path = NULL;
-	if (src->oom)
+	r->path = path.data;
+	rc = reader(r, data, len);
+	r->path = NULL;
+	if (r->oom)
 		rc = TG_ENOMEM;
 out:
 	free(data);
@@ -355,9 +556,10 @@ cmp_req_name(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-/* Every requirements*.txt of dir, as one source. */
+/* Every requirements*.txt of dir, in name order; and the *.egg-info
+ * directories' PKG-INFO. */
 static int
-read_requirement_files(struct source *src, const char *dir)
+read_dir_files(struct rd *r, const char *dir, int egg)
 {
 	char *names[REQ_FILES_MAX];
 	size_t n = 0, k, len;
@@ -369,55 +571,111 @@ read_requirement_files(struct source *src, const char *dir)
 		return 0;
 	while ((de = readdir(d)) && n < REQ_FILES_MAX) {
 		len = strlen(de->d_name);
-		if (len < 16 || strncmp(de->d_name, "requirements", 12) != 0 ||
-		    strcmp(de->d_name + len - 4, ".txt") != 0)
+		if (egg ? len < 10 || strcmp(de->d_name + len - 9, ".egg-info")
+			: len < 16 ||
+			      strncmp(de->d_name, "requirements", 12) != 0 ||
+			      strcmp(de->d_name + len - 4, ".txt") != 0)
 			continue;
-		names[n] = strdup(de->d_name);
+		names[n] = egg ? malloc(len + 10) : strdup(de->d_name);
 		if (!names[n]) {
 			rc = TG_ENOMEM;
 			break;
+		}
+		if (egg) {
+			memcpy(names[n], de->d_name, len);
+			memcpy(names[n] + len, "/PKG-INFO", 10);
 		}
 		n++;
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), cmp_req_name);
 	for (k = 0; k < n && !rc; k++)
-		rc = read_one(src, dir, names[k], read_requirements);
+		rc = read_one(r, dir, names[k],
+			      egg ? read_metadata : read_requirements);
 	for (k = 0; k < n; k++)
 		free(names[k]);
 	return rc;
 }
 
 int
+tg_declared_read(struct tg_declared_list *l, const char *dir,
+		 struct tg_err *err)
+{
+	struct rd r;
+	struct tg_err first = TG_ERR_INIT;
+	int rc, bad = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.l = l;
+	r.err = &first;
+	rc = read_one(&r, dir, "pyproject.toml", read_pyproject);
+	if (rc == TG_EINVAL || rc == TG_ELIMIT)
+		bad = 1, rc = 0;
+	if (!rc)
+		rc = read_one(&r, dir, "setup.cfg", read_setup_cfg);
+	if (!rc)
+		rc = read_dir_files(&r, dir, 0);
+	if (!rc)
+		rc = read_one(&r, dir, "setup.py", read_setup_py);
+	if (!rc)
+		rc = read_one(&r, dir, "PKG-INFO", read_metadata);
+	if (!rc)
+		rc = read_one(&r, dir, "METADATA", read_metadata);
+	if (!rc)
+		rc = read_dir_files(&r, dir, 1);
+	if (rc)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (bad) {
+		if (err)
+			*err = first;
+		return TG_EINVAL;
+	}
+	return 0;
+}
+
+int
 tg_declared_floor(struct tg_declared *d, const char *dir, struct tg_err *err)
 {
-	static const char *const files[] = {"pyproject.toml", "setup.cfg"};
-	static void (*const readers[])(struct source *, const char *,
-				       size_t) = {read_pyproject,
-						  read_setup_cfg};
-	struct source src;
-	size_t k;
-	int rc = 0;
+	static const char *const sources[] = {
+	    "[project] dependencies", "install_requires", "requirements"};
+	struct tg_declared_list l = TG_DECLARED_LIST_INIT;
+	const struct tg_declaration *best = NULL;
+	size_t s, k;
+	int rc, named = 0, nofloor = 0;
 
-	for (k = 0; k < 3; k++) {
-		memset(&src, 0, sizeof(src));
-		rc = k < 2 ? read_one(&src, dir, files[k], readers[k])
-			   : read_requirement_files(&src, dir);
-		if (rc || src.named)
-			break;
-		tg_declared_release(&src.best);
-	}
-	if (rc) {
-		tg_declared_release(&src.best);
+	rc = tg_declared_read(&l, dir, NULL);
+	if (rc == TG_ENOMEM)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	}
-	if (!src.named || src.nofloor || !src.have) {
-		tg_declared_release(&src.best);
+	for (s = 0; s < 3 && !named; s++)
+		for (k = 0; k < l.n; k++) {
+			const struct tg_declaration *x = &l.v[k];
+
+			if (strcmp(x->field, sources[s]) != 0)
+				continue;
+			named = 1;
+			if (!x->has_floor)
+				nofloor = 1;
+			else if (!best ||
+				 tg_version_cmp(&x->floor, &best->floor) < 0)
+				best = x;
+		}
+	if (!named || nofloor || !best) {
+		tg_declared_list_release(&l);
 		return tg_err_set(err, TG_ENOENT,
 				  "no literal torch floor declared in '%s'",
 				  dir);
 	}
-	*d = src.best;
+	memset(d, 0, sizeof(*d));
+	d->path = strdup(best->path);
+	d->requirement = strdup(best->text);
+	d->line = best->line;
+	rc = !d->path || !d->requirement ||
+	     tg_version_dup(&d->floor, &best->floor);
+	tg_declared_list_release(&l);
+	if (rc) {
+		tg_declared_release(d);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

@@ -2,26 +2,32 @@
  * SPDX-License-Identifier: MIT
  *
  * Reads a package directory's literal dependency lists, never runs
- * anything (setup.py is not read): pyproject.toml's [project]
- * dependencies (an array of strings, in TOML only as far as that array
- * needs: basic and literal one-line strings, comments, trailing commas),
- * setup.cfg's [options] install_requires (the line after the key and the
- * indented lines below it), then requirements.txt and every other
- * requirements*.txt in name order (one requirement a line, '#' comments,
- * option lines and --hash options left out). Each entry is parsed as
- * PEP 508 (pep/requirement); entries that do not parse are left out.
+ * anything: pyproject.toml (util/toml, exactly: [project] dependencies
+ * and optional-dependencies, [build-system] requires), setup.cfg
+ * ([options] install_requires and setup_requires, [options.extras_require]),
+ * requirements.txt and every other requirements*.txt in name order (one
+ * requirement a line, '#' comments, option lines and --hash options left
+ * out), a built PKG-INFO or METADATA (and *.egg-info/PKG-INFO): its
+ * Requires-Dist headers, and setup.py's install_requires= and
+ * setup_requires= where the list is a plain literal of strings (anything
+ * else in it, and the list is left out). Each entry is parsed as PEP 508
+ * (pep/requirement); entries that do not parse, or do not name torch,
+ * are left out. Files are read to at most TG_DECLARED_FILE_MAX bytes; an
+ * unreadable or larger file is left out.
  *
- * The first of those sources that names torch decides: its floor is the
- * lowest, over its torch requirements, of each one's highest lower bound
- * (>=, ~=, ==, >); a torch requirement with none (plain "torch", "<3")
- * means that source declares no floor. Files are read to at most
- * TG_DECLARED_FILE_MAX bytes; an unreadable or larger file is left out.
+ * tg_declared_floor, audit's default --floor: of the sources
+ * pyproject.toml [project] dependencies, setup.cfg install_requires, then
+ * all requirements*.txt together, the first that names torch decides: its
+ * floor is the lowest, over its torch requirements, of each one's highest
+ * lower bound (>=, ~=, ==, >); a torch requirement with none (plain
+ * "torch", "<3") means that source declares no floor.
  */
 #ifndef TG_LIB_AUDIT_DECLARED_H
 #define TG_LIB_AUDIT_DECLARED_H
 
 #include <stddef.h>
 
+#include "lib/pep/requirement.h"
 #include "lib/pep/version.h"
 #include "lib/util/err.h"
 
@@ -44,5 +50,49 @@ struct tg_declared {
 int tg_declared_floor(struct tg_declared *d, const char *dir,
 		      struct tg_err *err);
 void tg_declared_release(struct tg_declared *d);
+
+/* One torch requirement a package declares. */
+struct tg_declaration {
+	char *path; /* dir "/" name */
+	size_t line;
+	/* where in the file: "[project] dependencies",
+	 * "[project.optional-dependencies] NAME", "[build-system] requires",
+	 * "install_requires", "setup_requires", "extras_require NAME",
+	 * "Requires-Dist", "requirements"; a new string */
+	char *field;
+	char *text; /* the requirement as written */
+	struct tg_requirement req;
+	int has_floor; /* floor: the highest lower bound (>=, ~=, ==, >) */
+	struct tg_version floor;
+	int has_ceiling; /* an upper bound: <, <=, ==, ~= */
+	char *spec;	 /* the specifier set, normalized ("<3,>=2.4") */
+};
+
+struct tg_declared_list {
+	struct tg_declaration *v;
+	size_t n, cap;
+};
+
+#define TG_DECLARED_LIST_INIT                                                  \
+	{                                                                      \
+		NULL, 0, 0                                                     \
+	}
+
+/* Judge the requirement text s[0..len) (PEP 508) found at path:line in
+ * field and append it to l when it names torch. 1 when appended, 0 when
+ * it does not name torch, TG_EINVAL (with err) when it does not parse,
+ * TG_ENOMEM. */
+int tg_declared_add(struct tg_declared_list *l, const char *s, size_t len,
+		    const char *path, size_t line, const char *field,
+		    struct tg_err *err);
+
+/* Append every torch requirement dir declares, in the order of the
+ * files above. A pyproject.toml that is not TOML, or whose tables have
+ * the wrong type, is left out and its reason ("cannot parse
+ * 'dir/pyproject.toml': line 3, column 9: an unterminated string") put in
+ * err: TG_EINVAL is returned after the other files are read. TG_ENOMEM. */
+int tg_declared_read(struct tg_declared_list *l, const char *dir,
+		     struct tg_err *err);
+void tg_declared_list_release(struct tg_declared_list *l);
 
 #endif

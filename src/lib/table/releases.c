@@ -59,3 +59,11 @@ tg_releases_is_known(const struct tg_version *v)
 			return 1;
 	return 0;
 }
+
+const char *
+tg_releases_at(size_t k)
+{
+	return k < sizeof(torch_releases) / sizeof(torch_releases[0])
+		   ? torch_releases[k]
+		   : NULL;
+}

@@ -1,0 +1,385 @@
+/* cmd_require.c - torchgate require: the torch range a package's code
+ * needs, and what it declares judged
+ * SPDX-License-Identifier: MIT
+ *
+ * Walks each operand as audit does (util/walk, the same files and the
+ * same directories left out: cli/source_files), analyzes each file with
+ * the audit analyzers (one index each, built once; one thread: require
+ * reads a package, not a distribution tree) and hands the results to
+ * audit/require, which keeps the uses that bound torch. With
+ * --check-declared, each directory operand's declarations
+ * (audit/declared) are judged; --declared SPEC judges SPEC instead.
+ *
+ * Exit: 2 usage; 5 an operand or a file under it could not be read;
+ * else 1 when floor and ceiling conflict or a declaration has a problem
+ * (an over-tight floor is information); else 4 when a file could not be
+ * decoded (skipped) or a declaration file could not be parsed; else 0.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
+#include "cli/source_files.h"
+#include "lib/audit/audit.h"
+#include "lib/audit/declared.h"
+#include "lib/audit/require.h"
+#include "lib/out/require_format.h"
+#include "lib/util/buf.h"
+#include "lib/util/file.h"
+#include "lib/util/walk.h"
+
+#define CMD "require"
+/* Larger files are skipped with a note. */
+#define FILE_MAX ((size_t)8 * 1024 * 1024)
+#define EXCLUDES_MAX 64
+
+static const char *format, *declared_arg;
+static int strict_private, check_declared;
+static const char *exclude_v[EXCLUDES_MAX];
+static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
+static const char *const formats[] = {"text", "json", NULL};
+static const struct cli_opt opts[] = {
+    {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
+     formats},
+    {CLI_OPT_SWITCH, "strict-private", 0, &strict_private, NULL,
+     "an unguarded private API caps the range at the\n"
+     "minor after the newest torch the table knows",
+     NULL},
+    {CLI_OPT_SWITCH, "check-declared", 0, &check_declared, NULL,
+     "judge the torch requirements each directory\n"
+     "operand declares (pyproject.toml, setup.cfg,\n"
+     "requirements*.txt, PKG-INFO, setup.py literals)",
+     NULL},
+    {CLI_OPT_VALUE, "declared", 0, &declared_arg, "SPEC",
+     "judge SPEC (\"torch>=2.0\" or \">=2.0\") instead", NULL},
+    {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
+     "leave out files and directories whose name or\n"
+     "path under the operand matches GLOB (repeatable)",
+     NULL},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
+
+struct run {
+	struct cli_ctx *ctx;
+	struct tg_audit_py_index *pyix;
+	struct tg_audit_cxx_index *cxxix;
+	struct tg_require rq;
+	size_t files;
+	int unreadable, undecodable, oom;
+};
+
+static int
+want(void *ctx, const struct tg_walk_entry *e)
+{
+	size_t k;
+
+	(void)ctx;
+	for (k = 0; k < excludes.n; k++)
+		if (fnmatch(excludes.v[k], e->name, 0) == 0 ||
+		    (e->rel && fnmatch(excludes.v[k], e->rel, 0) == 0))
+			return 0;
+	if (e->st && S_ISDIR(e->st->st_mode))
+		return !cli_source_skip_dir(e);
+	return cli_source_lang(e->name) != CLI_LANG_NONE;
+}
+
+/* "SEVERITY: PATH: WHAT" on stderr, unless --quiet. */
+static void
+note(const struct run *run, const char *severity, const char *path,
+     const char *what)
+{
+	if (!run->ctx->quiet)
+		cli_error(CMD, "%s: %s: %s", severity, path, what);
+}
+
+static int
+analyze(struct run *run, const char *path, enum cli_lang lang)
+{
+	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *src = NULL;
+	size_t len = 0, line, col;
+	const char *why;
+	int rc;
+
+	rc = tg_file_read(path, FILE_MAX, &src, &len, NULL, &err);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc == TG_ELIMIT) {
+		note(run, "note", path, "skipped: larger than 8 MiB");
+		return 0;
+	}
+	if (rc) {
+		run->unreadable = 1;
+		cli_error(CMD, "%s", err.msg);
+		return 0;
+	}
+	if ((lang == CLI_LANG_PY &&
+	     tg_audit_not_text(src, len, &line, &col, &why)) ||
+	    (lang == CLI_LANG_CXX && memchr(src, '\0', len) &&
+	     (why = "a NUL byte") != NULL)) {
+		run->undecodable = 1;
+		free(src);
+		note(run, "warning", path,
+		     why[2] == 'N'
+			 ? "skipped: cannot be decoded: a NUL byte"
+			 : "skipped: cannot be decoded: invalid UTF-8");
+		return 0;
+	}
+	rc = lang == CLI_LANG_PY
+		 ? tg_audit_py_indexed(run->pyix, src, len, path, &r, &err)
+		 : tg_audit_cxx_indexed(run->cxxix, src, len, path, &r, &err);
+	free(src);
+	if (!rc)
+		rc = tg_require_add(&run->rq, path, &r);
+	tg_audit_result_release(&r);
+	run->files++;
+	return rc;
+}
+
+static int
+on_file(void *ctx, const struct tg_walk_entry *e)
+{
+	return analyze(ctx, e->path, cli_source_lang(e->name));
+}
+
+static int
+on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
+	   const char *msg)
+{
+	struct run *run = ctx;
+	struct stat st;
+
+	if (why == TG_WALK_SEEN)
+		return 0;
+	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
+		return 0; /* a symlink loop */
+	if (why == TG_WALK_UNREADABLE) {
+		run->unreadable = 1;
+		cli_error(CMD, "cannot read '%s': %s", e->path, msg);
+		return 0;
+	}
+	if (!run->ctx->quiet)
+		cli_error(CMD, "note: %s: skipped: %s", e->path, msg);
+	return 0;
+}
+
+static int
+operand(struct run *run, const char *path)
+{
+	struct tg_walk_opts wo;
+	struct tg_err err = TG_ERR_INIT;
+	struct stat st;
+	const char *base;
+	int rc;
+
+	if (stat(path, &st)) {
+		run->unreadable = 1;
+		cli_error(CMD, "cannot read '%s': %s", path, strerror(errno));
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		enum cli_lang lang;
+
+		base = strrchr(path, '/');
+		lang = cli_source_lang(base ? base + 1 : path);
+		if (lang == CLI_LANG_NONE) {
+			note(run, "note", path,
+			     "skipped: not a Python, C, C++ or CUDA file by "
+			     "its name");
+			return 0;
+		}
+		return analyze(run, path, lang);
+	}
+	memset(&wo, 0, sizeof(wo));
+	wo.want = want;
+	wo.file = on_file;
+	wo.skipped = on_skipped;
+	wo.ctx = run;
+	rc = tg_walk(path, &wo, &err);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc) {
+		run->unreadable = 1;
+		cli_error(CMD, "%s", err.msg);
+	}
+	return 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	(void)argv;
+	if (argc < 1)
+		return cli_usage_error(CMD, "no path to read");
+	if (check_declared && declared_arg)
+		return cli_usage_error(CMD, "--check-declared and --declared "
+					    "cannot be used together");
+	return CLI_OK;
+}
+
+/* --declared SPEC into l. */
+static int
+parse_declared(struct tg_declared_list *l)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	int rc;
+
+	if (strchr("<>=!~", declared_arg[0]) && declared_arg[0])
+		tg_buf_adds(&b, "torch");
+	tg_buf_adds(&b, declared_arg);
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return cli_out_of_memory(CMD);
+	}
+	rc = tg_declared_add(l, b.data, b.len, "--declared", 0, "option", &err);
+	tg_buf_release(&b);
+	if (rc == TG_ENOMEM)
+		return cli_out_of_memory(CMD);
+	if (rc < 0)
+		return cli_usage_error(CMD, "--declared: %s", err.msg);
+	if (rc == 0)
+		return cli_usage_error(
+		    CMD, "--declared: '%s' does not name torch", declared_arg);
+	return CLI_OK;
+}
+
+static int
+run_require(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct run run;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_declared_list l = TG_DECLARED_LIST_INIT;
+	struct tg_require_report rep;
+	struct tg_buf out = TG_BUF_INIT;
+	char **ops = NULL;
+	size_t k;
+	int status = CLI_OK, rc = 0, bad_decl = 0, fails = 0;
+
+	memset(&run, 0, sizeof(run));
+	memset(&rep, 0, sizeof(rep));
+	run.ctx = ctx;
+	tg_require_init(&run.rq, &ctx->table, strict_private);
+	if (declared_arg) {
+		status = parse_declared(&l);
+		if (status)
+			goto out;
+	}
+	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err) ||
+	    tg_audit_cxx_index_new(&run.cxxix, &ctx->table, &err)) {
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(err.code);
+		goto out;
+	}
+	ops = calloc((size_t)argc + 1, sizeof(*ops));
+	if (!ops)
+		goto oom;
+	memcpy(ops, argv, (size_t)argc * sizeof(*ops));
+	qsort(ops, (size_t)argc, sizeof(*ops), cmp_str);
+	for (k = 0; k < (size_t)argc && !rc; k++)
+		rc = operand(&run, ops[k]);
+	if (rc)
+		goto oom;
+	for (k = 0; check_declared && k < (size_t)argc; k++) {
+		struct stat st;
+
+		if (stat(ops[k], &st) || !S_ISDIR(st.st_mode))
+			continue;
+		rc = tg_declared_read(&l, ops[k], &err);
+		if (rc == TG_ENOMEM)
+			goto oom;
+		if (rc) {
+			cli_error(CMD, "%s", err.msg);
+			bad_decl = 1;
+		}
+	}
+	if (tg_require_finish(&run.rq, &err))
+		goto oom;
+	if ((check_declared || declared_arg) &&
+	    tg_require_check(&run.rq, &l, &err))
+		goto oom;
+	rep.tool_version = PACKAGE_VERSION;
+	rep.files = run.files;
+	rep.l = check_declared || declared_arg ? &l : NULL;
+	rep.declared_from = declared_arg ? "option" : "files";
+	if (tg_require_format(&out, &run.rq, &rep,
+			      format && strcmp(format, "json") == 0)) {
+		status = cli_out_of_memory(CMD);
+		goto out;
+	}
+	if (fwrite(out.data, 1, out.len, stdout) != out.len) {
+		cli_error(CMD, "cannot write the report: %s", strerror(errno));
+		status = CLI_IO;
+		goto out;
+	}
+	fails = run.rq.nconflicts > 0;
+	for (k = 0; k < run.rq.nproblems; k++)
+		fails |= tg_require_problem_fails(&run.rq.problems[k]);
+	status = run.unreadable		       ? CLI_IO
+		 : fails		       ? CLI_FAILED
+		 : run.undecodable || bad_decl ? CLI_BAD_INPUT
+					       : CLI_OK;
+	goto out;
+oom:
+	status = cli_out_of_memory(CMD);
+out:
+	tg_buf_release(&out);
+	free(ops);
+	tg_require_release(&run.rq);
+	tg_declared_list_release(&l);
+	tg_audit_py_index_free(run.pyix);
+	tg_audit_cxx_index_free(run.cxxix);
+	return status;
+}
+
+const struct cli_command cmd_require = {
+    .name = CMD,
+    .summary = "the torch range a package's code needs, and its "
+	       "declarations judged",
+    .setup = CLI_QUIET | CLI_TABLE,
+    .opts = opts,
+    .synopsis =
+	"usage: torchgate require [--format=text|json] [--strict-private]\n"
+	"                         [--check-declared | --declared SPEC]\n"
+	"                         [--exclude GLOB]... [--table FILE] "
+	"[--quiet]\n"
+	"                         PATH...",
+    .about =
+	"Read the Python and C/C++/CUDA files under each PATH as audit does\n"
+	"and print the torch requirement the code needs: the floor is the\n"
+	"highest introduced version (or replacement since) of the APIs used\n"
+	"unguarded, the ceiling the lowest removed version (with\n"
+	"--strict-private, also the minor after the newest torch the table\n"
+	"knows for an unguarded private API). The requirement is alone on\n"
+	"the first line of text output; each bound's reasons follow, with\n"
+	"the table fact, its verification status and the uses (path:line).\n"
+	"With --check-declared or --declared, what the package declares is\n"
+	"judged: a missing or too-low floor, a missing ceiling, a stale\n"
+	"ceiling (from the embedded list of torch releases), an over-tight\n"
+	"floor (information) and files that disagree. Nothing is imported\n"
+	"or run.",
+    .exits = "Exit status: 0 nothing to fix, 1 floor and ceiling conflict "
+	     "or a\n"
+	     "declaration has a problem, 2 usage, 4 a file could not be "
+	     "decoded\n"
+	     "or a declaration file could not be parsed, 5 a path could not "
+	     "be\n"
+	     "read; 5 wins over 1, and 1 over 4.",
+    .check = check,
+    .run = run_require,
+};

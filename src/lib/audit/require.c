@@ -1,0 +1,507 @@
+/* require.c - the torch range a package's code needs, and its declarations
+ * judged
+ * SPDX-License-Identifier: MIT
+ *
+ * Keeps one floor reason and one ceiling reason per table entry the code
+ * uses (unguarded, in code, not suppressed), each with every use's
+ * path:line in the order added; tg_require_finish picks the highest
+ * floor and the lowest ceiling among them, and tg_require_check judges
+ * each declaration (declared.h) against them. Memory: a reason per used
+ * entry and a record per use. See require.h for how each bound is
+ * derived.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/audit/require.h"
+#include "lib/table/releases.h"
+#include "lib/util/buf.h"
+
+void
+tg_require_init(struct tg_require *rq, const struct tg_table *t,
+		int strict_private)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->table = t;
+	rq->strict_private = strict_private;
+}
+
+static void
+reason_release(struct tg_require_reason *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->nuses; k++)
+		free(r->uses[k].path);
+	free(r->uses);
+	free(r->version);
+	tg_version_release(&r->ver);
+}
+
+void
+tg_require_release(struct tg_require *rq)
+{
+	size_t k;
+
+	for (k = 0; k < rq->nfloors; k++)
+		reason_release(&rq->floors[k]);
+	for (k = 0; k < rq->nceilings; k++)
+		reason_release(&rq->ceilings[k]);
+	free(rq->floors);
+	free(rq->ceilings);
+	free(rq->conflicts);
+	for (k = 0; k < rq->nproblems; k++)
+		free(rq->problems[k].message);
+	free(rq->problems);
+	free(rq->requirement);
+	memset(rq, 0, sizeof(*rq));
+}
+
+/* The minor after v: "2.11" -> "2.12", a new string. */
+static char *
+next_minor(const struct tg_version *v)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	unsigned long minor = 0;
+	size_t k;
+
+	if (v->nrelease > 1)
+		for (k = 0; k < v->release[1].n; k++)
+			minor = minor * 10 +
+				(unsigned long)(v->release[1].p[k] - '0');
+	tg_buf_add(&b, v->release[0].p, v->release[0].n);
+	tg_buf_addf(&b, ".%lu", minor + 1);
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return NULL;
+	}
+	return tg_buf_detach(&b);
+}
+
+/* The floor fact of a: its introduced version, or, when a replaces an
+ * entry, that replacement's since where it is higher. 0 when a needs no
+ * floor. */
+static int
+floor_fact(const struct tg_table *t, const struct tg_api *a,
+	   struct tg_require_reason *r)
+{
+	size_t k;
+	int have = 0;
+
+	if (a->introduced.version && a->introduced.bound != TG_BOUND_BEFORE) {
+		r->fact = "introduced";
+		r->version = a->introduced.version;
+		r->status = a->introduced.status;
+		r->bound = a->introduced.bound;
+		r->ver = a->introduced.ver;
+		have = 1;
+	}
+	for (k = 0; k < t->n; k++) {
+		const struct tg_api *o = &t->apis[k];
+
+		if (!o->repl_id || strcmp(o->repl_id, a->id) != 0 ||
+		    !o->repl_since)
+			continue;
+		if (have && tg_version_cmp(&o->repl_since_ver, &r->ver) <= 0)
+			continue;
+		r->fact = "replacement";
+		r->repl_of = o;
+		r->version = o->repl_since;
+		r->status = o->repl_status;
+		r->bound = TG_BOUND_EXACT;
+		r->ver = o->repl_since_ver;
+		have = 1;
+	}
+	return have;
+}
+
+/* The ceiling fact of a; 0 when it has none. */
+static int
+ceiling_fact(const struct tg_require *rq, const struct tg_api *a,
+	     struct tg_require_reason *r)
+{
+	if (a->removed.version) {
+		r->fact = "removed";
+		r->version = a->removed.version;
+		r->status = a->removed.status;
+		r->bound = a->removed.bound;
+		r->ver = a->removed.ver;
+		return 1;
+	}
+	if (a->is_private && tg_table_newest(rq->table)) {
+		r->fact = "private";
+		r->status = a->removed.status;
+		r->bound = TG_BOUND_EXACT;
+		return 2; /* its version is made by the caller */
+	}
+	return 0;
+}
+
+/* The reason of a in v[0..*n), or a new one; NULL when out of memory or
+ * (with *none set) when a puts no such bound. */
+static struct tg_require_reason *
+reason_for(struct tg_require *rq, const struct tg_api *a, int ceiling,
+	   int *none)
+{
+	struct tg_require_reason **v = ceiling ? &rq->ceilings : &rq->floors;
+	size_t *n = ceiling ? &rq->nceilings : &rq->nfloors;
+	size_t *cap = ceiling ? &rq->capceilings : &rq->capfloors;
+	struct tg_require_reason r;
+	size_t k;
+	int kind;
+
+	*none = 0;
+	for (k = 0; k < *n; k++)
+		if ((*v)[k].api == a)
+			return &(*v)[k];
+	memset(&r, 0, sizeof(r));
+	kind = ceiling ? ceiling_fact(rq, a, &r) : floor_fact(rq->table, a, &r);
+	if (!kind) {
+		*none = 1;
+		return NULL;
+	}
+	r.api = a;
+	r.caps = kind == 1 || rq->strict_private;
+	/* own the version text and its parse: the reason may outlive no
+	 * table, but private ceilings have none of their own */
+	if (kind == 2) {
+		struct tg_version newest = TG_VERSION_INIT;
+		const char *nt = tg_table_newest(rq->table);
+
+		if (tg_version_parse(&newest, nt, strlen(nt), NULL))
+			return NULL;
+		r.version = next_minor(&newest);
+		tg_version_release(&newest);
+	} else {
+		r.version = strdup(r.version);
+	}
+	memset(&r.ver, 0, sizeof(r.ver));
+	if (!r.version ||
+	    tg_version_parse(&r.ver, r.version, strlen(r.version), NULL)) {
+		free(r.version);
+		return NULL;
+	}
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		void *p = realloc(*v, nc * sizeof(**v));
+
+		if (!p) {
+			reason_release(&r);
+			return NULL;
+		}
+		*v = p;
+		*cap = nc;
+	}
+	(*v)[*n] = r;
+	return &(*v)[(*n)++];
+}
+
+static int
+add_use(struct tg_require_reason *r, const char *path, size_t line)
+{
+	if (r->nuses && r->uses[r->nuses - 1].line == line &&
+	    strcmp(r->uses[r->nuses - 1].path, path) == 0)
+		return 0; /* one line, one use */
+	if (r->nuses == r->capuses) {
+		size_t nc = r->capuses ? r->capuses * 2 : 4;
+		void *p = realloc(r->uses, nc * sizeof(*r->uses));
+
+		if (!p)
+			return TG_ENOMEM;
+		r->uses = p;
+		r->capuses = nc;
+	}
+	r->uses[r->nuses].path = strdup(path);
+	if (!r->uses[r->nuses].path)
+		return TG_ENOMEM;
+	r->uses[r->nuses++].line = line;
+	return 0;
+}
+
+int
+tg_require_add(struct tg_require *rq, const char *path,
+	       struct tg_audit_result *r)
+{
+	size_t k;
+	int c;
+
+	tg_audit_result_sort(r);
+	for (k = 0; k < r->nfindings; k++) {
+		const struct tg_audit_finding *f = &r->findings[k];
+
+		/* a behaviour entry (torch.load's default) says how a call
+		 * acts, not whether it exists: it bounds nothing */
+		if (tg_audit_suppressed(r, f) || f->in != TG_AUDIT_IN_CODE ||
+		    f->guard == TG_AUDIT_GUARDED ||
+		    (f->api->kind && strcmp(f->api->kind, "behavior") == 0))
+			continue;
+		for (c = 0; c < 2; c++) {
+			int none;
+			struct tg_require_reason *rs =
+			    reason_for(rq, f->api, c, &none);
+
+			if (none)
+				continue;
+			if (!rs || add_use(rs, path, f->line))
+				return TG_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int
+tg_require_finish(struct tg_require *rq, struct tg_err *err)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	size_t i, j, n = 0;
+
+	rq->floor = rq->ceiling = NULL;
+	for (i = 0; i < rq->nfloors; i++)
+		if (!rq->floor ||
+		    tg_version_cmp(&rq->floors[i].ver, &rq->floor->ver) > 0)
+			rq->floor = &rq->floors[i];
+	for (i = 0; i < rq->nceilings; i++)
+		if (!rq->ceilings[i].caps)
+			continue;
+		else if (!rq->ceiling || tg_version_cmp(&rq->ceilings[i].ver,
+							&rq->ceiling->ver) < 0)
+			rq->ceiling = &rq->ceilings[i];
+	if (rq->floor && rq->ceiling &&
+	    tg_version_cmp(&rq->floor->ver, &rq->ceiling->ver) >= 0) {
+		rq->conflicts = calloc(rq->nfloors * rq->nceilings + 1,
+				       sizeof(*rq->conflicts));
+		if (!rq->conflicts)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		for (i = 0; i < rq->nfloors; i++)
+			for (j = 0; j < rq->nceilings; j++)
+				if (rq->ceilings[j].caps &&
+				    tg_version_cmp(&rq->floors[i].ver,
+						   &rq->ceilings[j].ver) >= 0) {
+					rq->conflicts[n].floor = &rq->floors[i];
+					rq->conflicts[n].ceiling =
+					    &rq->ceilings[j];
+					n++;
+				}
+		rq->nconflicts = n;
+	}
+	tg_buf_adds(&b, "torch");
+	if (rq->floor)
+		tg_buf_addf(&b, ">=%s", rq->floor->version);
+	if (rq->ceiling)
+		tg_buf_addf(&b, "%s<%s", rq->floor ? "," : "",
+			    rq->ceiling->version);
+	rq->requirement = tg_buf_error(&b) ? NULL : tg_buf_detach(&b);
+	tg_buf_release(&b);
+	if (!rq->requirement)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return 0;
+}
+
+static int add_problem(struct tg_require *rq, enum tg_require_problem_kind k,
+		       const struct tg_declaration *d,
+		       const struct tg_declaration *other, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static int
+add_problem(struct tg_require *rq, enum tg_require_problem_kind kind,
+	    const struct tg_declaration *d, const struct tg_declaration *other,
+	    const char *fmt, ...)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	struct tg_require_problem *p;
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	{
+		char tmp[1024];
+
+		vsnprintf(tmp, sizeof(tmp), fmt, ap);
+		tg_buf_adds(&b, tmp);
+	}
+	va_end(ap);
+	msg = tg_buf_error(&b) ? NULL : tg_buf_detach(&b);
+	tg_buf_release(&b);
+	if (!msg)
+		return TG_ENOMEM;
+	if (rq->nproblems == rq->capproblems) {
+		size_t nc = rq->capproblems ? rq->capproblems * 2 : 8;
+		void *q = realloc(rq->problems, nc * sizeof(*rq->problems));
+
+		if (!q) {
+			free(msg);
+			return TG_ENOMEM;
+		}
+		rq->problems = q;
+		rq->capproblems = nc;
+	}
+	p = &rq->problems[rq->nproblems++];
+	p->kind = kind;
+	p->decl = d;
+	p->other = other;
+	p->message = msg;
+	return 0;
+}
+
+/* "API at path:line" of a reason's first use. */
+#define FIRST_USE(r) (r)->api->id, (r)->uses[0].path, (r)->uses[0].line
+
+/* Whether the declaration allows the final release text v. */
+static int
+allows(const struct tg_declaration *d, const struct tg_version *v)
+{
+	return tg_spec_set_contains(&d->req.spec, v->str, strlen(v->str), v,
+				    TG_PRE_AUTO) == 1;
+}
+
+/* The releases the code supports (at or above its floor, below its
+ * ceiling, not past what the table knows) that d excludes above its
+ * floor: a stale ceiling. *first and *last name them. */
+static int
+stale(const struct tg_require *rq, const struct tg_declaration *d, char *first,
+      char *last, size_t cap, size_t *count)
+{
+	size_t k;
+	const char *r;
+
+	*count = 0;
+	for (k = 0; (r = tg_releases_at(k)) != NULL; k++) {
+		struct tg_version v = TG_VERSION_INIT;
+		int excluded;
+
+		if (tg_version_parse(&v, r, strlen(r), NULL))
+			return TG_ENOMEM;
+		excluded =
+		    (!rq->floor || tg_version_cmp(&v, &rq->floor->ver) >= 0) &&
+		    (!rq->ceiling ||
+		     tg_version_cmp(&v, &rq->ceiling->ver) < 0) &&
+		    !tg_table_is_past(rq->table, &v) &&
+		    (!d->has_floor || tg_version_cmp(&v, &d->floor) >= 0) &&
+		    !allows(d, &v);
+		tg_version_release(&v);
+		if (!excluded)
+			continue;
+		if (!*count)
+			snprintf(first, cap, "%s", r);
+		snprintf(last, cap, "%s", r);
+		(*count)++;
+	}
+	return 0;
+}
+
+static int
+check_one(struct tg_require *rq, const struct tg_declaration *d)
+{
+	char first[32], last[32];
+	size_t n;
+	int rc = 0;
+
+	if (rq->floor && !d->has_floor)
+		rc = add_problem(rq, TG_REQUIRE_FLOOR_MISSING, d, NULL,
+				 "no floor: '%s' allows any torch, but the "
+				 "code needs >=%s (%s at %s:%zu)",
+				 d->text, rq->floor->version,
+				 FIRST_USE(rq->floor));
+	else if (rq->floor && tg_version_cmp(&d->floor, &rq->floor->ver) < 0)
+		rc = add_problem(rq, TG_REQUIRE_FLOOR_LOW, d, NULL,
+				 "floor too low: '%s' allows torch %s, but the "
+				 "code needs >=%s (%s at %s:%zu)",
+				 d->text, d->floor.str, rq->floor->version,
+				 FIRST_USE(rq->floor));
+	else if (d->has_floor &&
+		 (!rq->floor || tg_version_cmp(&d->floor, &rq->floor->ver) > 0))
+		rc = add_problem(rq, TG_REQUIRE_FLOOR_TIGHT, d, NULL,
+				 "floor above what the code needs: '%s' "
+				 "excludes torch below %s, the code needs %s",
+				 d->text, d->floor.str,
+				 rq->floor ? rq->floor->version : "none");
+	if (!rc && rq->ceiling && !rq->nconflicts &&
+	    allows(d, &rq->ceiling->ver))
+		rc = add_problem(
+		    rq, TG_REQUIRE_CEILING_MISSING, d, NULL,
+		    "%s: '%s' allows torch %s, but the code needs "
+		    "<%s (%s %s at %s:%zu)",
+		    d->has_ceiling ? "ceiling too high" : "no ceiling", d->text,
+		    rq->ceiling->version, rq->ceiling->version,
+		    rq->ceiling->fact, FIRST_USE(rq->ceiling));
+	if (!rc && !rq->nconflicts && d->has_ceiling) {
+		rc = stale(rq, d, first, last, sizeof(first), &n);
+		if (!rc && n)
+			rc = add_problem(
+			    rq, TG_REQUIRE_CEILING_STALE, d, NULL,
+			    "stale ceiling: '%s' excludes torch %s%s%s, "
+			    "released (the embedded release list) and "
+			    "supported by the code, which needs %s",
+			    d->text, first, n > 1 ? " ... " : "",
+			    n > 1 ? last : "", rq->requirement);
+	}
+	return rc;
+}
+
+int
+tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
+		 struct tg_err *err)
+{
+	size_t k, j;
+	int rc = 0;
+
+	if (!l->n)
+		rc = add_problem(rq, TG_REQUIRE_NO_DECLARATION, NULL, NULL,
+				 "no torch requirement declared%s%s",
+				 rq->requirement[5] ? "; the code needs " : "",
+				 rq->requirement[5] ? rq->requirement : "");
+	for (k = 0; k < l->n && !rc; k++)
+		rc = check_one(rq, &l->v[k]);
+	/* one disagreement per file that says otherwise than the first */
+	for (k = 1; k < l->n && !rc; k++) {
+		const struct tg_declaration *d = &l->v[k], *f = &l->v[0];
+
+		if (strcmp(d->path, f->path) == 0 ||
+		    strcmp(d->spec, f->spec) == 0)
+			continue;
+		for (j = 1; j < k; j++)
+			if (strcmp(l->v[j].path, d->path) == 0 &&
+			    strcmp(l->v[j].spec, f->spec) != 0)
+				break;
+		if (j < k)
+			continue;
+		rc = add_problem(rq, TG_REQUIRE_DISAGREE, d, f,
+				 "declarations disagree: %s:%zu says '%s', "
+				 "%s:%zu says '%s'",
+				 f->path, f->line, f->text, d->path, d->line,
+				 d->text);
+	}
+	if (rc)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return 0;
+}
+
+int
+tg_require_problem_fails(const struct tg_require_problem *p)
+{
+	return p->kind != TG_REQUIRE_FLOOR_TIGHT;
+}
+
+const char *
+tg_require_problem_name(enum tg_require_problem_kind k)
+{
+	switch (k) {
+	case TG_REQUIRE_NO_DECLARATION:
+		return "no-declaration";
+	case TG_REQUIRE_FLOOR_MISSING:
+		return "floor-missing";
+	case TG_REQUIRE_FLOOR_LOW:
+		return "floor-too-low";
+	case TG_REQUIRE_CEILING_MISSING:
+		return "ceiling-missing";
+	case TG_REQUIRE_CEILING_STALE:
+		return "ceiling-stale";
+	case TG_REQUIRE_FLOOR_TIGHT:
+		return "floor-over-tight";
+	case TG_REQUIRE_DISAGREE:
+		return "disagree";
+	}
+	return "?";
+}

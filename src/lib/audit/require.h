@@ -1,0 +1,118 @@
+/* require.h - the torch range a package's code needs, and its declarations
+ * judged
+ * SPDX-License-Identifier: MIT
+ *
+ * Fed with the analyzers' results (audit.h), one file at a time, it keeps
+ * the unguarded, unsuppressed uses in code of each table entry (a soft
+ * guard, a bare except, does not count as a guard here; entries of kind
+ * "behavior" bound nothing: they say how a call acts, not whether it
+ * exists). From them:
+ *
+ * - the floor: the highest of each used entry's introduced version
+ *   (exact or at-or-before; an entry introduced before a version, such
+ *   as before 1.0, needs none) and, when the entry is the replacement of
+ *   another, the replacement's since;
+ * - the ceiling: the lowest removed version; with strict_private, an
+ *   unremoved private entry caps at the minor after the newest torch the
+ *   table knows (tg_table_newest: its facts were checked up to there);
+ * - conflicts: each pair of a floor reason and a ceiling reason that
+ *   cross (no torch satisfies both).
+ *
+ * Declarations (declared.h) are then judged against that range, with the
+ * embedded list of releases (table/releases) for stale ceilings.
+ */
+#ifndef TG_LIB_AUDIT_REQUIRE_H
+#define TG_LIB_AUDIT_REQUIRE_H
+
+#include <stddef.h>
+
+#include "lib/audit/audit.h"
+#include "lib/audit/declared.h"
+#include "lib/table/table.h"
+#include "lib/util/err.h"
+
+struct tg_require_use {
+	char *path;
+	size_t line;
+};
+
+/* One bound an entry puts on torch, and every use that needs it. */
+struct tg_require_reason {
+	const struct tg_api *api;
+	/* "introduced", "replacement" (the entry replaces repl_of, and
+	 * exists since version), "removed", "private" (not removed, known
+	 * up to the table's newest version) */
+	const char *fact;
+	const struct tg_api *repl_of; /* "replacement": the entry replaced */
+	char *version;		      /* the bound: >= version or < version */
+	struct tg_version ver;
+	enum tg_fact status; /* of the fact */
+	enum tg_bound bound;
+	int caps; /* a ceiling that counts: removed, or private with
+		     strict_private (without, a private reason is kept to
+		     be reported, and caps nothing) */
+	struct tg_require_use *uses;
+	size_t nuses, capuses;
+};
+
+struct tg_require_conflict {
+	const struct tg_require_reason *floor, *ceiling;
+};
+
+enum tg_require_problem_kind {
+	TG_REQUIRE_NO_DECLARATION, /* no torch requirement at all */
+	TG_REQUIRE_FLOOR_MISSING,
+	TG_REQUIRE_FLOOR_LOW,
+	TG_REQUIRE_CEILING_MISSING,
+	TG_REQUIRE_CEILING_STALE,
+	TG_REQUIRE_FLOOR_TIGHT, /* information, not a failure */
+	TG_REQUIRE_DISAGREE,
+};
+
+struct tg_require_problem {
+	enum tg_require_problem_kind kind;
+	const struct tg_declaration *decl;  /* NULL for NO_DECLARATION */
+	const struct tg_declaration *other; /* DISAGREE: the other one */
+	char *message;			    /* one line */
+};
+
+struct tg_require {
+	const struct tg_table *table;
+	int strict_private;
+	/* per used entry: its floor reason (fact introduced or
+	 * replacement) and its ceiling reason, in the order first used */
+	struct tg_require_reason *floors, *ceilings;
+	size_t nfloors, capfloors, nceilings, capceilings;
+	const struct tg_require_reason *floor;	 /* the highest, or NULL */
+	const struct tg_require_reason *ceiling; /* the lowest, or NULL */
+	struct tg_require_conflict *conflicts;
+	size_t nconflicts;
+	struct tg_require_problem *problems;
+	size_t nproblems, capproblems;
+	char *requirement; /* "torch>=2.4,<2.12", "torch" */
+};
+
+void tg_require_init(struct tg_require *rq, const struct tg_table *t,
+		     int strict_private);
+void tg_require_release(struct tg_require *rq);
+
+/* Take the uses of r (the findings of path) that count. The suppressions
+ * of r are marked used. TG_ENOMEM. */
+int tg_require_add(struct tg_require *rq, const char *path,
+		   struct tg_audit_result *r);
+
+/* Compute the floor, the ceiling, the conflicts and the requirement. */
+int tg_require_finish(struct tg_require *rq, struct tg_err *err);
+
+/* Judge what is declared (l, borrowed: it must outlive rq) against the
+ * range; after tg_require_finish. TG_ENOMEM. */
+int tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
+		     struct tg_err *err);
+
+/* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT). */
+int tg_require_problem_fails(const struct tg_require_problem *p);
+/* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
+ * "ceiling-stale", "floor-over-tight", "disagree". */
+const char *tg_require_problem_name(enum tg_require_problem_kind k);
+
+#endif
