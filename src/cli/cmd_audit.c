@@ -1,23 +1,18 @@
 /* cmd_audit.c - torchgate audit: the table's APIs a package's sources use
  * SPDX-License-Identifier: MIT
  *
- * Walks each operand (util/walk: sorted, bounded, inside its root), hands
- * each Python file (.py, .pyi) to tg_audit_py and each C/C++/CUDA file
- * (.c .cc .cpp .cxx .h .hpp .cu .cuh) to tg_audit_cxx, and keeps the
- * findings whose entry matters for the torch judged (tg_audit_rank),
- * less the suppressed ones. The main thread walks and queues the files
- * in walk order on a ring of QUEUE jobs; one worker thread per online
- * CPU (at most WORKERS_MAX) reads and analyzes the next job over the
- * shared read-only indexes; the main thread meanwhile finishes the
- * jobs at the ring's head as they are done, in queue order: it keeps
- * their results, renders their findings (out/audit_format), writes
- * them out in chunks and frees them. So the output is in the order of
+ * Runs cli/source_run over the operands: each Python file (.py, .pyi)
+ * goes to tg_audit_py and each C/C++/CUDA file (.c .cc .cpp .cxx .h
+ * .hpp .cu .cuh) to tg_audit_cxx on worker threads, and each outcome
+ * comes back here in walk order, where the findings whose entry matters
+ * for the torch judged (tg_audit_rank), less the suppressed ones, are
+ * kept and rendered (out/audit_format) and written out in chunks, and
+ * before the run waits for a worker. So the output is in the order of
  * the operands, then of the walk (each directory's names sorted by byte
  * value: a/x before a-b/x), then of line, column and id, and is the
- * same for any number of threads. Memory: one file's bytes per worker
- * at a time and the results of at most QUEUE files, plus what only the
- * end writes: the dead branches, the notes and, for SARIF, the entries
- * used.
+ * same for any number of threads. Memory: what source_run holds, one
+ * file's findings, and what only the end writes: the dead branches,
+ * the notes and, for SARIF, the entries used.
  *
  * The torch judged: --torch-version V; else, given --python, --prefix
  * or --site-packages, that environment's torch (one is required); else
@@ -29,8 +24,6 @@
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
 #include <errno.h>
-#include <fnmatch.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +36,12 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "cli/source_files.h"
+#include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/out/audit_format.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
-#include "lib/util/file.h"
-#include "lib/util/walk.h"
 
 #define CMD "audit"
 /* Larger files are skipped with a note. */
@@ -99,17 +90,14 @@ struct run {
 	struct cli_ctx *ctx;
 	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
 	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
-	struct queue *q; /* the files being read and analyzed */
-	size_t nworkers;
-	int failed; /* the first error finishing a job: TG_ENOMEM, TG_ELIMIT */
 	const struct tg_version *torch;
 	struct tg_version floor;
 	int have_floor;
 	enum tg_audit_rank min;
-	/* the batch's files with findings or branches */
+	/* the file being rendered, when it has findings or branches */
 	struct file_result *files;
 	size_t nfiles, capfiles;
-	/* the report, written batch by batch */
+	/* the report, written in chunks */
 	struct tg_audit_writer wr;
 	struct tg_buf out;
 	struct tg_audit_item *items;
@@ -124,29 +112,6 @@ struct run {
 	int tty;
 	struct timespec start, last;
 };
-
-static int
-excluded(const char *name, const char *rel)
-{
-	size_t k;
-
-	for (k = 0; k < excludes.n; k++)
-		if (fnmatch(excludes.v[k], name, 0) == 0 ||
-		    (rel && fnmatch(excludes.v[k], rel, 0) == 0))
-			return 1;
-	return 0;
-}
-
-static int
-want(void *ctx, const struct tg_walk_entry *e)
-{
-	(void)ctx;
-	if (excluded(e->name, e->rel))
-		return 0;
-	if (e->st && S_ISDIR(e->st->st_mode))
-		return !cli_source_skip_dir(e);
-	return cli_source_lang(e->name) != CLI_LANG_NONE;
-}
 
 static int add_note(struct run *run, enum tg_severity sev, const char *path,
 		    size_t line, const char *rule, const char *fmt, ...)
@@ -264,41 +229,6 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
 /* One file to analyze: read and analyzed by a worker, then kept by the
  * main thread in walk order (so notes and output never depend on which
  * worker ran first). */
-struct job {
-	char *path;
-	enum cli_lang lang;
-	int rc; /* the analyzer's: 0 or TG_ENOMEM */
-	int read_rc;
-	char msg[256]; /* unreadable: why */
-	const char *why;
-	size_t line, col;
-	struct tg_audit_result r;
-	int done; /* run_job returned (under the queue's lock) */
-};
-
-#define WORKERS_MAX 8
-
-/* Whether src[0..len) holds a NUL byte: its line and column (1-based)
- * (for C and C++ files, whose first invalid UTF-8 byte hides a later
- * NUL from tg_audit_not_text). */
-static int
-find_nul(const char *src, size_t len, size_t *line, size_t *col)
-{
-	const char *nul = memchr(src, 0, len), *p, *ls = src;
-	size_t ln = 1;
-
-	if (!nul)
-		return 0;
-	for (p = src; p < nul; p++)
-		if (*p == '\n') {
-			ln++;
-			ls = p + 1;
-		}
-	*line = ln;
-	*col = (size_t)(nul - ls) + 1;
-	return 1;
-}
-
 /* Whether entry a can be reported (tg_audit_rank): the analyzers look
  * for no other. */
 static int
@@ -307,76 +237,6 @@ matters(const struct tg_api *a, void *ctx)
 	const struct run *run = ctx;
 
 	return tg_audit_rank(a, run->torch, all) != TG_AUDIT_RANK_NONE;
-}
-
-/* Read and analyze one file (any thread: touches only j and the
- * read-only indexes). */
-static void
-run_job(const struct run *run, struct job *j)
-{
-	struct tg_err err = TG_ERR_INIT;
-	char *src = NULL;
-	size_t len = 0;
-
-	j->read_rc = tg_file_read(j->path, FILE_MAX, &src, &len, NULL, &err);
-	if (j->read_rc) {
-		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
-		return;
-	}
-	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
-	 * any bytes in comments and strings, but a NUL byte means it is not
-	 * source at all */
-	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why)) {
-		if (j->lang == CLI_LANG_PY ||
-		    strcmp(j->why, "a NUL byte") == 0) {
-			free(src);
-			return;
-		}
-		if (find_nul(src, len, &j->line, &j->col)) {
-			j->why = "a NUL byte";
-			free(src);
-			return;
-		}
-	}
-	j->why = NULL;
-	j->rc =
-	    j->lang == CLI_LANG_PY
-		? tg_audit_py_indexed(run->pyix, src, len, j->path, &j->r, &err)
-		: tg_audit_cxx_indexed(run->cxxix, src, len, j->path, &j->r,
-				       &err);
-	free(src);
-}
-
-/* Keep what run_job found (main thread, in order). */
-static int
-finish_job(struct run *run, struct job *j)
-{
-	int rc;
-
-	if (j->read_rc == TG_ELIMIT)
-		return add_note(run, TG_SEV_NOTE, j->path, 0, "too-large",
-				"skipped: larger than %zu MiB", FILE_MAX >> 20);
-	if (j->read_rc == TG_ENOMEM)
-		return j->read_rc;
-	if (j->read_rc) {
-		run->unreadable = 1;
-		return add_note(run, TG_SEV_ERROR, j->path, 0, "unreadable",
-				"%s", j->msg);
-	}
-	if (j->why) {
-		run->undecodable = 1;
-		return add_note(run, TG_SEV_WARNING, j->path, j->line,
-				"undecodable",
-				"skipped: cannot be decoded: %s at line %zu, "
-				"column %zu",
-				j->why, j->line, j->col);
-	}
-	run->analyzed++;
-	rc = j->rc;
-	if (!rc)
-		rc = keep_result(run, j->path, &j->r);
-	progress(run, 0);
-	return rc;
 }
 
 /* Keep the dead branches of fr (moved out of it) for the end. */
@@ -485,261 +345,52 @@ emit_files(struct run *run)
 	return rc;
 }
 
-/* The queue between the walk and the workers: a ring of QUEUE jobs.
- * The main thread queues at tail, the workers take the next job not yet
- * taken, and the main thread finishes them from head, in queue order,
- * once each is done: head <= next <= tail, and every job in
- * [head, next) is taken or done. */
-#define QUEUE 256
-
-struct queue {
-	struct job ring[QUEUE];
-	size_t head, next, tail;
-	int closing; /* nothing more will be queued */
-	pthread_mutex_t mu;
-	pthread_cond_t queued; /* a job was queued, or closing */
-	pthread_cond_t done;   /* a job was done */
-	pthread_t th[WORKERS_MAX];
-	size_t nth;
-	const struct run *run;
-};
-
-static void *
-worker(void *arg)
-{
-	struct queue *q = arg;
-	struct job *j;
-
-	pthread_mutex_lock(&q->mu);
-	for (;;) {
-		while (q->next == q->tail && !q->closing)
-			pthread_cond_wait(&q->queued, &q->mu);
-		if (q->next == q->tail)
-			break;
-		j = &q->ring[q->next++ % QUEUE];
-		pthread_mutex_unlock(&q->mu);
-		run_job(q->run, j);
-		pthread_mutex_lock(&q->mu);
-		j->done = 1;
-		pthread_cond_broadcast(&q->done);
-	}
-	pthread_mutex_unlock(&q->mu);
-	return NULL;
-}
-
-/* Start the workers: one per online CPU, at most WORKERS_MAX; the main
- * thread walks and writes meanwhile. 0, or TG_ENOMEM when none starts. */
+/* Before the run waits for a worker: what is rendered goes out. */
 static int
-queue_start(struct queue *q, const struct run *run)
+idle(void *ctx)
 {
-	size_t k;
-
-	q->head = q->next = q->tail = 0;
-	q->closing = 0;
-	q->nth = 0;
-	q->run = run;
-	pthread_mutex_init(&q->mu, NULL);
-	pthread_cond_init(&q->queued, NULL);
-	pthread_cond_init(&q->done, NULL);
-	for (k = 0; k < run->nworkers; k++)
-		if (pthread_create(&q->th[q->nth], NULL, worker, q) == 0)
-			q->nth++;
-	return q->nth ? 0 : TG_ENOMEM;
+	return write_out(ctx);
 }
 
-/* Finish the job at head (main thread): wait until it is done, keep its
- * result and render it. */
+/* What the run made of one file (main thread, in walk order): a note,
+ * or its findings kept and rendered. */
 static int
-finish_head(struct run *run)
-{
-	struct queue *q = run->q;
-	struct job *j = &q->ring[q->head % QUEUE];
-	int rc = 0;
-
-	pthread_mutex_lock(&q->mu);
-	if (!j->done) {
-		/* what is rendered goes out before waiting */
-		pthread_mutex_unlock(&q->mu);
-		rc = write_out(run);
-		pthread_mutex_lock(&q->mu);
-		while (!j->done)
-			pthread_cond_wait(&q->done, &q->mu);
-	}
-	pthread_mutex_unlock(&q->mu);
-	if (!rc && !run->failed)
-		rc = finish_job(run, j);
-	if (!rc && !run->failed)
-		rc = emit_files(run);
-	if (rc)
-		run->failed = rc;
-	tg_audit_result_release(&j->r);
-	free(j->path);
-	q->head++;
-	return rc;
-}
-
-/* Finish every queued job, in order. */
-static int
-drain(struct run *run)
-{
-	int rc = 0;
-
-	while (run->q->head < run->q->tail)
-		if (finish_head(run) && !rc)
-			rc = run->failed;
-	return rc ? rc : write_out(run);
-}
-
-/* Drain and stop the workers. */
-static void
-queue_stop(struct run *run)
-{
-	struct queue *q = run->q;
-	size_t k;
-
-	drain(run);
-	pthread_mutex_lock(&q->mu);
-	q->closing = 1;
-	pthread_cond_broadcast(&q->queued);
-	pthread_mutex_unlock(&q->mu);
-	for (k = 0; k < q->nth; k++)
-		pthread_join(q->th[k], NULL);
-	pthread_cond_destroy(&q->queued);
-	pthread_cond_destroy(&q->done);
-	pthread_mutex_destroy(&q->mu);
-}
-
-/* Queue one file, finishing the oldest job first when the ring is full
- * and any that are done already. */
-static int
-audit_file(struct run *run, const char *path, enum cli_lang lang)
-{
-	struct queue *q = run->q;
-	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
-	struct job *j;
-	char *copy;
-
-	if (run->failed)
-		return run->failed;
-	copy = strdup(path);
-	if (!copy)
-		return TG_ENOMEM;
-	if (q->tail - q->head == QUEUE && finish_head(run)) {
-		free(copy);
-		return run->failed;
-	}
-	j = &q->ring[q->tail % QUEUE];
-	memset(j, 0, sizeof(*j));
-	j->path = copy;
-	j->lang = lang;
-	j->r = init;
-	pthread_mutex_lock(&q->mu);
-	q->tail++;
-	pthread_cond_signal(&q->queued);
-	pthread_mutex_unlock(&q->mu);
-	for (;;) {
-		int ready;
-
-		pthread_mutex_lock(&q->mu);
-		ready = q->head < q->tail && q->ring[q->head % QUEUE].done;
-		pthread_mutex_unlock(&q->mu);
-		if (!ready)
-			return 0;
-		if (finish_head(run))
-			return run->failed;
-	}
-}
-
-static int
-on_file(void *ctx, const struct tg_walk_entry *e)
-{
-	return audit_file(ctx, e->path, cli_source_lang(e->name));
-}
-
-static int
-on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
-	   const char *msg)
+on_source(void *ctx, struct cli_source_file *f)
 {
 	struct run *run = ctx;
-	struct stat st;
-
-	if (why == TG_WALK_SEEN)
-		return 0;
-	/* notes stay in walk order: the files queued before come first */
-	if (drain(run))
-		return run->failed;
-	/* a link to itself (or a chain too long to resolve) is a loop,
-	 * like a link to a directory above it */
-	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
-		return add_note(run, TG_SEV_NOTE, e->path, 0, "skipped",
-				"skipped: a symlink loop");
-	if (why == TG_WALK_UNREADABLE) {
-		run->unreadable = 1;
-		return add_note(run, TG_SEV_ERROR, e->path, 0, "unreadable",
-				"cannot read '%s': %s", e->path, msg);
-	}
-	return add_note(run, TG_SEV_NOTE, e->path, 0, "skipped", "skipped: %s",
-			msg);
-}
-
-static int
-audit_operand(struct run *run, const char *path)
-{
-	struct tg_walk_opts wo;
-	struct tg_err err = TG_ERR_INIT;
-	struct stat st;
-	const char *base;
-	enum cli_lang lang;
 	int rc;
 
-	if (stat(path, &st)) {
+	switch (f->what) {
+	case CLI_SOURCE_TOO_LARGE:
+		return add_note(run, TG_SEV_NOTE, f->path, 0, "too-large",
+				"skipped: larger than %zu MiB", FILE_MAX >> 20);
+	case CLI_SOURCE_UNREADABLE:
 		run->unreadable = 1;
-		cli_error(CMD, "cannot read '%s': %s", path, strerror(errno));
-		return 0;
+		if (f->operand) {
+			cli_error(CMD, "%s", f->msg);
+			return 0;
+		}
+		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
+				"%s", f->msg);
+	case CLI_SOURCE_UNDECODABLE:
+		run->undecodable = 1;
+		return add_note(run, TG_SEV_WARNING, f->path, f->line,
+				"undecodable",
+				"skipped: cannot be decoded: %s at line %zu, "
+				"column %zu",
+				f->why, f->line, f->col);
+	case CLI_SOURCE_SKIPPED:
+		return add_note(run, TG_SEV_NOTE, f->path, 0, "skipped",
+				"skipped: %s", f->msg);
+	case CLI_SOURCE_ANALYZED:
+		break;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		base = strrchr(path, '/');
-		lang = cli_source_lang(base ? base + 1 : path);
-		if (lang == CLI_LANG_NONE)
-			return add_note(run, TG_SEV_NOTE, path, 0, "skipped",
-					"skipped: not a Python, C, C++ or "
-					"CUDA file by its name");
-		rc = audit_file(run, path, lang);
-		return rc ? rc : drain(run);
-	}
-	memset(&wo, 0, sizeof(wo));
-	wo.want = want;
-	wo.file = on_file;
-	wo.skipped = on_skipped;
-	wo.ctx = run;
-	rc = tg_walk(path, &wo, &err);
-	if (drain(run))
-		rc = run->failed;
-	if (rc == TG_ENOMEM || run->oom)
-		return TG_ENOMEM;
-	if (rc) {
-		run->unreadable = 1;
-		cli_error(CMD, "%s", err.msg);
-	}
-	return 0;
-}
-
-/* The walk's order for whole paths: byte by byte, with '/' before any
- * other byte, so that paths sort component by component (a/x before
- * a-b/x). */
-static int
-cmp_path(const void *pa, const void *pb)
-{
-	const unsigned char *a = *(const unsigned char *const *)pa;
-	const unsigned char *b = *(const unsigned char *const *)pb;
-
-	for (; *a && *a == *b; a++, b++)
-		;
-	if (*a == *b)
-		return 0;
-	if (*a == '/' || *b == '/')
-		return *a == '/' ? (*b ? -1 : 1) : (*a ? 1 : -1);
-	return *a < *b ? -1 : 1;
+	run->analyzed++;
+	rc = keep_result(run, f->path, f->r);
+	if (!rc)
+		rc = emit_files(run);
+	progress(run, 0);
+	return rc;
 }
 
 static void
@@ -818,7 +469,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf init = TG_BUF_INIT;
 	struct tg_audit_dead *dead = NULL;
-	char **ops = NULL;
+	struct cli_source_opts so;
 	struct tg_audit_report rep;
 	struct tg_declared declared = TG_DECLARED_INIT;
 	struct stat st;
@@ -879,43 +530,26 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	tg_audit_cxx_index_only(run.cxxix, matters, &run);
-	{
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
-		run.nworkers = ncpu < 1		    ? 1
-			       : ncpu > WORKERS_MAX ? WORKERS_MAX
-						    : (size_t)ncpu;
-	}
-	run.q = calloc(1, sizeof(*run.q));
-	if (!run.q || queue_start(run.q, &run)) {
-		free(run.q);
-		run.q = NULL;
-		cli_error(CMD, "out of memory");
-		status = CLI_IO;
-		goto out;
-	}
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;
 	rep.min_status = min_status ? min_status : "private";
 	tg_audit_format_begin(&run.wr, &rep, fmt, &run.out);
 	begun = 1;
-	/* the operands in the walk's order too, so that the output is
-	 * sorted by path whatever order they came in */
-	ops = calloc((size_t)argc + 1, sizeof(*ops));
-	if (!ops) {
-		cli_error(CMD, "out of memory");
-		status = CLI_IO;
-		goto out;
-	}
-	memcpy(ops, argv, (size_t)argc * sizeof(*ops));
-	qsort(ops, (size_t)argc, sizeof(*ops), cmp_path);
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
-	for (k = 0; k < (size_t)argc && !rc; k++)
-		rc = audit_operand(&run, ops[k]);
-	queue_stop(&run);
-	free(run.q);
-	run.q = NULL;
+	/* the operands in the walk's order too, so that the output is
+	 * sorted by path whatever order they came in */
+	memset(&so, 0, sizeof(so));
+	so.pyix = run.pyix;
+	so.cxxix = run.cxxix;
+	so.excludes = &excludes;
+	so.file_max = FILE_MAX;
+	so.file = on_source;
+	so.idle = idle;
+	so.ctx = &run;
+	rc = cli_source_run(&so, (const char *const *)argv, (size_t)argc);
+	if (!rc)
+		rc = write_out(&run);
 	progress(&run, 1);
 	if (rc == TG_ELIMIT) {
 		cli_error(CMD, "cannot write the report: too large");
@@ -967,15 +601,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		 : run.undecodable ? CLI_BAD_INPUT
 				   : CLI_OK;
 out:
-	if (run.q) {
-		queue_stop(&run);
-		free(run.q);
-	}
 	if (begun)
 		tg_audit_format_release(&run.wr);
 	tg_buf_release(&run.out);
 	free(run.items);
-	free(ops);
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);

@@ -2,10 +2,9 @@
  * needs, and what it declares judged
  * SPDX-License-Identifier: MIT
  *
- * Walks each operand as audit does (util/walk, the same files and the
- * same directories left out: cli/source_files), analyzes each file with
- * the audit analyzers (one index each, built once; one thread: require
- * reads a package, not a distribution tree) and hands the results to
+ * Runs cli/source_run over the operands as audit does (the same files,
+ * the same directories left out, the audit analyzers on worker threads,
+ * the outcomes in walk order) and hands the results to
  * audit/require, which keeps the uses that bound torch. With
  * --check-declared, each directory operand's declarations
  * (audit/declared) are judged; --declared SPEC judges SPEC instead.
@@ -16,7 +15,6 @@
  * decoded (skipped) or a declaration file could not be parsed; else 0.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +24,12 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "cli/source_files.h"
+#include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/require.h"
 #include "lib/out/require_format.h"
 #include "lib/util/buf.h"
-#include "lib/util/file.h"
-#include "lib/util/walk.h"
 
 #define CMD "require"
 /* Larger files are skipped with a note. */
@@ -75,21 +71,6 @@ struct run {
 	int unreadable, undecodable, oom;
 };
 
-static int
-want(void *ctx, const struct tg_walk_entry *e)
-{
-	size_t k;
-
-	(void)ctx;
-	for (k = 0; k < excludes.n; k++)
-		if (fnmatch(excludes.v[k], e->name, 0) == 0 ||
-		    (e->rel && fnmatch(excludes.v[k], e->rel, 0) == 0))
-			return 0;
-	if (e->st && S_ISDIR(e->st->st_mode))
-		return !cli_source_skip_dir(e);
-	return cli_source_lang(e->name) != CLI_LANG_NONE;
-}
-
 /* "SEVERITY: PATH: WHAT" on stderr, unless --quiet. */
 static void
 note(const struct run *run, const char *severity, const char *path,
@@ -99,124 +80,42 @@ note(const struct run *run, const char *severity, const char *path,
 		cli_error(CMD, "%s: %s: %s", severity, path, what);
 }
 
+/* What the run made of one file (main thread, in walk order). */
 static int
-analyze(struct run *run, const char *path, enum cli_lang lang)
-{
-	struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
-	struct tg_err err = TG_ERR_INIT;
-	char *src = NULL;
-	size_t len = 0, line, col;
-	const char *why;
-	int rc;
-
-	rc = tg_file_read(path, FILE_MAX, &src, &len, NULL, &err);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc == TG_ELIMIT) {
-		note(run, "note", path, "skipped: larger than 8 MiB");
-		return 0;
-	}
-	if (rc) {
-		run->unreadable = 1;
-		cli_error(CMD, "%s", err.msg);
-		return 0;
-	}
-	if ((lang == CLI_LANG_PY &&
-	     tg_audit_not_text(src, len, &line, &col, &why)) ||
-	    (lang == CLI_LANG_CXX && memchr(src, '\0', len) &&
-	     (why = "a NUL byte") != NULL)) {
-		run->undecodable = 1;
-		free(src);
-		note(run, "warning", path,
-		     why[2] == 'N'
-			 ? "skipped: cannot be decoded: a NUL byte"
-			 : "skipped: cannot be decoded: invalid UTF-8");
-		return 0;
-	}
-	rc = lang == CLI_LANG_PY
-		 ? tg_audit_py_indexed(run->pyix, src, len, path, &r, &err)
-		 : tg_audit_cxx_indexed(run->cxxix, src, len, path, &r, &err);
-	free(src);
-	if (!rc)
-		rc = tg_require_add(&run->rq, path, &r);
-	tg_audit_result_release(&r);
-	run->files++;
-	return rc;
-}
-
-static int
-on_file(void *ctx, const struct tg_walk_entry *e)
-{
-	return analyze(ctx, e->path, cli_source_lang(e->name));
-}
-
-static int
-on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
-	   const char *msg)
+on_source(void *ctx, struct cli_source_file *f)
 {
 	struct run *run = ctx;
-	struct stat st;
-
-	if (why == TG_WALK_SEEN)
-		return 0;
-	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
-		return 0; /* a symlink loop */
-	if (why == TG_WALK_UNREADABLE) {
-		run->unreadable = 1;
-		cli_error(CMD, "cannot read '%s': %s", e->path, msg);
-		return 0;
-	}
-	if (!run->ctx->quiet)
-		cli_error(CMD, "note: %s: skipped: %s", e->path, msg);
-	return 0;
-}
-
-static int
-operand(struct run *run, const char *path)
-{
-	struct tg_walk_opts wo;
-	struct tg_err err = TG_ERR_INIT;
-	struct stat st;
-	const char *base;
+	char what[300];
 	int rc;
 
-	if (stat(path, &st)) {
-		run->unreadable = 1;
-		cli_error(CMD, "cannot read '%s': %s", path, strerror(errno));
+	switch (f->what) {
+	case CLI_SOURCE_TOO_LARGE:
+		snprintf(what, sizeof(what), "skipped: larger than %zu MiB",
+			 FILE_MAX >> 20);
+		note(run, "note", f->path, what);
 		return 0;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		enum cli_lang lang;
-
-		base = strrchr(path, '/');
-		lang = cli_source_lang(base ? base + 1 : path);
-		if (lang == CLI_LANG_NONE) {
-			note(run, "note", path,
-			     "skipped: not a Python, C, C++ or CUDA file by "
-			     "its name");
-			return 0;
-		}
-		return analyze(run, path, lang);
-	}
-	memset(&wo, 0, sizeof(wo));
-	wo.want = want;
-	wo.file = on_file;
-	wo.skipped = on_skipped;
-	wo.ctx = run;
-	rc = tg_walk(path, &wo, &err);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc) {
+	case CLI_SOURCE_UNREADABLE:
 		run->unreadable = 1;
-		cli_error(CMD, "%s", err.msg);
+		cli_error(CMD, "%s", f->msg);
+		return 0;
+	case CLI_SOURCE_UNDECODABLE:
+		run->undecodable = 1;
+		snprintf(what, sizeof(what),
+			 "skipped: cannot be decoded: %s at line %zu, column "
+			 "%zu",
+			 f->why, f->line, f->col);
+		note(run, "warning", f->path, what);
+		return 0;
+	case CLI_SOURCE_SKIPPED:
+		snprintf(what, sizeof(what), "skipped: %s", f->msg);
+		note(run, "note", f->path, what);
+		return 0;
+	case CLI_SOURCE_ANALYZED:
+		break;
 	}
-	return 0;
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	rc = tg_require_add(&run->rq, f->path, f->r);
+	run->files++;
+	return rc;
 }
 
 static int
@@ -267,7 +166,7 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_declared_list l = TG_DECLARED_LIST_INIT;
 	struct tg_require_report rep;
 	struct tg_buf out = TG_BUF_INIT;
-	char **ops = NULL;
+	struct cli_source_opts so;
 	size_t k;
 	int status = CLI_OK, rc = 0, bad_decl = 0, fails = 0;
 
@@ -286,21 +185,21 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 		status = cli_exit_for(err.code);
 		goto out;
 	}
-	ops = calloc((size_t)argc + 1, sizeof(*ops));
-	if (!ops)
-		goto oom;
-	memcpy(ops, argv, (size_t)argc * sizeof(*ops));
-	qsort(ops, (size_t)argc, sizeof(*ops), cmp_str);
-	for (k = 0; k < (size_t)argc && !rc; k++)
-		rc = operand(&run, ops[k]);
-	if (rc)
+	memset(&so, 0, sizeof(so));
+	so.pyix = run.pyix;
+	so.cxxix = run.cxxix;
+	so.excludes = &excludes;
+	so.file_max = FILE_MAX;
+	so.file = on_source;
+	so.ctx = &run;
+	if (cli_source_run(&so, (const char *const *)argv, (size_t)argc))
 		goto oom;
 	for (k = 0; check_declared && k < (size_t)argc; k++) {
 		struct stat st;
 
-		if (stat(ops[k], &st) || !S_ISDIR(st.st_mode))
+		if (stat(argv[k], &st) || !S_ISDIR(st.st_mode))
 			continue;
-		rc = tg_declared_read(&l, ops[k], &err);
+		rc = tg_declared_read(&l, argv[k], &err);
 		if (rc == TG_ENOMEM)
 			goto oom;
 		if (rc) {
@@ -339,7 +238,6 @@ oom:
 	status = cli_out_of_memory(CMD);
 out:
 	tg_buf_release(&out);
-	free(ops);
 	tg_require_release(&run.rq);
 	tg_declared_list_release(&l);
 	tg_audit_py_index_free(run.pyix);

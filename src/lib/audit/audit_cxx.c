@@ -8,10 +8,15 @@
  * over the code copy (findings in code) and, but for methods, over the
  * mention copy (findings in a comment or string); a method entry is
  * mentioned by its id. The patterns are compiled once, in an index
- * (tg_audit_cxx_index_new); per file one pass over the source finds
- * which patterns' longest required literals occur in it (a table of
- * their first two bytes), and only those run, each after a memmem of
- * its literal in the copy, so most patterns cost nothing per file.
+ * (tg_audit_cxx_index_new), JIT-compiled, with the literals one of
+ * which each of their matches must hold (literal_set: "(?:c10|at)::
+ * optional" gives two names). Per file, one pass over the source with
+ * a bit per four-byte key (prefilter) finds which patterns' literals
+ * occur in it; a file in which none does (nor "torchgate:", nor a
+ * version test, nor a method's id) is not even tokenized, and only the
+ * patterns found run, each after a memmem of its literals in the copy.
+ * tg_audit_cxx_index_only narrows the patterns to the entries a caller
+ * can report (but for files with a suppression comment).
  *
  * Methods (.type(), .data<T>()) are judged by their receiver, from the
  * masked text before the '.' or '->': a call such as x.device() or
