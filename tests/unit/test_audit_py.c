@@ -171,7 +171,8 @@ static const struct tcase cases[] = {
      "3:5 torch.cuda.amp.autocast call code G@2 [if dir(torch.cuda)]\n"
      "5:5 torch.cuda.amp.autocast call code G@4 [if HAS_TORCH_AMP]\n"
      "7:5 torch.cuda.amp.autocast call code G@6 [if torch version "
-     "(is_torch_min_version)]\n"},
+     "(is_torch_min_version)]\n"
+     "branch 6-7 >=2.4\n"},
     {"and-conditional",
      "import torch\nok = hasattr(torch, 'compile') and torch.compile(f)\n"
      "g = torch.compile(f) if hasattr(torch, 'compile') else f\n"

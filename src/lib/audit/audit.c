@@ -10,6 +10,7 @@
 #include "lib/audit/audit.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -333,6 +334,33 @@ tg_audit_result_sort(struct tg_audit_result *r)
 	if (r->nbranches > 1)
 		qsort(r->branches, r->nbranches, sizeof(*r->branches),
 		      cmp_branch);
+}
+
+int
+tg_audit_grid_spec(const unsigned char set[TG_AUDIT_GRID], char *out,
+		   size_t outsz)
+{
+	int lo = -1, hi = -1, k;
+
+	for (k = 0; k < TG_AUDIT_GRID; k++)
+		if (set[k]) {
+			if (lo < 0)
+				lo = k;
+			else if (hi != k - 1)
+				return 0;
+			hi = k;
+		}
+	if (lo < 0 || (lo == 0 && hi == TG_AUDIT_GRID - 1))
+		return 0;
+	out[0] = '\0';
+	if (lo > 0)
+		snprintf(out, outsz, ">=%d.%d", lo / TG_AUDIT_GRID_MINOR,
+			 lo % TG_AUDIT_GRID_MINOR);
+	if (hi < TG_AUDIT_GRID - 1)
+		snprintf(out + strlen(out), outsz - strlen(out), "%s<%d.%d",
+			 lo > 0 ? "," : "", (hi + 1) / TG_AUDIT_GRID_MINOR,
+			 (hi + 1) % TG_AUDIT_GRID_MINOR);
+	return 1;
 }
 
 /* The length of the UTF-8 sequence at s[i..len), 0 when invalid. */

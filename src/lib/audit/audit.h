@@ -174,6 +174,18 @@ int tg_audit_suppressed(struct tg_audit_result *r,
 			const struct tg_audit_finding *f);
 
 /* Whether no torch at or above floor satisfies b->requires. */
+/* Version tests read by evaluating them over a grid of torch versions:
+ * major 0..9, minor 0..99, point k is k / TG_AUDIT_GRID_MINOR .
+ * k % TG_AUDIT_GRID_MINOR (both analyzers). */
+#define TG_AUDIT_GRID_MINOR 100
+#define TG_AUDIT_GRID (10 * TG_AUDIT_GRID_MINOR)
+
+/* The points set holds as a specifier set (">=1.8", "<2.0",
+ * ">=1.8,<2.0") into out: 1, or 0 when set is empty, every point, or
+ * not one interval. */
+int tg_audit_grid_spec(const unsigned char set[TG_AUDIT_GRID], char *out,
+		       size_t outsz);
+
 int tg_audit_branch_dead(const struct tg_audit_branch *b,
 			 const struct tg_version *floor);
 

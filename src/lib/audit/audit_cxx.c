@@ -63,9 +63,8 @@
 #define TEXT_MAX 200
 #define LITERAL_MAX 64
 #define LOOKBACK 65536
-#define GRID_MAJOR 10
-#define GRID_MINOR 100
-#define GRID (GRID_MAJOR * GRID_MINOR)
+#define GRID_MINOR TG_AUDIT_GRID_MINOR
+#define GRID TG_AUDIT_GRID
 
 /* A closed branch that guards lines first..last. */
 struct region {
@@ -1408,34 +1407,6 @@ add_region(struct cx *x, const struct frame *f, size_t last)
 	return 0;
 }
 
-/* The interval of set as a specifier set, into out; 0 when set is
- * empty, every version, or not one interval. */
-static int
-interval(const unsigned char set[GRID], char *out, size_t outsz)
-{
-	int lo = -1, hi = -1, k;
-
-	for (k = 0; k < GRID; k++)
-		if (set[k]) {
-			if (lo < 0)
-				lo = k;
-			else if (hi != k - 1)
-				return 0;
-			hi = k;
-		}
-	if (lo < 0 || (lo == 0 && hi == GRID - 1))
-		return 0;
-	out[0] = '\0';
-	if (lo > 0)
-		snprintf(out, outsz, ">=%d.%d", lo / GRID_MINOR,
-			 lo % GRID_MINOR);
-	if (hi < GRID - 1)
-		snprintf(out + strlen(out), outsz - strlen(out), "%s<%d.%d",
-			 lo > 0 ? "," : "", (hi + 1) / GRID_MINOR,
-			 (hi + 1) % GRID_MINOR);
-	return 1;
-}
-
 /* Close the current branch of f at line end (the next directive's). */
 static int
 close_branch(struct cx *x, struct frame *f, size_t end)
@@ -1445,7 +1416,7 @@ close_branch(struct cx *x, struct frame *f, size_t end)
 
 	if (add_region(x, f, end - 1))
 		return TG_ENOMEM;
-	if (!f->exact || !interval(f->cur, req, sizeof(req)))
+	if (!f->exact || !tg_audit_grid_spec(f->cur, req, sizeof(req)))
 		return 0;
 	for (k = 0; k < f->len && w < TEXT_MAX; k++)
 		if (x->src[f->off + k] != '\r')

@@ -48,17 +48,19 @@
  * argument); a call with *args or **kwargs is not judged; other
  * behaviour entries are not reported by this analyzer.
  *
- * Not read: code inside f-string fields (a mention in a string),
- * function parameters shadowing an alias, "for"/"with ... as" targets
- * (they do not end an alias), the TORCH_MAJOR/TORCH_MINOR "or" form of a
- * version test, and tuple compares are read as if the name held a tuple
- * as long as the literal: TORCH_VERSION > (2, 4) is >=2.5.
+ * Not read: code inside f-string fields (a mention in a string) and
+ * function parameters shadowing an alias; tuple compares are read as if
+ * the name held a tuple as long as the literal: TORCH_VERSION > (2, 4)
+ * is >=2.5. The targets of for, with ... as and except ... as end an
+ * alias (header_targets).
  *
  * Guards: the innermost block that guards wins; a try's handlers are
  * seen after its body, so the body's findings are patched when an
  * except clause is read (they are the last ones appended). Version
  * branches are the if/elif/else clauses whose test is one comparison of
- * a torch version that can be read exactly (or an "and" of them).
+ * a torch version that can be read exactly (or an "and" of them), or,
+ * failing that, a test the grid decides (read_test_grid: "or", "not",
+ * TORCH_MAJOR and TORCH_MINOR apart, is_torch_min_version(...) calls).
  *
  * Worst case: linear in the input; memory is the line buffer, the
  * bindings and the block stack, all bounded, plus the findings.
@@ -1665,12 +1667,33 @@ ci_contains(const char *s, size_t n, const char *needle)
 	return 0;
 }
 
+/* Whether s[0..n) holds "torch" as a word of an identifier: not
+ * followed by a letter of the same case as its last (TORCH_MAJOR,
+ * torch_version, is_torch_min_version, torchVersion; not
+ * torchvision_version_major or TORCHVISION_VERSION, a version of
+ * another package). */
+static int
+torch_word(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 5 <= n; k++) {
+		char h = s[k + 4], c = k + 5 < n ? s[k + 5] : '_';
+		int lower = h >= 'a' && h <= 'z';
+
+		if (ci_contains(s + k, 5, "torch") &&
+		    !(lower ? c >= 'a' && c <= 'z' : c >= 'A' && c <= 'Z'))
+			return 1;
+	}
+	return 0;
+}
+
 /* A torch version name: TORCH_VERSION, TORCH_MAJOR, torch_version,
  * is_torch_min_version, _TORCH_GREATER_EQUAL_2_0. */
 static int
 version_name(const char *s, size_t n)
 {
-	return ci_contains(s, n, "torch") &&
+	return torch_word(s, n) &&
 	       (ci_contains(s, n, "version") || ci_contains(s, n, "major") ||
 		ci_contains(s, n, "minor") || ci_contains(s, n, "greater") ||
 		ci_contains(s, n, "less"));
@@ -1983,6 +2006,292 @@ read_compare(struct state *st, size_t a, size_t b, char *pos, char *neg,
 	return 1;
 }
 
+/* ------------------------------------------------------------------ */
+/* Version tests over the grid (audit.h): the forms read_test cannot
+ * write as one specifier set: "or", "not", parentheses, a TORCH_MAJOR
+ * and a TORCH_MINOR name compared apart, helper calls such as
+ * is_torch_min_version("2.4"). Each comparison is evaluated at every
+ * point major.minor of the grid; the points where the whole test holds
+ * must be one interval. A comparison that the grid cannot decide
+ * exactly (a patch level other than 0, a pre-release, a string) makes
+ * the test unreadable, as before. */
+
+enum gkind { G_NONE, G_MAJOR, G_MINOR, G_VERSION, G_NUMBER, G_TUPLE };
+
+struct gside {
+	enum gkind kind;
+	long v[3]; /* G_NUMBER: v[0]; G_TUPLE: major, minor, patch */
+};
+
+/* The digits of s[0..n) as a version "X[.Y[.Z]]" into v: 1, or 0 when
+ * it is anything else (a pre-release, a local label, more parts). */
+static int
+grid_version(const char *s, size_t n, long v[3])
+{
+	size_t i = 0, k = 0;
+
+	v[0] = v[1] = v[2] = 0;
+	while (k < 3) {
+		size_t a = i;
+
+		while (i < n && s[i] >= '0' && s[i] <= '9' && i - a < 6)
+			v[k] = v[k] * 10 + (s[i++] - '0');
+		if (i == a)
+			return 0;
+		k++;
+		if (i == n)
+			return 1;
+		if (s[i++] != '.')
+			return 0;
+	}
+	return 0;
+}
+
+/* An integer literal token. */
+static int
+grid_int(const struct state *st, size_t i, long *v)
+{
+	const struct tg_pylex_tok *t = &st->t[i];
+	size_t k;
+
+	if (t->kind != TG_PYLEX_NUMBER || t->len > 6)
+		return 0;
+	*v = 0;
+	for (k = 0; k < t->len; k++) {
+		char c = st->s[t->off + k];
+
+		if (c < '0' || c > '9')
+			return 0;
+		*v = *v * 10 + (c - '0');
+	}
+	return 1;
+}
+
+/* A string literal token holding a version, into v. */
+static int
+grid_str(const struct state *st, size_t i, long v[3])
+{
+	const struct tg_pylex_tok *t = &st->t[i];
+	size_t bo = t->off + t->pre + t->quote;
+
+	if (t->kind != TG_PYLEX_STRING || (t->flags & TG_PYLEX_UNTERMINATED) ||
+	    t->len < (size_t)t->pre + 2u * t->quote)
+		return 0;
+	return grid_version(st->s + bo, t->off + t->len - t->quote - bo, v);
+}
+
+/* Numbers (n, n[, n]) in tokens [a, c) into v (c the closer). */
+static int
+grid_tuple(const struct state *st, size_t a, size_t c, long v[3])
+{
+	size_t k = a, n = 0;
+
+	v[0] = v[1] = v[2] = 0;
+	while (k < c) {
+		if (n == 3 || !grid_int(st, k, &v[n]))
+			return 0;
+		n++;
+		k++;
+		if (k < c && !tok_op(st, k, ","))
+			return 0;
+		k++;
+	}
+	return n > 0;
+}
+
+/* One side of a comparison, tokens [a, b). */
+static int
+grid_side(const struct state *st, size_t a, size_t b, struct gside *g)
+{
+	size_t e;
+
+	g->kind = G_NONE;
+	if (a >= b)
+		return 0;
+	if (b == a + 1 && grid_int(st, a, &g->v[0])) {
+		g->kind = G_NUMBER;
+		return 1;
+	}
+	if (tok_op(st, a, "(") && closer(st, a) + 1 == b) {
+		g->kind = G_TUPLE;
+		return grid_tuple(st, a + 1, b - 1, g->v);
+	}
+	if (!tok_name(st, a))
+		return 0;
+	e = chain_end(st, a);
+	if (e + 1 == b) {
+		const char *n = st->s + st->t[e].off;
+		size_t nl = st->t[e].len;
+
+		if (!version_name(n, nl))
+			return 0;
+		g->kind = ci_contains(n, nl, "minor")	? G_MINOR
+			  : ci_contains(n, nl, "major") ? G_MAJOR
+							: G_VERSION;
+		return 1;
+	}
+	/* parse(...), Version(...), parse_version(...), LooseVersion(...)
+	 * of a version string or of torch.__version__ */
+	if (tok_op(st, e + 1, "(") && closer(st, e + 1) + 1 == b &&
+	    (tok_is(st, e, "parse") || tok_is(st, e, "Version") ||
+	     tok_is(st, e, "parse_version") || tok_is(st, e, "LooseVersion"))) {
+		size_t k = e + 2;
+
+		if (k + 1 == b - 1 && grid_str(st, k, g->v)) {
+			g->kind = G_TUPLE;
+			return 1;
+		}
+		if (tok_name(st, k) && chain_end(st, k) + 2 == b &&
+		    tok_is(st, chain_end(st, k), "__version__")) {
+			g->kind = G_VERSION;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int
+grid_cmp(long x, int op, long y)
+{
+	switch (op) {
+	case 0:
+		return x >= y;
+	case 1:
+		return x <= y;
+	case 2:
+		return x > y;
+	case 3:
+		return x < y;
+	case 4:
+		return x == y;
+	default:
+		return x != y;
+	}
+}
+
+/* A comparison of tokens [a, b) at grid point (M, m): 0 or 1, or -1
+ * when it is not one the grid decides. */
+static int
+grid_compare(const struct state *st, size_t a, size_t b, long M, long m)
+{
+	size_t i, d = st->t[a].depth, k;
+	struct gside l, r;
+	int op = -1;
+
+	for (i = a; i < b && op < 0; i++)
+		for (k = 0; k < 6 && st->t[i].depth == d; k++)
+			if (tok_op(st, i, cmp_ops[k])) {
+				op = (int)k;
+				break;
+			}
+	if (op < 0)
+		return -1;
+	i--;
+	if (!grid_side(st, a, i, &l) || !grid_side(st, i + 1, b, &r))
+		return -1;
+	if (l.kind == G_NUMBER || l.kind == G_TUPLE) {
+		struct gside t = l;
+
+		l = r;
+		r = t;
+		op = flip_op[op];
+	}
+	if ((l.kind == G_MAJOR || l.kind == G_MINOR) && r.kind == G_NUMBER)
+		return grid_cmp(l.kind == G_MAJOR ? M : m, op, r.v[0]);
+	if (l.kind == G_VERSION && r.kind == G_TUPLE) {
+		if (r.v[2])
+			return -1; /* a patch level: between grid points */
+		return grid_cmp(M * 1000 + m, op, r.v[0] * 1000 + r.v[1]);
+	}
+	return -1;
+}
+
+/* A helper call NAME(...) whose name says "at least this torch":
+ * is_torch_min_version("2.4"), torch_version_at_least(2, 4). */
+static int
+grid_helper(const struct state *st, size_t a, size_t b, long M, long m)
+{
+	size_t e, c;
+	const char *n;
+	long v[3];
+
+	if (!tok_name(st, a))
+		return -1;
+	e = chain_end(st, a);
+	n = st->s + st->t[e].off;
+	if (!tok_op(st, e + 1, "(") || (c = closer(st, e + 1)) + 1 != b ||
+	    !ci_contains(n, st->t[e].len, "torch") ||
+	    !(ci_contains(n, st->t[e].len, "min_version") ||
+	      ci_contains(n, st->t[e].len, "at_least")))
+		return -1;
+	if (!(c == e + 3 && grid_str(st, e + 2, v)) &&
+	    !grid_tuple(st, e + 2, c, v))
+		return -1;
+	if (v[2])
+		return -1;
+	return M * 1000 + m >= v[0] * 1000 + v[1];
+}
+
+/* Tokens [a, b) at depth d as a test at grid point (M, m): 0 or 1, or
+ * -1 when not readable. depth bounds the recursion. */
+static int
+grid_eval(const struct state *st, size_t a, size_t b, long M, long m, int depth)
+{
+	size_t d, i;
+	int x, y;
+
+	if (a >= b || depth > 32)
+		return -1;
+	d = st->t[a].depth;
+	for (i = a; i < b; i++)
+		if (st->t[i].depth == d && tok_kw(st, i, "or")) {
+			x = grid_eval(st, a, i, M, m, depth + 1);
+			y = grid_eval(st, i + 1, b, M, m, depth + 1);
+			return x < 0 || y < 0 ? -1 : x || y;
+		}
+	for (i = a; i < b; i++)
+		if (st->t[i].depth == d && tok_kw(st, i, "and")) {
+			x = grid_eval(st, a, i, M, m, depth + 1);
+			y = grid_eval(st, i + 1, b, M, m, depth + 1);
+			return x < 0 || y < 0 ? -1 : x && y;
+		}
+	if (tok_kw(st, a, "not")) {
+		x = grid_eval(st, a + 1, b, M, m, depth + 1);
+		return x < 0 ? -1 : !x;
+	}
+	if (tok_op(st, a, "(") && closer(st, a) + 1 == b)
+		return grid_eval(st, a + 1, b - 1, M, m, depth + 1);
+	x = grid_helper(st, a, b, M, m);
+	return x >= 0 ? x : grid_compare(st, a, b, M, m);
+}
+
+/* The test [a, b) over the grid: the specifier sets where it holds and
+ * where it does not (empty when that is not one interval); 0 when it is
+ * not readable or holds everywhere or nowhere. */
+static int
+read_test_grid(const struct state *st, size_t a, size_t b, char *pos, char *neg,
+	       size_t cap)
+{
+	unsigned char set[TG_AUDIT_GRID], not_set[TG_AUDIT_GRID];
+	size_t k;
+	int x;
+
+	pos[0] = neg[0] = '\0';
+	for (k = 0; k < TG_AUDIT_GRID; k++) {
+		x = grid_eval(st, a, b, (long)(k / TG_AUDIT_GRID_MINOR),
+			      (long)(k % TG_AUDIT_GRID_MINOR), 0);
+		if (x < 0)
+			return 0;
+		set[k] = (unsigned char)x;
+		not_set[k] = (unsigned char)!x;
+	}
+	if (!tg_audit_grid_spec(set, pos, cap))
+		return 0;
+	if (!tg_audit_grid_spec(not_set, neg, cap))
+		neg[0] = '\0';
+	return 1;
+}
+
 /* A whole test [a, b): one comparison, or several joined by "and"
  * (then no negation: *neg empty). */
 static int
@@ -2162,7 +2471,8 @@ if_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
 	copy_text(b->cond, sizeof(b->cond), st->s + st->t[a].off,
 		  c > a ? st->t[c - 1].off + st->t[c - 1].len - st->t[a].off
 			: 0);
-	if (a < c && read_test(st, a, c, pos, neg, sizeof(pos))) {
+	if (a < c && (read_test(st, a, c, pos, neg, sizeof(pos)) ||
+		      read_test_grid(st, a, c, pos, neg, sizeof(pos)))) {
 		join_spec(b->req, sizeof(b->req), b->neg, pos);
 		if (neg[0]) {
 			char nn[160];
@@ -2317,6 +2627,46 @@ mark_annotations(struct state *st)
 	}
 }
 
+/* The names a for, with ... as or except ... as header binds, in tokens
+ * [0, e) of the line: no longer aliases. The targets of a for are the
+ * names before its "in"; of as, the names after it up to the next ','
+ * or ':' at its depth (a tuple of names too). */
+static void
+header_targets(struct state *st, size_t e)
+{
+	size_t i = 0, k, d;
+	int on = 0;
+
+	if (tok_kw(st, 0, "async"))
+		i = 1;
+	if (!tok_kw(st, i, "for") && !tok_kw(st, i, "with") &&
+	    !tok_kw(st, i, "except"))
+		return;
+	d = st->t[i].depth;
+	on = tok_kw(st, i, "for");
+	for (k = i + 1; k < e; k++) {
+		const struct tg_pylex_tok *t = &st->t[k];
+
+		if (t->depth == d && tok_kw(st, k, "in") &&
+		    tok_kw(st, i, "for"))
+			break;
+		if (t->depth == d && tok_kw(st, k, "as")) {
+			on = 1;
+			continue;
+		}
+		if (t->depth == d &&
+		    (tok_op(st, k, ",") || tok_op(st, k, ":")) &&
+		    !tok_kw(st, i, "for")) {
+			on = 0;
+			continue;
+		}
+		if (on && t->kind == TG_PYLEX_NAME && !tok_op(st, k - 1, ".") &&
+		    !tok_op(st, k + 1, ".") && !tok_op(st, k + 1, "(") &&
+		    !tok_op(st, k + 1, "["))
+			bind_set(st, st->s + t->off, t->len, NULL, 0);
+	}
+}
+
 /* One buffered logical line. */
 static void
 process_line(struct state *st)
@@ -2347,6 +2697,7 @@ process_line(struct state *st)
 			goto out;
 		}
 		scan_refs(st, 0, start ? start : st->n);
+		header_targets(st, start ? start : st->n);
 		if (!start)
 			goto out;
 	}
