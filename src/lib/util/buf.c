@@ -132,6 +132,11 @@ tg_buf_detach(struct tg_buf *b)
 {
 	char *p = b->data;
 
+	/* a failed append left the text cut short: never handed out */
+	if (b->err) {
+		tg_buf_release(b);
+		return NULL;
+	}
 	if (!p) {
 		p = calloc(1, 1);
 		if (!p)

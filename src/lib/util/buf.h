@@ -47,7 +47,8 @@ int tg_buf_addc(struct tg_buf *b, char c);
 int tg_buf_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
 /* 0, or the first failure of an append since init or clear. */
 int tg_buf_error(const struct tg_buf *b);
-/* Hand the block to the caller (never NULL on success); b is reset. */
+/* Hand the block to the caller; b is reset. NULL when an append failed
+ * (the text would be cut short: it is freed) or out of memory. */
 char *tg_buf_detach(struct tg_buf *b);
 
 #endif
