@@ -98,6 +98,7 @@ struct name_ent {
 /* A method: ".name(" on any receiver (its type is not known). */
 struct method_rule {
 	char *name;
+	size_t nlen;
 	const struct tg_api *api;
 	int zeroarg; /* only ".name()" */
 };
@@ -106,6 +107,7 @@ struct method_rule {
 struct param_rule {
 	const struct tg_api *api;
 	char *func; /* the resolved dotted name, or a method's name */
+	size_t flen;
 	int method; /* func is a method: ".func(" on any receiver */
 	int under;  /* func is a module: any function under it */
 	char *kw;
@@ -152,6 +154,7 @@ struct tg_audit_py_index {
 	size_t nparams;
 	const struct tg_api *behav[NBEHAV];
 	char roots[ROOTS_MAX][32];
+	size_t rootlen[ROOTS_MAX];
 	size_t nroots;
 };
 
@@ -390,6 +393,7 @@ add_root(struct tg_audit_py_index *ix, const char *id)
 	if (ix->nroots < ROOTS_MAX) {
 		memcpy(ix->roots[ix->nroots], id, n);
 		ix->roots[ix->nroots][n] = '\0';
+		ix->rootlen[ix->nroots] = n;
 		ix->nroots++;
 	}
 }
@@ -421,6 +425,7 @@ add_method(struct tg_audit_py_index *ix, const char *name, size_t n,
 	v[ix->nmethods].name = strndup(name, n);
 	if (!v[ix->nmethods].name)
 		return TG_ENOMEM;
+	v[ix->nmethods].nlen = n;
 	v[ix->nmethods].api = api;
 	v[ix->nmethods].zeroarg = zeroarg;
 	ix->nmethods++;
@@ -440,6 +445,7 @@ add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
 	v += ix->nparams;
 	v->api = api;
 	v->func = strndup(func, fn);
+	v->flen = fn;
 	v->kw = strdup(kw);
 	v->method = method;
 	v->under = under;
@@ -766,7 +772,7 @@ is_root(const struct state *st, const char *s, size_t n)
 	size_t k;
 
 	for (k = 0; k < st->ix->nroots; k++)
-		if (strlen(st->ix->roots[k]) == n &&
+		if (st->ix->rootlen[k] == n &&
 		    memcmp(st->ix->roots[k], s, n) == 0)
 			return 1;
 	return 0;
@@ -1243,7 +1249,7 @@ check_call(struct state *st, const char *full, size_t fl, size_t p, size_t head)
 
 	for (k = 0; k < ix->nparams; k++) {
 		const struct param_rule *pr = &ix->params[k];
-		size_t pl = strlen(pr->func);
+		size_t pl = pr->flen;
 
 		if (pr->method)
 			continue;
@@ -1292,7 +1298,7 @@ check_method(struct state *st, size_t i)
 	for (k = 0; k < ix->nmethods; k++) {
 		const struct method_rule *m = &ix->methods[k];
 
-		if (strlen(m->name) != nl || memcmp(m->name, nm, nl) != 0)
+		if (m->nlen != nl || memcmp(m->name, nm, nl) != 0)
 			continue;
 		if (m->zeroarg && !tok_op(st, i + 2, ")"))
 			continue;
@@ -1302,7 +1308,7 @@ check_method(struct state *st, size_t i)
 	for (k = 0; k < ix->nparams; k++) {
 		const struct param_rule *pr = &ix->params[k];
 
-		if (!pr->method || strlen(pr->func) != nl ||
+		if (!pr->method || pr->flen != nl ||
 		    memcmp(pr->func, nm, nl) != 0)
 			continue;
 		if (call_args(st, i + 1, pr->kw, &kwat, &npos, &star, &empty) &&
