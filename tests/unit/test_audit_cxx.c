@@ -190,6 +190,29 @@ test_helpers(void)
 	b.requires = (char *)">=2.4";
 	CHECK(!tg_audit_branch_dead(&b, &fl), ">=2.4 never dead");
 	tg_version_release(&fl);
+	{
+		/* every form a branch's specifier set takes, at floor 2.0 */
+		static const struct {
+			const char *req;
+			int dead;
+		} forms[] = {
+		    {"<=1.12.1", 1},   {"<=2.0", 0},   {"<2.0", 1},
+		    {"<2.0.1", 0},     {"==1.*", 1},   {"==2.*", 0},
+		    {"==1.13", 1},     {"==2.0", 0},   {">=1.8,<2.0", 1},
+		    {">=1.8,<2.1", 0}, {">1.12.1", 0}, {"!=1.*", 0},
+		    {"==1.9.*", 1},    {"<=1.x", 0},
+		};
+		size_t k;
+
+		tg_version_parse(&fl, "2.0", 3, NULL);
+		for (k = 0; k < sizeof(forms) / sizeof(forms[0]); k++) {
+			b.requires = (char *)forms[k].req;
+			CHECK(tg_audit_branch_dead(&b, &fl) == forms[k].dead,
+			      "%s %s at floor 2.0", forms[k].req,
+			      forms[k].dead ? "dead" : "alive");
+		}
+		tg_version_release(&fl);
+	}
 	CHECK(!tg_audit_not_text("a\xc3\xa9\n", 4, &line, &col, &why),
 	      "utf-8 is text");
 	CHECK(tg_audit_not_text("a\nb\xff", 4, &line, &col, &why) &&

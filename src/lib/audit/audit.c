@@ -280,27 +280,63 @@ tg_audit_suppressed(struct tg_audit_result *r, const struct tg_audit_finding *f)
 	return hit;
 }
 
+/* Whether the clause op ver (one of a branch's specifiers) leaves no
+ * version at or above floor: an upper bound at or below it. */
+static int
+clause_dead(const char *op, size_t opn, const char *ver, size_t vn,
+	    const struct tg_version *floor)
+{
+	struct tg_version v = TG_VERSION_INIT;
+	char buf[64];
+	int wild = vn > 2 && memcmp(ver + vn - 2, ".*", 2) == 0, c, dead = 0;
+
+	if (wild) {
+		/* ==X.Y.*: the versions below X.(Y+1) */
+		size_t k = vn - 2, a;
+		unsigned long last;
+
+		for (a = k; a > 0 && ver[a - 1] != '.'; a--)
+			;
+		if (k - a == 0 || k - a > 9 || a + 12 > sizeof(buf))
+			return 0;
+		last = strtoul(ver + a, NULL, 10);
+		snprintf(buf, sizeof(buf), "%.*s%lu", (int)a, ver, last + 1);
+		ver = buf;
+		vn = strlen(buf);
+	}
+	if (tg_version_parse(&v, ver, vn, NULL))
+		return 0;
+	c = tg_version_cmp(&v, floor);
+	if (opn == 1 && op[0] == '<')
+		dead = c <= 0;
+	else if (opn == 2 && memcmp(op, "<=", 2) == 0)
+		dead = c < 0;
+	else if (opn == 2 && memcmp(op, "==", 2) == 0)
+		dead = wild ? c <= 0 : c < 0;
+	tg_version_release(&v);
+	return dead;
+}
+
 int
 tg_audit_branch_dead(const struct tg_audit_branch *b,
 		     const struct tg_version *floor)
 {
 	const char *p = b->requires;
-	struct tg_version upper = TG_VERSION_INIT;
-	const char *e;
-	int dead = 0;
 
-	/* requires is what audit_cxx writes: ">=X", "<Y" or ">=X,<Y";
-	 * only an upper bound at or below the floor makes it dead */
-	p = strchr(p, '<');
-	if (!p || p[1] == '=')
-		return 0;
-	p++;
-	e = p + strcspn(p, ",");
-	if (tg_version_parse(&upper, p, (size_t)(e - p), NULL))
-		return 0;
-	dead = tg_version_cmp(&upper, floor) <= 0;
-	tg_version_release(&upper);
-	return dead;
+	/* a comma-separated specifier set: dead when one clause alone
+	 * leaves nothing at or above the floor */
+	while (p && *p) {
+		size_t n = strcspn(p, ","), o = 0;
+
+		while (o < n && strchr("<>=!~", p[o]))
+			o++;
+		if (o && o < n && clause_dead(p, o, p + o, n - o, floor))
+			return 1;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
 }
 
 static int
