@@ -1818,6 +1818,31 @@ line_intervals(struct state *st, size_t a, size_t b)
 	}
 }
 
+/* Whether name token e (the end of a chain) is a function that parses
+ * a version: parse (packaging.version), Version, parse_version
+ * (pkg_resources), LooseVersion, digit_version (mmcv/mmengine). */
+static int
+parse_func(const struct state *st, size_t e)
+{
+	return tok_is(st, e, "parse") || tok_is(st, e, "Version") ||
+	       tok_is(st, e, "parse_version") ||
+	       tok_is(st, e, "LooseVersion") || tok_is(st, e, "digit_version");
+}
+
+/* Whether tokens k..e are torch.__version__ (through any alias of
+ * torch), not another package's __version__. */
+static int
+torch_version_attr(const struct state *st, size_t k, size_t e)
+{
+	size_t tn = 0;
+	const char *tg;
+
+	if (e != k + 2 || !tok_is(st, e, "__version__"))
+		return 0;
+	tg = resolve_head(st, st->s + st->t[k].off, st->t[k].len, &tn);
+	return tg && tn == 5 && memcmp(tg, "torch", 5) == 0;
+}
+
 /* One side of a version comparison at [a, b): 1 a version name, 2
  * parse(torch.__version__), 3 torch.__version__ itself, 4 a tuple
  * (into ver), 5 parse("X") (into ver), 6 an integer compared with a
@@ -1869,8 +1894,7 @@ version_side(const struct state *st, size_t a, size_t b, char *ver, size_t cap)
 		return 0;
 	}
 	if (tok_op(st, e + 1, "(") && closer(st, e + 1) + 1 == b &&
-	    (tok_is(st, e, "parse") || tok_is(st, e, "Version") ||
-	     tok_is(st, e, "parse_version") || tok_is(st, e, "LooseVersion"))) {
+	    parse_func(st, e)) {
 		size_t k = e + 2;
 
 		if (st->t[k].kind == TG_PYLEX_STRING && k + 1 == b - 1) {
@@ -1892,7 +1916,7 @@ version_side(const struct state *st, size_t a, size_t b, char *ver, size_t cap)
 		if (tok_name(st, k)) {
 			size_t ke = chain_end(st, k);
 
-			if (ke + 2 == b && tok_is(st, ke, "__version__"))
+			if (ke + 2 == b && torch_version_attr(st, k, ke))
 				return 2;
 		}
 	}
@@ -2139,8 +2163,7 @@ grid_side(const struct state *st, size_t a, size_t b, struct gside *g)
 	/* parse(...), Version(...), parse_version(...), LooseVersion(...)
 	 * of a version string or of torch.__version__ */
 	if (tok_op(st, e + 1, "(") && closer(st, e + 1) + 1 == b &&
-	    (tok_is(st, e, "parse") || tok_is(st, e, "Version") ||
-	     tok_is(st, e, "parse_version") || tok_is(st, e, "LooseVersion"))) {
+	    parse_func(st, e)) {
 		size_t k = e + 2;
 
 		if (k + 1 == b - 1 && grid_str(st, k, g->v)) {
@@ -2148,7 +2171,7 @@ grid_side(const struct state *st, size_t a, size_t b, struct gside *g)
 			return 1;
 		}
 		if (tok_name(st, k) && chain_end(st, k) + 2 == b &&
-		    tok_is(st, chain_end(st, k), "__version__")) {
+		    torch_version_attr(st, k, chain_end(st, k))) {
 			g->kind = G_VERSION;
 			return 1;
 		}
@@ -2213,7 +2236,8 @@ grid_compare(const struct state *st, size_t a, size_t b, long M, long m)
 }
 
 /* A helper call NAME(...) whose name says "at least this torch":
- * is_torch_min_version("2.4"), torch_version_at_least(2, 4). */
+ * is_torch_min_version("2.4"), min_torch_version("2.6.0"),
+ * torch_version_at_least(2, 4). */
 static int
 grid_helper(const struct state *st, size_t a, size_t b, long M, long m)
 {
@@ -2226,8 +2250,9 @@ grid_helper(const struct state *st, size_t a, size_t b, long M, long m)
 	e = chain_end(st, a);
 	n = st->s + st->t[e].off;
 	if (!tok_op(st, e + 1, "(") || (c = closer(st, e + 1)) + 1 != b ||
-	    !ci_contains(n, st->t[e].len, "torch") ||
-	    !(ci_contains(n, st->t[e].len, "min_version") ||
+	    !torch_word(n, st->t[e].len) ||
+	    !((ci_contains(n, st->t[e].len, "min") &&
+	       ci_contains(n, st->t[e].len, "version")) ||
 	      ci_contains(n, st->t[e].len, "at_least")))
 		return -1;
 	if (!(c == e + 3 && grid_str(st, e + 2, v)) &&
