@@ -48,8 +48,10 @@
  * argument); a call with *args or **kwargs is not judged; other
  * behaviour entries are not reported by this analyzer.
  *
- * Not read: code inside f-string fields (a mention in a string) and
- * function parameters shadowing an alias; tuple compares are read as if
+ * The expressions of f-string fields are code (scan_fields: each field
+ * tokenized on its own, its guards those of the string), the rest of an
+ * f-string is text for mentions. Not read: function parameters
+ * shadowing an alias; tuple compares are read as if
  * the name held a tuple as long as the literal: TORCH_VERSION > (2, 4)
  * is >=2.5. The targets of for, with ... as and except ... as end an
  * alias (header_targets).
@@ -733,6 +735,10 @@ struct state {
 	struct interval iv[INTERVALS_MAX];
 	size_t niv;
 	size_t last_line; /* the last line of the previous logical line */
+	/* reading an f-string's fields (scan_fields): the string's token
+	 * in the line, whose conditional-expression guards apply, and its
+	 * line; SIZE_MAX when not */
+	size_t field_of, field_line;
 	int rc;
 };
 
@@ -954,10 +960,13 @@ guard_of(const struct state *st, size_t ti, const char **text, size_t *line)
 	const struct block *soft = NULL;
 	size_t k;
 
-	for (k = 0; ti != SIZE_MAX && k < st->niv; k++)
-		if (ti >= st->iv[k].a && ti < st->iv[k].b) {
+	size_t at = st->field_of != SIZE_MAX ? st->field_of : ti;
+
+	for (k = 0; at != SIZE_MAX && k < st->niv; k++)
+		if (at >= st->iv[k].a && at < st->iv[k].b) {
 			*text = st->iv[k].text;
-			*line = st->t[ti].line;
+			*line = st->field_of != SIZE_MAX ? st->field_line
+							 : st->t[ti].line;
 			return TG_AUDIT_GUARDED;
 		}
 	for (k = st->nblocks; k-- > 0;) {
@@ -1370,6 +1379,148 @@ string_annotation(struct state *st, size_t i)
 	}
 }
 
+static void scan_refs(struct state *st, size_t a, size_t b);
+
+#define FIELD_TOKS 256 /* tokens of one f-string field read as code */
+
+/* Line and 0-based column of byte off of string token t. */
+static void
+str_pos(const struct state *st, const struct tg_pylex_tok *t, size_t off,
+	size_t *line, size_t *col)
+{
+	size_t k, ls = SIZE_MAX;
+
+	*line = t->line;
+	for (k = t->off; k < off; k++)
+		if (st->s[k] == '\n') {
+			(*line)++;
+			ls = k + 1;
+		}
+	*col = ls == SIZE_MAX ? t->col + (off - t->off) : off - ls;
+}
+
+/* The mentions in bytes [a, e) of string token t (token ti). */
+static void
+str_mentions(struct state *st, const struct tg_pylex_tok *t, size_t ti,
+	     size_t a, size_t e)
+{
+	size_t line, col;
+
+	if (e <= a)
+		return;
+	str_pos(st, t, a, &line, &col);
+	scan_mentions(st, st->s + a, e - a, line, col, TG_AUDIT_IN_STRING, ti);
+}
+
+/* The expression of the field whose '{' is at byte at, read as code:
+ * its tokens up to the '}', '!', ':' or '=' that ends it at depth 0,
+ * scanned for references. The byte after the expression. */
+static size_t
+read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
+		size_t at, size_t end)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok ft[FIELD_TOKS], *save_t, tok;
+	unsigned char fann[FIELD_TOKS], *save_ann;
+	size_t nf = 0, save_n, stop = end, line, col;
+
+	str_pos(st, t, at + 1, &line, &col);
+	tg_pylex_init(&lx, st->s, end);
+	lx.pos = at + 1;
+	lx.line = line;
+	lx.lstart = at + 1 - col;
+	lx.code = 1;
+	while (nf < FIELD_TOKS && tg_pylex_next(&lx, &tok)) {
+		if (tok.kind == TG_PYLEX_END || tok.kind == TG_PYLEX_NEWLINE ||
+		    tok.kind == TG_PYLEX_ERROR || tok.off >= end) {
+			stop = tok.off < end ? tok.off : end;
+			break;
+		}
+		if (tok.kind == TG_PYLEX_NL || tok.kind == TG_PYLEX_COMMENT)
+			continue;
+		if (tok.kind == TG_PYLEX_OP && tok.depth == 0 && tok.len == 1 &&
+		    (st->s[tok.off] == '}' || st->s[tok.off] == '!' ||
+		     st->s[tok.off] == ':' ||
+		     (st->s[tok.off] == '=' && tok.off + 1 < end &&
+		      strchr("}!:", st->s[tok.off + 1])))) {
+			stop = tok.off;
+			break;
+		}
+		ft[nf++] = tok;
+	}
+	if (!nf)
+		return stop;
+	memset(fann, 0, nf);
+	save_t = st->t;
+	save_ann = st->ann;
+	save_n = st->n;
+	if (st->field_of == SIZE_MAX) {
+		st->field_of = ti;
+		st->field_line = t->line;
+	}
+	st->t = ft;
+	st->ann = fann;
+	st->n = nf;
+	scan_refs(st, 0, nf);
+	st->t = save_t;
+	st->ann = save_ann;
+	st->n = save_n;
+	return stop; /* field_of: scan_fields puts it back */
+}
+
+/* An f-string (token ti): its literal text scanned for mentions, the
+ * expressions of its replacement fields as code (PEP 701: nested
+ * strings of any quote, format specs with fields of their own). */
+static void
+scan_fields(struct state *st, size_t ti)
+{
+	const struct tg_pylex_tok t = st->t[ti];
+	size_t i = t.off + t.pre + t.quote, end = t.off + t.len, lit = i;
+	int raw = (t.flags & TG_PYLEX_RAW) != 0;
+	size_t outer = st->field_of;
+
+	if (!(t.flags & TG_PYLEX_UNTERMINATED) && end >= i + t.quote)
+		end -= t.quote;
+	while (i < end && !st->rc) {
+		char c = st->s[i];
+
+		if (c == '\\' && !raw && i + 2 < end && st->s[i + 1] == 'N' &&
+		    st->s[i + 2] == '{') {
+			/* \N{NAME}: an escape's braces, no field */
+			for (i += 3; i < end && st->s[i] != '}'; i++)
+				;
+			i++;
+			continue;
+		}
+		if (c == '\\') {
+			i += 2;
+			continue;
+		}
+		if ((c == '{' || c == '}') && i + 1 < end &&
+		    st->s[i + 1] == c) {
+			i += 2; /* {{ or }} */
+			continue;
+		}
+		if (c == '{') {
+			str_mentions(st, &t, ti, lit, i);
+			i = read_field_code(st, &t, ti, i, end);
+			/* the rest: a conversion, a format spec (its own
+			 * fields are found as the loop goes on), the '}' */
+			if (i < end && st->s[i] == '=')
+				i++;
+			if (i < end && st->s[i] == '!')
+				i += 2;
+			if (i < end && st->s[i] == ':')
+				i++;
+			lit = i;
+			continue;
+		}
+		i++;
+	}
+	str_mentions(st, &t, ti, lit, end);
+	st->field_of = outer;
+}
+
 /* References in tokens [a, b): chains resolved to table names, methods,
  * strings. */
 static void
@@ -1387,6 +1538,12 @@ scan_refs(struct state *st, size_t a, size_t b)
 		if (t->kind == TG_PYLEX_STRING) {
 			if (st->ann[i]) {
 				string_annotation(st, i);
+			} else if ((t->flags & TG_PYLEX_FSTRING) &&
+				   !(t->flags & (TG_PYLEX_BYTES |
+						 TG_PYLEX_UNTERMINATED))) {
+				/* an unterminated one is text, as the rest
+				 * of its line is */
+				scan_fields(st, i);
 			} else {
 				size_t bo = t->off + t->pre + t->quote,
 				       eo = t->off + t->len;
@@ -2799,6 +2956,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	st->ix = ix;
 	st->s = src;
 	st->len = len;
+	st->field_of = SIZE_MAX;
 	st->path = path;
 	st->r = r;
 	st->t = malloc(cap * sizeof(*st->t));
