@@ -111,7 +111,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_syspath_env se;
-	struct tg_probe_opts po = {NULL};
+	struct tg_probe_opts po = {NULL, NULL};
 	size_t k;
 	int rc;
 
@@ -134,6 +134,8 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 					    TG_ORIGIN_ARG, env->cwd, 0, &err);
 	if (!rc && env->have_interp)
 		rc = tg_syspath_for_interp(&env->path, &env->interp, &se, &err);
+	if (!rc && env->have_interp)
+		po.ext_suffix = env->interp.ext_suffix;
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
 	if (rc) {
@@ -155,6 +157,36 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	size_t k;
 
 	*out = NULL;
+	if (tg_probe_imports(&env->probe) == TG_IMPORT_MODULE) {
+		const struct tg_probe *pr = &env->probe;
+
+		if (pr->ncopies)
+			cli_error(cmd,
+				  "'import torch' would import the module "
+				  "'%s', not torch's package (it shadows the "
+				  "torch at '%s')",
+				  pr->module, pr->copies[0].dir);
+		else
+			cli_error(cmd,
+				  "'import torch' would import the module "
+				  "'%s', not torch's package",
+				  pr->module);
+		return CLI_NO_TORCH;
+	}
+	if (tg_probe_imports(&env->probe) == TG_IMPORT_NAMESPACE) {
+		const struct tg_probe *pr = &env->probe;
+
+		cli_error(cmd,
+			  "'import torch' would import a namespace package "
+			  "(no __init__.py in '%s'%s%.0zu%s), not torch's "
+			  "package",
+			  pr->portions[0], pr->nportions > 1 ? " and " : "",
+			  pr->nportions > 1 ? pr->nportions - 1 : 0,
+			  pr->nportions > 2    ? " other directories"
+			  : pr->nportions == 2 ? " other directory"
+					       : "");
+		return CLI_NO_TORCH;
+	}
 	if (!env->probe.ncopies) {
 		struct tg_buf msg = TG_BUF_INIT;
 

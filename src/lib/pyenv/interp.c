@@ -39,6 +39,7 @@ tg_interp_release(struct tg_interp *in)
 	free(in->prefix);
 	free(in->base_prefix);
 	free(in->pyvenv_cfg);
+	free(in->ext_suffix);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -499,6 +500,86 @@ check_debian_site(struct tg_interp *in, struct tg_err *err)
 	return 0;
 }
 
+/* The first of importlib.machinery.EXTENSION_SUFFIXES, which CPython
+ * compiles in: the build's EXT_SUFFIX as its _sysconfigdata_*.py says it
+ * (the first such file in name order that has it), else the suffix of
+ * the first extension module of lib-dynload named NAME.cpython-*.so.
+ * Unknown (NULL) is no error. */
+static int
+read_ext_suffix(struct tg_interp *in, struct tg_err *err)
+{
+	static const char key[] = "'EXT_SUFFIX': '";
+	char dir[4200], *best = NULL, *text = NULL;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (tg_path_fmt(dir, sizeof(dir), NULL, "%s/lib/python%d.%d",
+			in->base_prefix, in->major, in->minor))
+		return 0;
+	/* pass 0: _sysconfigdata_*.py, pass 1: lib-dynload */
+	for (int pass = 0; pass < 2 && !in->ext_suffix && !rc; pass++) {
+		if (pass == 1 &&
+		    tg_path_fmt(dir + strlen(dir), sizeof(dir) - strlen(dir),
+				NULL, "/lib-dynload"))
+			break;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) && !rc) {
+			const char *n = de->d_name, *c;
+			size_t l = strlen(n);
+
+			if (pass == 0 && (strncmp(n, "_sysconfigdata_", 15) ||
+					  l < 3 || strcmp(n + l - 3, ".py")))
+				continue;
+			if (pass == 1 && (!(c = strstr(n, ".cpython-")) ||
+					  l < 3 || strcmp(n + l - 3, ".so") ||
+					  strchr(c + 1, '.') != n + l - 3))
+				continue;
+			if (!best || strcmp(n, best) < 0) {
+				free(best);
+				if (!(best = tg_str_ndup(n, l)))
+					rc = TG_ENOMEM;
+			}
+		}
+		closedir(d);
+		if (rc || !best)
+			break;
+		if (pass == 1) {
+			in->ext_suffix = tg_str_ndup(strchr(best, '.'),
+						     strlen(strchr(best, '.')));
+			rc = in->ext_suffix ? 0 : TG_ENOMEM;
+		} else {
+			struct tg_err e = TG_ERR_INIT;
+			char file[4400];
+			size_t len;
+			const char *p, *q;
+
+			if (tg_path_fmt(file, sizeof(file), NULL, "%s/%s", dir,
+					best) == 0 &&
+			    tg_file_read(file, SITE_PY_MAX, &text, &len, NULL,
+					 &e) == 0 &&
+			    text && (p = strstr(text, key)) &&
+			    (q = strchr(p + sizeof(key) - 1, '\'')) &&
+			    q - p > (long)sizeof(key) - 1 && q - p < 80) {
+				p += sizeof(key) - 1;
+				in->ext_suffix =
+				    tg_str_ndup(p, (size_t)(q - p));
+				rc = in->ext_suffix ? 0 : TG_ENOMEM;
+			} else if (e.code == TG_ENOMEM) {
+				rc = TG_ENOMEM;
+			}
+			free(text);
+			text = NULL;
+		}
+		free(best);
+		best = NULL;
+	}
+	free(best);
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
+}
+
 static int
 describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 struct tg_err *err)
@@ -659,6 +740,8 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		goto out;
 	}
 	rc = check_debian_site(in, err);
+	if (!rc)
+		rc = read_ext_suffix(in, err);
 out:
 	free(exe_dir);
 	free(real);
@@ -765,7 +848,8 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
 	if (!in->base_prefix)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	return check_debian_site(in, err);
+	rc = check_debian_site(in, err);
+	return rc ? rc : read_ext_suffix(in, err);
 }
 
 /* ---- the full version ----

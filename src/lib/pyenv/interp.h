@@ -32,6 +32,9 @@ struct tg_interp {
 	int system_site; /* include-system-site-packages */
 	int major, minor;
 	int debian; /* site.py adds dist-packages directories */
+	/* the interpreter's own extension suffix (".cpython-311-x86_64-
+	 * linux-gnu.so"), from its files, or NULL when they do not say */
+	char *ext_suffix;
 };
 
 #define TG_INTERP_INIT                                                         \

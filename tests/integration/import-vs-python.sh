@@ -1,0 +1,133 @@
+#!/bin/bash
+# import-vs-python.sh - what 'import torch' would find, against the interpreter
+# SPDX-License-Identifier: MIT
+#
+# usage: import-vs-python.sh TORCHGATE SRCDIR
+#
+# Each layout puts directories on PYTHONPATH and asks the Debian
+# /usr/bin/python3 (required) what importlib.util.find_spec("torch") gives:
+# nothing is imported or run, only the path finder's answer is printed
+# (a package and its directory, a module file, or namespace portions).
+# 'torchgate probe --python /usr/bin/python3' in the very same environment
+# must agree: a package is the location it reports (exit 0); a module
+# (torch.py, torch.pyc, an extension module by the interpreter's
+# suffixes) and a namespace package are exit 3 with a message that names
+# what Python would import. Layouts:
+#   ns-then-pkg    torch/ with only version.py (a namespace portion), then
+#                  a regular package: the package wins
+#   py-then-pkg    torch.py, then a package: the module wins
+#   ext-then-pkg   torch.cpython-311-...so beside a namespace torch/
+#   abi3-then-pkg  torch.abi3.so; so-then-pkg: torch.so; pyc-then-pkg
+#   other-abi      torch.cpython-399-...so (not this interpreter's): the
+#                  package later on wins
+#   pkg-and-py     torch/__init__.py and torch.py in one entry: the package
+#   init-ext       torch/__init__.<EXT_SUFFIX> without __init__.py: a
+#                  package
+#   ns-only        two namespace portions and no regular package (in a
+#                  venv without system site-packages, away from Debian's
+#                  python3-torch); ns-only-one: one portion
+#   ns-then-module a portion, then torch.py: the module
+#   ns-then-debian the portions, then whatever dist-packages holds
+# Exit status: 0 all passed, 1 something failed, 2 usage.
+set -u
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+PY=/usr/bin/python3
+need "$PY" "Debian's python3 (apt-get install python3)"
+MKTORCH=$SRCDIR/tests/tools/mktorch.sh
+LPY=$PY
+EXT=$("$PY" -c 'import importlib.machinery as m; print(m.EXTENSION_SUFFIXES[0])')
+
+FIND='import importlib.util as u
+s = u.find_spec("torch")
+if s is None:
+    print("none")
+elif s.origin is None or s.loader is None or type(s.loader).__name__ == "NamespaceLoader":
+    print("namespace " + " ".join(s.submodule_search_locations))
+elif s.submodule_search_locations is not None:
+    print("package " + s.submodule_search_locations[0])
+else:
+    print("module " + s.origin)'
+
+# layout NAME DIRS...: compare for PYTHONPATH=DIRS (joined with ':')
+layout() {
+	local name=$1 pp py got rc err kind what
+	shift
+	pp=$(
+		IFS=:
+		echo "$*"
+	)
+	mkdir -p "$tmp/home"
+	py=$(cd "$tmp" && env -i HOME="$tmp/home" PYTHONPATH="$pp" "$LPY" -c "$FIND" 2>&1)
+	got=$(cd "$tmp" && env -i HOME="$tmp/home" PYTHONPATH="$pp" PATH=/usr/bin:/bin \
+		"$TG" probe --python "$LPY" --field location 2>"$tmp/err")
+	rc=$?
+	err=$(cat "$tmp/err")
+	kind=${py%% *}
+	what=${py#* }
+	case $kind in
+	package)
+		check "$name: exit" "$rc" 0
+		check "$name: location" "$got" "$what"
+		;;
+	module)
+		check "$name: exit" "$rc" 3
+		check_has "$name: stderr" "$err" "would import the module '$what', not torch's package"
+		;;
+	namespace)
+		check "$name: exit" "$rc" 3
+		check_has "$name: stderr" "$err" "would import a namespace package"
+		check_has "$name: stderr" "$err" "'${what%% *}'"
+		;;
+	*) fail "$name: python says '$py'" ;;
+	esac
+}
+
+pkg() { bash "$MKTORCH" "$1" --version "${2:-2.5.1}" >/dev/null; }
+
+d=$tmp/l
+mkdir -p "$d"/{ns,pkg,py,ext,abi3,so,pyc,other,both,initext,ns2}
+pkg "$d/pkg" 2.5.1
+mkdir -p "$d/ns/torch"
+echo "__version__ = '9.9.9'" >"$d/ns/torch/version.py"
+layout ns-then-pkg "$d/ns" "$d/pkg"
+
+echo 'x = 1' >"$d/py/torch.py"
+layout py-then-pkg "$d/py" "$d/pkg"
+
+: >"$d/ext/torch$EXT"
+mkdir -p "$d/ext/torch"
+layout ext-then-pkg "$d/ext" "$d/pkg"
+
+: >"$d/abi3/torch.abi3.so"
+layout abi3-then-pkg "$d/abi3" "$d/pkg"
+: >"$d/so/torch.so"
+layout so-then-pkg "$d/so" "$d/pkg"
+: >"$d/pyc/torch.pyc"
+layout pyc-then-pkg "$d/pyc" "$d/pkg"
+
+: >"$d/other/torch.cpython-399-x86_64-linux-gnu.so"
+layout other-abi "$d/other" "$d/pkg"
+
+pkg "$d/both" 2.6.0
+echo 'x = 1' >"$d/both/torch.py"
+layout pkg-and-py "$d/both" "$d/pkg"
+
+pkg "$d/initext" 2.7.0
+rm "$d/initext/torch/__init__.py"
+: >"$d/initext/torch/__init__$EXT"
+layout init-ext "$d/initext" "$d/pkg"
+
+# namespace portions only count when no package is found on the whole
+# path: the Debian dist-packages torch (python3-torch) may be one, so the
+# portions alone are tried in a venv without system site-packages
+mkdir -p "$d/ns2/torch"
+"$PY" -m venv --without-pip "$tmp/venv" || die "python3 -m venv failed (apt-get install python3-venv)"
+LPY=$tmp/venv/bin/python3
+layout ns-only "$d/ns" "$d/ns2"
+layout ns-only-one "$d/ns2"
+layout ns-then-module "$d/ns" "$d/py" "$d/pkg"
+LPY=$PY
+layout ns-then-debian "$d/ns" "$d/ns2"
+
+finish
