@@ -8,6 +8,7 @@
  */
 #include "cli/cli_env.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -140,6 +141,15 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
 	if (rc) {
 		cli_error(cmd, "%s", err.msg);
+		snprintf(env->error, sizeof(env->error), "%s", err.msg);
+		/* what is left is empty: enough for a JSON report of the
+		 * error */
+		tg_probe_release(&env->probe);
+		tg_syspath_release(&env->path);
+		env->view.interp = env->have_interp ? &env->interp : NULL;
+		env->view.path = &env->path;
+		env->view.probe = &env->probe;
+		env->view.error = env->error;
 		return cli_exit_for(rc);
 	}
 	env->view.interp = env->have_interp ? &env->interp : NULL;
@@ -157,6 +167,8 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	size_t k;
 
 	*out = NULL;
+	if (!quiet && env->have_interp && env->interp.warning)
+		cli_error(cmd, "warning: %s", env->interp.warning);
 	if (tg_probe_imports(&env->probe) == TG_IMPORT_MODULE) {
 		const struct tg_probe *pr = &env->probe;
 

@@ -214,6 +214,7 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	tg_jsonw_key(&w, "system_site_packages");
 	tg_jsonw_tristate(&w, in && in->venv ? in->system_site : -1);
 	tg_jsonw_kstr(&w, "pyvenv_cfg", in ? in->pyvenv_cfg : NULL);
+	tg_jsonw_kstr(&w, "warning", in ? in->warning : NULL);
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "search_path");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
@@ -252,6 +253,7 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	for (k = 0; k < pr->problems.n; k++)
 		tg_jsonw_str(&w, pr->problems.v[k].message);
 	tg_jsonw_end(&w);
+	tg_jsonw_kstr(&w, "error", pv->error);
 	tg_jsonw_end(&w);
 	tg_jsonw_finish(&w);
 }

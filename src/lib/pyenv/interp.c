@@ -40,6 +40,7 @@ tg_interp_release(struct tg_interp *in)
 	free(in->base_prefix);
 	free(in->pyvenv_cfg);
 	free(in->ext_suffix);
+	free(in->warning);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -580,6 +581,64 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }
 
+/* pyvenv.cfg's home holds no interpreter (the base Python moved or was
+ * removed). getpath then takes the venv's own executable: when it is a
+ * symbolic link, its link chain names the base interpreter; when it is
+ * a copy, the prefix compiled into it, which only the binary knows:
+ * pyvenv.cfg's "executable" (written by venv since 3.11) names the
+ * interpreter it was copied from. *base_exe is replaced; in->warning
+ * says what was done. TG_ENOENT, saying what in pyvenv.cfg is wrong,
+ * when neither works. */
+static int
+stale_home(struct tg_interp *in, const char *home, const char *text, size_t len,
+	   char **base_exe, struct tg_err *err)
+{
+	struct stat st;
+	char *cfg_exe = NULL, msg[TG_ERR_MSG_MAX];
+	int nomem = 0, rc = 0;
+
+	free(*base_exe);
+	*base_exe = NULL;
+	if (lstat(in->executable, &st) == 0 && S_ISLNK(st.st_mode)) {
+		*base_exe = tg_str_ndup(in->executable, strlen(in->executable));
+		snprintf(msg, sizeof(msg),
+			 "'%s': home '%s' holds no python3; Python finds its "
+			 "base through the link '%s', and so does torchgate",
+			 in->pyvenv_cfg, home, in->executable);
+	} else {
+		cfg_exe = cfg_value(text, len, "executable", &nomem);
+		if (cfg_exe && tg_path_is_file(cfg_exe)) {
+			*base_exe = cfg_exe;
+			cfg_exe = NULL;
+			snprintf(msg, sizeof(msg),
+				 "'%s': home '%s' holds no python3; Python "
+				 "uses the prefix compiled into '%s', which "
+				 "torchgate takes from its executable '%s'",
+				 in->pyvenv_cfg, home, in->executable,
+				 *base_exe);
+		} else if (!nomem) {
+			rc = tg_err_set(
+			    err, TG_ENOENT,
+			    "'%s': home '%s' holds no python3, '%s' is a copy "
+			    "(not a link) and %s%s%s: cannot tell the base "
+			    "Python; set home in pyvenv.cfg to the directory "
+			    "of the Python the venv was made from",
+			    in->pyvenv_cfg, home, in->executable,
+			    cfg_exe ? "its executable '"
+				    : "it names no executable",
+			    cfg_exe ? cfg_exe : "",
+			    cfg_exe ? "' does not exist" : "");
+			free(cfg_exe);
+			return rc;
+		}
+	}
+	free(cfg_exe);
+	if (!*base_exe || nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	in->warning = tg_str_ndup(msg, strlen(msg));
+	return in->warning ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
 static int
 describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 struct tg_err *err)
@@ -647,6 +706,9 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 			free(base_exe);
 			base_exe = tg_path_join(home, "python3");
 		}
+		if (base_exe && !tg_path_exists(base_exe) &&
+		    (rc = stale_home(in, home, text, len, &base_exe, err)))
+			goto out;
 	} else {
 		base_exe = tg_str_ndup(in->executable, strlen(in->executable));
 	}

@@ -35,6 +35,9 @@ struct tg_interp {
 	/* the interpreter's own extension suffix (".cpython-311-x86_64-
 	 * linux-gnu.so"), from its files, or NULL when they do not say */
 	char *ext_suffix;
+	/* what a user should know about how the interpreter was found (a
+	 * stale pyvenv.cfg home), or NULL */
+	char *warning;
 };
 
 #define TG_INTERP_INIT                                                         \

@@ -1,0 +1,101 @@
+#!/bin/bash
+# startup-vs-python.sh - interpreters whose start-up files are odd, against Python
+# SPDX-License-Identifier: MIT
+#
+# usage: startup-vs-python.sh TORCHGATE SRCDIR
+#
+# Venvs of the Debian /usr/bin/python3 (required, with python3-venv) whose
+# files change how, or whether, the interpreter starts; each is run with
+# env -i and a UTF-8 locale, and 'torchgate probe --python VENV/bin/python3'
+# must agree:
+#   pth-not-utf8    a .pth with a byte that is not UTF-8 on line 2: Python
+#                   cannot start ("Fatal Python error: init_import_site");
+#                   torchgate exits 4 naming the file and the line, and
+#                   --format=json still writes the report, with "error"
+#   pth-utf8        a .pth naming a non-ASCII directory: the same sys.path
+#   stale-home-link pyvenv.cfg home names a directory without python3 and
+#                   bin/python3 is a link: the same sys.path and
+#                   sys.base_prefix, and a warning
+#   stale-home-copy the same with --copies, pyvenv.cfg's executable intact:
+#                   the same sys.path
+#   stale-all-copy  --copies, home and executable both gone: Python starts
+#                   on its compiled-in prefix, which no file names;
+#                   torchgate exits 3 saying what in pyvenv.cfg is wrong,
+#                   with JSON
+# Exit status: 0 all passed, 1 something failed, 2 usage.
+set -u
+
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+PY=/usr/bin/python3
+need "$PY" "Debian's python3 (apt-get install python3)"
+"$PY" -m venv --help >/dev/null 2>&1 || die "python3 -m venv does not work (apt-get install python3-venv)"
+mkdir -p "$tmp/home"
+E=(env -i LC_ALL=C.UTF-8 HOME="$tmp/home" PATH=/usr/bin:/bin)
+PY_SYSPATH='import sys; print("\n".join(sys.path[1:]))'
+
+# py VENV CODE: run the venv's python in $tmp
+py() { (cd "$tmp" && "${E[@]}" "$1/bin/python3" -c "$2"); }
+# tg ARGS...: torchgate in $tmp, the same environment
+tg() { (cd "$tmp" && "${E[@]}" "$TG" "$@"); }
+
+mkvenv() { "$PY" -m venv --without-pip "$@" || die "python3 -m venv $* failed"; }
+
+# --- .pth that is not UTF-8
+v=$tmp/v-bad
+mkvenv "$v"
+sp=$(echo "$v"/lib/python3.*/site-packages)
+mkdir -p "$tmp/d1"
+printf '%s\n\xff\xfe\n' "$tmp/d1" >"$sp/bad.pth"
+out=$(py "$v" 'print(1)' 2>&1)
+rc=$?
+check_has "pth-not-utf8: python" "$out" "init_import_site"
+[ $rc -ne 0 ] && ok "pth-not-utf8: python exits $rc" || fail "pth-not-utf8: python started"
+tg probe --python "$v/bin/python3" --field location >/dev/null 2>"$tmp/err"
+check "pth-not-utf8: exit" "$?" 4
+check "pth-not-utf8: stderr" "$(cat "$tmp/err")" \
+	"torchgate: probe: '$sp/bad.pth': line 2 is not UTF-8: Python cannot start (site.py fails to decode the file: \"Fatal Python error: init_import_site\")"
+json=$(tg probe --python "$v/bin/python3" --format=json 2>/dev/null)
+check "pth-not-utf8: json exit" "$?" 4
+check "pth-not-utf8: json error" "$(printf '%s' "$json" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["error"]); print(d["python"]["executable"])')" \
+	"'$sp/bad.pth': line 2 is not UTF-8: Python cannot start (site.py fails to decode the file: \"Fatal Python error: init_import_site\")
+$v/bin/python3"
+
+# --- .pth with UTF-8 that is not ASCII
+v=$tmp/v-utf8
+mkvenv "$v"
+sp=$(echo "$v"/lib/python3.*/site-packages)
+mkdir -p "$tmp/dé"
+printf '%s\n' "$tmp/dé" >"$sp/ok.pth"
+check "pth-utf8: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
+	"$(py "$v" "$PY_SYSPATH" 2>&1)"
+
+# --- a stale home, bin/python3 a link
+v=$tmp/v-link
+mkvenv "$v"
+sed -i 's|^home = .*|home = /nonexistent/bin|' "$v/pyvenv.cfg"
+check "stale-home-link: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
+	"$(py "$v" "$PY_SYSPATH" 2>&1)"
+check "stale-home-link: base_prefix" \
+	"$(tg probe --python "$v/bin/python3" --format=json 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["python"]["base_prefix"])')" \
+	"$(py "$v" 'import sys; print(sys.base_prefix)')"
+tg probe --python "$v/bin/python3" --field version >/dev/null 2>"$tmp/err"
+check_has "stale-home-link: warning" "$(cat "$tmp/err")" \
+	"warning: '$v/pyvenv.cfg': home '/nonexistent/bin' holds no python3; Python finds its base through the link '$v/bin/python3'"
+
+# --- a stale home, a copied interpreter
+v=$tmp/v-copy
+mkvenv --copies "$v"
+sed -i 's|^home = .*|home = /nonexistent/bin|' "$v/pyvenv.cfg"
+check "stale-home-copy: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
+	"$(py "$v" "$PY_SYSPATH" 2>&1)"
+sed -i 's|^executable = .*|executable = /nonexistent/bin/python3.11|' "$v/pyvenv.cfg"
+py "$v" 'print(1)' >/dev/null 2>&1 && ok "stale-all-copy: python starts" || fail "stale-all-copy: python does not start"
+tg probe --python "$v/bin/python3" --field version >/dev/null 2>"$tmp/err"
+check "stale-all-copy: exit" "$?" 3
+check "stale-all-copy: stderr" "$(cat "$tmp/err")" \
+	"torchgate: probe: '$v/pyvenv.cfg': home '/nonexistent/bin' holds no python3, '$v/bin/python3' is a copy (not a link) and its executable '/nonexistent/bin/python3.11' does not exist: cannot tell the base Python; set home in pyvenv.cfg to the directory of the Python the venv was made from"
+json=$(tg probe --python "$v/bin/python3" --format=json 2>/dev/null)
+check "stale-all-copy: json exit" "$?" 3
+check_has "stale-all-copy: json" "$json" '"error": "'"'$v/pyvenv.cfg': home"
+
+finish
