@@ -22,6 +22,11 @@
 #                   on its compiled-in prefix, which no file names;
 #                   torchgate exits 3 saying what in pyvenv.cfg is wrong,
 #                   with JSON
+#   linked-prefix   a prefix (a copy of /usr/bin/python3.11 and a link to
+#                   its standard library) reached through a symbolically
+#                   linked directory: sys.prefix and sys.path keep the
+#                   link's name; venv-of-link: a venv made from it, whose
+#                   sys.base_prefix keeps it too
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 
@@ -97,5 +102,26 @@ check "stale-all-copy: stderr" "$(cat "$tmp/err")" \
 json=$(tg probe --python "$v/bin/python3" --format=json 2>/dev/null)
 check "stale-all-copy: json exit" "$?" 3
 check_has "stale-all-copy: json" "$json" '"error": "'"'$v/pyvenv.cfg': home"
+
+# --- a prefix reached through a directory symlink
+need /usr/bin/python3.11 "Debian's python3.11"
+mkdir -p "$tmp/realprefix/bin" "$tmp/realprefix/lib"
+cp /usr/bin/python3.11 "$tmp/realprefix/bin/python3.11"
+ln -s python3.11 "$tmp/realprefix/bin/python3"
+ln -s /usr/lib/python3.11 "$tmp/realprefix/lib/python3.11"
+ln -s "$tmp/realprefix" "$tmp/linked"
+L=$tmp/linked
+check "linked-prefix: sys.prefix" "$(tg probe --python "$L/bin/python3" --field prefix 2>&1)" \
+	"$(py "$L" 'import sys; print(sys.prefix)' 2>&1)"
+check_has "linked-prefix: the link's name" "$(tg probe --python "$L/bin/python3" --field prefix 2>&1)" "$L"
+check "linked-prefix: sys.path" "$(tg probe --python "$L/bin/python3" --field sys_path 2>&1)" \
+	"$(py "$L" "$PY_SYSPATH" 2>&1)"
+(cd "$tmp" && "${E[@]}" "$L/bin/python3" -m venv --without-pip "$tmp/v-of-link") || die "venv of the linked prefix failed"
+v=$tmp/v-of-link
+check "venv-of-link: base_prefix" \
+	"$(tg probe --python "$v/bin/python3" --format=json 2>/dev/null | "$PY" -c 'import json,sys; print(json.load(sys.stdin)["python"]["base_prefix"])')" \
+	"$(py "$v" 'import sys; print(sys.base_prefix)')"
+check "venv-of-link: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
+	"$(py "$v" "$PY_SYSPATH" 2>&1)"
 
 finish

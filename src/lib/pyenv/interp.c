@@ -140,8 +140,11 @@ shim_root(const char *path)
 	return root;
 }
 
-/* Words of a pyenv version file, one per whitespace-separated token,
- * skipping comment lines; "" when the file is missing or empty. */
+/* The names of a pyenv version file as pyenv-version-file-read reads
+ * them: the first word of each line (bash `read -r version _`: blanks,
+ * tabs and CRs separate), lines that are blank or whose first word
+ * starts with '#' skipped, joined with ':'; NULL when the file is
+ * missing or names nothing. */
 static char *
 version_file_words(const char *path)
 {
@@ -152,31 +155,20 @@ version_file_words(const char *path)
 	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, NULL))
 		return NULL;
 	while (i < len) {
-		size_t e = i, j;
+		size_t e = i, j, w;
 
 		while (e < len && text[e] != '\n')
 			e++;
 		j = i;
-		while (j < e && (text[j] == ' ' || text[j] == '\t'))
+		while (j < e && strchr(" \t\r", text[j]))
 			j++;
-		if (j < e && text[j] != '#') {
-			while (j < e) {
-				size_t w = j;
-
-				while (w < e && text[w] != ' ' &&
-				       text[w] != '\t' && text[w] != '\r')
-					w++;
-				if (w > j) {
-					if (out.len)
-						tg_buf_addc(&out, ':');
-					tg_buf_add(&out, text + j, w - j);
-				}
-				j = w;
-				while (j < e &&
-				       (text[j] == ' ' || text[j] == '\t' ||
-					text[j] == '\r'))
-					j++;
-			}
+		w = j;
+		while (w < e && !strchr(" \t\r", text[w]))
+			w++;
+		if (w > j && text[j] != '#') {
+			if (out.len)
+				tg_buf_addc(&out, ':');
+			tg_buf_add(&out, text + j, w - j);
 		}
 		i = e + 1;
 	}
@@ -238,6 +230,13 @@ pyenv_program(const char *root, const char *name, const char *program,
 		return NULL;
 	if (is_executable_file(path))
 		return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
+	/* pyenv-version-name: "python-3.11" names 3.11 when no version has
+	 * the longer name */
+	if (strncmp(name, "python-", 7) == 0 && name[7]) {
+		snprintf(path, sizeof(path), "%s/versions/%s", root, name);
+		if (!tg_path_is_dir(path))
+			return pyenv_program(root, name + 7, program, err);
+	}
 	/* shorter than the path above, which fitted */
 	snprintf(path, sizeof(path), "%s/versions", root);
 	d = opendir(path);
@@ -278,7 +277,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 {
 	const char *program = tg_path_basename(shim);
 	char *names = NULL, *source = NULL, *dir = NULL, *shims = NULL;
-	char *p, *tok, *save = NULL;
+	char *names_copy = NULL, *p, *tok, *save = NULL;
 	struct tg_err e = TG_ERR_INIT;
 	int rc = 0;
 
@@ -318,6 +317,11 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 		goto out;
 	}
 	shims = tg_path_join(root, "shims");
+	names_copy = tg_str_ndup(names, strlen(names));
+	if (!shims || !names_copy) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (tok = strtok_r(names, ":", &save); tok;
 	     tok = strtok_r(NULL, ":", &save)) {
 		if (strcmp(tok, "system") == 0)
@@ -341,13 +345,29 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 			goto out;
 		}
 	}
+	/* pyenv-which: when no version provides the program, "system" is
+	 * tried last whatever the versions are */
+	p = find_on_path(program, env->path, env->cwd, shims);
+	if (p) {
+		char msg[4200];
+
+		snprintf(msg, sizeof(msg),
+			 "pyenv shim '%s' -> system (no '%s' in version '%s' "
+			 "set by %s: pyenv falls back to system)",
+			 shim, program, TG_QUOTE(names_copy), source);
+		*exe = p;
+		*via = tg_str_ndup(msg, strlen(msg));
+		goto out;
+	}
 	free(names);
 	names = tg_str_ndup(source, strlen(source));
 	rc = tg_err_set(err, TG_ENOENT,
-			"pyenv shim '%s': no '%s' in the version set by %s",
+			"pyenv shim '%s': no '%s' in the version set by %s, "
+			"nor on PATH outside the shims (system)",
 			shim, program, names ? names : "?");
 out:
 	free(names);
+	free(names_copy);
 	free(source);
 	free(dir);
 	free(shims);
@@ -581,6 +601,57 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 	return rc ? tg_err_set(err, rc, "out of memory") : 0;
 }
 
+/* getpath's realpath(): the executable's own chain of symbolic links
+ * followed (a relative target joined to the link's directory), the
+ * directories on the way kept as they are spelt, so that a prefix
+ * reached through a symlinked directory keeps its name (sys.prefix).
+ * NULL with errno set when a link in the chain is dangling (ENOENT),
+ * there are more than 40 (ELOOP), or memory runs out (ENOMEM). */
+static char *
+link_chain(const char *exe)
+{
+	char *p = tg_str_ndup(exe, strlen(exe)), target[4096];
+	int hops;
+
+	for (hops = 0; p; hops++) {
+		struct stat st;
+		ssize_t n;
+		char *dir, *joined, *next;
+
+		if (lstat(p, &st) != 0) {
+			free(p);
+			return NULL;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			if (stat(p, &st) != 0) {
+				free(p);
+				return NULL;
+			}
+			return p;
+		}
+		if (hops == 40) {
+			free(p);
+			errno = ELOOP;
+			return NULL;
+		}
+		n = readlink(p, target, sizeof(target) - 1);
+		if (n < 0) {
+			free(p);
+			return NULL;
+		}
+		target[n] = '\0';
+		dir = tg_path_dirname(p);
+		joined = dir ? tg_path_join(dir, target) : NULL;
+		next = joined ? tg_path_abs(joined, "/") : NULL;
+		free(dir);
+		free(joined);
+		free(p);
+		p = next;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
 /* pyvenv.cfg's home holds no interpreter (the base Python moved or was
  * removed). getpath then takes the venv's own executable: when it is a
  * symbolic link, its link chain names the base interpreter; when it is
@@ -716,7 +787,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	real = realpath(base_exe, NULL);
+	real = link_chain(base_exe);
 	if (!real) {
 		rc = errno == ENOMEM
 			 ? tg_err_set(err, TG_ENOMEM, "out of memory")
