@@ -112,7 +112,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_syspath_env se;
-	struct tg_probe_opts po = {NULL, NULL};
+	struct tg_probe_opts po = {NULL, NULL, NULL};
 	size_t k;
 	int rc;
 
@@ -135,8 +135,10 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 					    TG_ORIGIN_ARG, env->cwd, 0, &err);
 	if (!rc && env->have_interp)
 		rc = tg_syspath_for_interp(&env->path, &env->interp, &se, &err);
-	if (!rc && env->have_interp)
+	if (!rc && env->have_interp) {
 		po.ext_suffix = env->interp.ext_suffix;
+		po.cwd = env->cwd;
+	}
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
 	if (rc) {
@@ -254,6 +256,18 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
 				  env->probe.problems.v[k].message);
+		for (k = 1; k < env->probe.ncopies; k++) {
+			const struct tg_torch *s = &env->probe.copies[k];
+
+			if (s->version && t->version &&
+			    strcmp(s->version, t->version) != 0)
+				cli_error(cmd,
+					  "warning: torch %s at '%s' is "
+					  "shadowed: 'import torch' imports "
+					  "torch %s from '%s'",
+					  s->version, s->dir, t->version,
+					  t->dir);
+		}
 	}
 	*out = t;
 	return CLI_OK;

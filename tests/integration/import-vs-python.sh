@@ -28,6 +28,16 @@
 #                  python3-torch); ns-only-one: one portion
 #   ns-then-module a portion, then torch.py: the module
 #   ns-then-debian the portions, then whatever dist-packages holds
+# and the warnings, against what Python says in the same environment:
+#   cwd-package    torch/__init__.py in the working directory: python -c
+#                  imports it (find_spec run there says so); torchgate
+#                  warns, naming it
+#   meta-elsewhere a torch dist-info alone earlier on the path:
+#                  importlib.metadata.version("torch") and the imported
+#                  copy differ; the warning names both versions
+#   shadowed-other two packages of different versions: the one not
+#                  imported is named on stderr and near the top of the
+#                  text report
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 
@@ -129,5 +139,34 @@ layout ns-only-one "$d/ns2"
 layout ns-then-module "$d/ns" "$d/py" "$d/pkg"
 LPY=$PY
 layout ns-then-debian "$d/ns" "$d/ns2"
+
+# --- warnings
+w=$tmp/w
+mkdir -p "$w/cwd/torch" "$w/meta/torch-2.4.0.dist-info"
+: >"$w/cwd/torch/__init__.py"
+pkg "$w/pkg" 2.5.1
+pkg "$w/old" 2.3.0
+E=(env -i HOME="$tmp/home" PATH=/usr/bin:/bin)
+origin=$(cd "$w/cwd" && "${E[@]}" PYTHONPATH="$w/pkg" "$PY" -c 'import importlib.util as u; print(u.find_spec("torch").origin)')
+check "cwd-package: python -c imports" "$origin" "$w/cwd/torch/__init__.py"
+got=$(cd "$w/cwd" && "${E[@]}" PYTHONPATH="$w/pkg" "$TG" probe --python "$PY" --field location 2>&1 >/dev/null)
+check_has "cwd-package: warning" "$got" "warning: the current directory holds '$w/cwd/torch': 'python -c \"import torch\"' run here imports it"
+got=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/pkg" "$TG" probe --python "$PY" --field location 2>&1 >/dev/null)
+check_lacks "cwd-package: no warning elsewhere" "$got" "current directory"
+
+printf 'Metadata-Version: 2.1\nName: torch\nVersion: 2.4.0\n' >"$w/meta/torch-2.4.0.dist-info/METADATA"
+mv=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/meta:$w/pkg" "$PY" -c 'import importlib.metadata as m; print(m.version("torch"))')
+origin=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/meta:$w/pkg" "$PY" -c 'import importlib.util as u; print(u.find_spec("torch").origin)')
+check "meta-elsewhere: python's metadata" "$mv" 2.4.0
+check "meta-elsewhere: python imports" "$origin" "$w/pkg/torch/__init__.py"
+got=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/meta:$w/pkg" "$TG" probe --python "$PY" --field version 2>&1)
+check_has "meta-elsewhere: probe" "$got" "torchgate: probe: warning: importlib.metadata.version(\"torch\") gives $mv (from '$w/meta/torch-2.4.0.dist-info') while 'import torch' gives 2.5.1 (from '$w/pkg/torch'): tools that read metadata (pip, packaging) see another torch"
+
+origin=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/pkg:$w/old" "$PY" -c 'import importlib.util as u; print(u.find_spec("torch").origin)')
+check "shadowed-other: python imports" "$origin" "$w/pkg/torch/__init__.py"
+got=$(cd "$w" && "${E[@]}" PYTHONPATH="$w/pkg:$w/old" "$TG" probe --python "$PY" 2>"$tmp/err" | sed -n 2p)
+check "shadowed-other: second line of the report" "$got" "  shadowed       torch 2.3.0 at $w/old/torch (not imported: details below)"
+check_has "shadowed-other: stderr" "$(cat "$tmp/err")" \
+	"warning: torch 2.3.0 at '$w/old/torch' is shadowed: 'import torch' imports torch 2.5.1 from '$w/pkg/torch'"
 
 finish

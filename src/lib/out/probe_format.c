@@ -373,6 +373,15 @@ write_text(const struct tg_probe_view *pv, struct tg_buf *b)
 			    pr->portions[0]);
 	else
 		tg_buf_adds(b, "no torch found\n");
+	/* another version further down the path is worth seeing first */
+	for (k = t ? 1 : 0; t && k < pr->ncopies; k++)
+		if (pr->copies[k].version && t->version &&
+		    strcmp(pr->copies[k].version, t->version) != 0)
+			tg_buf_addf(b,
+				    "  %-14s torch %s at %s (not imported: "
+				    "details below)\n",
+				    "shadowed", pr->copies[k].version,
+				    pr->copies[k].dir);
 	if (in && in->executable) {
 		tg_buf_addf(b, "  %-14s %s (Python %d.%d, prefix %s%s)\n",
 			    "python", in->executable, in->major, in->minor,

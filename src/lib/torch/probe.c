@@ -1073,6 +1073,76 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp,
 	return rc;
 }
 
+/* A torch in the current directory: `python -c` and the REPL put it
+ * first (sys.path[0] is ''), ahead of everything reported here. */
+static int
+check_cwd(struct tg_probe *pr, const char *cwd, const struct suffixes *sf)
+{
+	const struct tg_torch *t = tg_probe_chosen(pr);
+	char *module = NULL, *meta = NULL, *tdir = NULL;
+	const char *what = NULL;
+	int has_torch = 0, yes = 0, rc;
+
+	rc = scan_entry(NULL, cwd, sf, &has_torch, &module, &meta);
+	if (!rc && has_torch) {
+		tdir = join(cwd, "torch");
+		rc = tdir ? is_package(&pr->problems, tdir, sf, &yes, NULL)
+			  : TG_ENOMEM;
+	}
+	if (!rc)
+		what = yes ? tdir : module;
+	if (what && !(t && strcmp(t->dir, what) == 0) &&
+	    !(pr->module && strcmp(pr->module, what) == 0))
+		rc = problem(&pr->problems, 0,
+			     "the current directory holds '%s': 'python -c "
+			     "\"import torch\"' run here imports it "
+			     "(sys.path[0] is the current directory); this "
+			     "report is for sys.path[1:]",
+			     what);
+	free(module);
+	free(meta);
+	free(tdir);
+	return rc;
+}
+
+/* importlib.metadata.version("torch") reads the first torch metadata on
+ * the path; say so when that is not the imported copy's and its version
+ * differs. */
+static int
+check_metadata(struct tg_probe *pr, const char *first_meta)
+{
+	const struct tg_torch *t = tg_probe_chosen(pr);
+	struct tg_meta m = TG_META_INIT;
+	struct tg_err e = TG_ERR_INIT;
+	char *file;
+	const char *v;
+	int absent = 0, rc = 0, is_dist;
+
+	if (!t || !first_meta || !t->meta_dir || !t->version ||
+	    strcmp(t->meta_dir, first_meta) == 0)
+		return 0;
+	is_dist = strstr(tg_path_basename(first_meta), ".dist-info") != NULL;
+	if (tg_path_is_dir(first_meta))
+		file = join(first_meta, is_dist ? "METADATA" : "PKG-INFO");
+	else
+		file = strdup(first_meta);
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_meta_load(&m, file, &absent, &e) == 0 && !absent &&
+	    (v = tg_meta_get(&m, "Version")) && strcmp(v, t->version) != 0)
+		rc = problem(&pr->problems, 0,
+			     "importlib.metadata.version(\"torch\") gives %s "
+			     "(from '%s') while 'import torch' gives %s (from "
+			     "'%s'): tools that read metadata (pip, "
+			     "packaging) see another torch",
+			     TG_QUOTE(v), first_meta, t->version, t->dir);
+	else if (e.code == TG_ENOMEM)
+		rc = TG_ENOMEM;
+	tg_meta_release(&m);
+	free(file);
+	return rc;
+}
+
 enum tg_import_kind
 tg_probe_imports(const struct tg_probe *pr)
 {
@@ -1167,6 +1237,10 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 				     "importlib.metadata would read '%s'",
 				     t->dir, first_meta);
 	}
+	if (!rc)
+		rc = check_metadata(pr, first_meta);
+	if (!rc && opts && opts->cwd)
+		rc = check_cwd(pr, opts->cwd, &sf);
 	free(first_meta);
 	if (rc) {
 		tg_probe_release(pr);

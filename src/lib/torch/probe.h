@@ -120,6 +120,9 @@ struct tg_probe_opts {
 	/* the interpreter's first extension suffix (tg_interp.ext_suffix);
 	 * NULL: unknown, and any torch.cpython-*.so counts as a module */
 	const char *ext_suffix;
+	/* the current directory, sys.path[0] of `python -c`: a torch there
+	 * is a warning (NULL: not looked at) */
+	const char *cwd;
 };
 
 /* Find and describe every torch on sp. Only allocation failure is an
