@@ -27,6 +27,13 @@
 #                   linked directory: sys.prefix and sys.path keep the
 #                   link's name; venv-of-link: a venv made from it, whose
 #                   sys.base_prefix keeps it too
+#   home-frozen-site PYTHONHOME names a prefix whose lib/python3.11/site.py
+#                   is an upstream one (no dist-packages): from 3.11 site
+#                   is frozen into the binary, so the Debian binary still
+#                   adds that prefix's dist-packages, and the torch there
+#                   is found; the on-disk site.py is not what runs
+#   home-usr-pyenv  where pyenv has a 3.11 or later: PYTHONHOME=/usr with
+#                   it gives no Debian dist-packages (noted when absent)
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 
@@ -123,5 +130,33 @@ check "venv-of-link: base_prefix" \
 	"$(py "$v" 'import sys; print(sys.base_prefix)')"
 check "venv-of-link: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
 	"$(py "$v" "$PY_SYSPATH" 2>&1)"
+
+# --- PYTHONHOME and the frozen site module
+H=$tmp/home311
+mkdir -p "$H/lib/python3.11" "$H/lib/python3/dist-packages" "$H/lib/python3.11/site-packages"
+for f in /usr/lib/python3.11/*; do
+	[ "$(basename "$f")" = site.py ] || ln -s "$f" "$H/lib/python3.11/"
+done
+sed 's/dist-packages/site-packages/g' /usr/lib/python3.11/site.py >"$H/lib/python3.11/site.py"
+grep -q dist-packages "$H/lib/python3.11/site.py" && fail "home-frozen-site: the stand-in site.py still says dist-packages"
+bash "$SRCDIR/tests/tools/mktorch.sh" "$H/lib/python3/dist-packages" --version 2.6.0 >/dev/null
+hp() { (cd "$tmp" && "${E[@]}" PYTHONHOME="$H" "$@"); }
+check "home-frozen-site: sys.path" "$(hp "$TG" probe --python "$PY" --field sys_path 2>&1)" \
+	"$(hp "$PY" -c "$PY_SYSPATH" 2>&1)"
+check "home-frozen-site: torch" "$(hp "$TG" probe --python "$PY" --field location 2>&1)" \
+	"$(hp "$PY" -c 'import importlib.util as u, os; print(os.path.dirname(u.find_spec("torch").origin))' 2>&1)"
+pyenv_py=
+for d in "${PYENV_ROOT:-}" /root/.pyenv; do
+	for p in "$d"/versions/3.1[1-9]*/bin/python3; do
+		[ -n "$d" ] && [ -x "$p" ] && { pyenv_py=$p; break 2; }
+	done
+done
+if [ -n "$pyenv_py" ]; then
+	check "home-usr-pyenv: sys.path ($pyenv_py)" \
+		"$(cd "$tmp" && "${E[@]}" PYTHONHOME=/usr "$TG" probe --python "$pyenv_py" --field sys_path 2>&1)" \
+		"$(cd "$tmp" && "${E[@]}" PYTHONHOME=/usr "$pyenv_py" -c "$PY_SYSPATH" 2>&1)"
+else
+	note "no pyenv Python 3.11+: home-usr-pyenv not run (expected in CI)"
+fi
 
 finish

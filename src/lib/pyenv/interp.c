@@ -30,6 +30,7 @@
 #define SHIM_HEAD_MAX 8192
 #define CFG_MAX ((size_t)64 * 1024)
 #define SITE_PY_MAX ((size_t)1024 * 1024)
+#define BINARY_MAX ((size_t)256 * 1024 * 1024)
 
 void
 tg_interp_release(struct tg_interp *in)
@@ -496,13 +497,59 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 	return NULL;
 }
 
+/* Whether the file at path holds the bytes "dist-packages": 1 yes, 0 no,
+ * -1 when it cannot be read whole (not a regular file, over
+ * BINARY_MAX); TG_ENOMEM. Read in chunks, never whole. */
 static int
-check_debian_site(struct tg_interp *in, struct tg_err *err)
+binary_mentions_dist_packages(const char *path)
+{
+	static const char needle[] = "dist-packages";
+	const size_t nl = sizeof(needle) - 1;
+	char buf[65536 + sizeof(needle)];
+	size_t size, keep = 0;
+	int fd = -1, found = 0;
+	ssize_t n;
+
+	if (tg_file_open(path, BINARY_MAX, NULL, &fd, &size, NULL, NULL))
+		return -1;
+	(void)size;
+	while ((n = read(fd, buf + keep, sizeof(buf) - nl - keep)) > 0) {
+		size_t len = keep + (size_t)n;
+
+		if (memmem(buf, len, needle, nl)) {
+			found = 1;
+			break;
+		}
+		keep = len < nl - 1 ? len : nl - 1;
+		memmove(buf, buf + len - keep, keep);
+	}
+	close(fd);
+	return n < 0 ? -1 : found;
+}
+
+/* Whether site.py adds Debian's dist-packages directories. From 3.11
+ * site is frozen into the interpreter (the copy on disk is not run), so
+ * the rules are the binary's: Debian's build holds "dist-packages" (its
+ * patched site.py's strings), an upstream build does not; PYTHONHOME
+ * cannot change that. A binary that cannot be read, before 3.11, and
+ * without a program (a --prefix without bin/python3): the site.py of the
+ * base prefix. real_exe: the program, its own links followed, or NULL. */
+static int
+check_debian_site(struct tg_interp *in, const char *real_exe,
+		  struct tg_err *err)
 {
 	char path[4200], *text = NULL;
 	size_t len;
 	int rc;
 
+	if (real_exe && (in->major > 3 || in->minor >= 11)) {
+		int r = binary_mentions_dist_packages(real_exe);
+
+		if (r >= 0) {
+			in->debian = r;
+			return 0;
+		}
+	}
 	if ((rc = tg_path_fmt(path, sizeof(path), err,
 			      "%s/lib/python%d.%d/site.py", in->base_prefix,
 			      in->major, in->minor)))
@@ -872,7 +919,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = check_debian_site(in, err);
+	rc = check_debian_site(in, real, err);
 	if (!rc)
 		rc = read_ext_suffix(in, err);
 out:
@@ -981,7 +1028,7 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
 	if (!in->base_prefix)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = check_debian_site(in, err);
+	rc = check_debian_site(in, NULL, err);
 	return rc ? rc : read_ext_suffix(in, err);
 }
 
