@@ -15,8 +15,10 @@ Environment variables:
                       (default: --python followed by the interpreter that
                       runs this file; under pip, with or without build
                       isolation, that is the target environment's
-                      interpreter. torchgate works out that interpreter's
-                      normal sys.path from files, not the isolated one)
+                      interpreter, and torchgate works out its normal
+                      sys.path from files, not the isolated one; under
+                      python -m build it is build's throwaway venv, and
+                      torchgate describes the interpreter that ran build)
 """
 
 import importlib.util

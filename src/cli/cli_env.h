@@ -33,6 +33,9 @@ struct cli_env {
 	/* cli_env_probe's failure, as printed (without the prefix), and
 	 * view set up for a JSON report of it */
 	char error[TG_ERR_MSG_MAX];
+	/* an isolated build environment recognised and looked through (a
+	 * note for stderr), or "" */
+	char note[TG_ERR_MSG_MAX];
 };
 
 void cli_env_init(struct cli_env *env);

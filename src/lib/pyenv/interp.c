@@ -42,6 +42,7 @@ tg_interp_release(struct tg_interp *in)
 	free(in->pyvenv_cfg);
 	free(in->ext_suffix);
 	free(in->warning);
+	free(in->venv_command);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -803,6 +804,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		in->system_site = !v || strcasecmp(v, "true") == 0;
 		free(v);
 		home = cfg_value(text, len, "home", &nomem);
+		in->venv_command = cfg_value(text, len, "command", &nomem);
 		v = cfg_value(text, len, "version", &nomem);
 		if (!v)
 			v = cfg_value(text, len, "version_info", &nomem);

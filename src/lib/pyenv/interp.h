@@ -38,6 +38,9 @@ struct tg_interp {
 	/* what a user should know about how the interpreter was found (a
 	 * stale pyvenv.cfg home), or NULL */
 	char *warning;
+	/* pyvenv.cfg's command (venv since 3.11: "EXE -m venv ... DIR"), or
+	 * NULL */
+	char *venv_command;
 };
 
 #define TG_INTERP_INIT                                                         \
