@@ -27,6 +27,10 @@
 #                   linked directory: sys.prefix and sys.path keep the
 #                   link's name; venv-of-link: a venv made from it, whose
 #                   sys.base_prefix keeps it too
+#   merged-bin      /bin/python3 where /bin links to usr/bin (Debian's
+#                   merged /usr): getpath's search for the landmark stops
+#                   below the root, so sys.prefix is the compiled-in
+#                   /usr, not /; also a linked bin directory alone
 #   home-frozen-site PYTHONHOME names a prefix whose lib/python3.11/site.py
 #                   is an upstream one (no dist-packages): from 3.11 site
 #                   is frozen into the binary, so the Debian binary still
@@ -130,6 +134,20 @@ check "venv-of-link: base_prefix" \
 	"$(py "$v" 'import sys; print(sys.base_prefix)')"
 check "venv-of-link: sys.path" "$(tg probe --python "$v/bin/python3" --field sys_path 2>&1)" \
 	"$(py "$v" "$PY_SYSPATH" 2>&1)"
+
+# --- a program reached through a linked bin directory
+mkdir -p "$tmp/lk2"
+ln -s /usr/bin "$tmp/lk2/bin"
+for p in /bin/python3 "$tmp/lk2/bin/python3.11"; do
+	if [ -x "$p" ]; then
+		check "merged-bin: sys.prefix of $p" "$(cd "$tmp" && "${E[@]}" "$TG" probe --python "$p" --field prefix 2>&1)" \
+			"$(cd "$tmp" && "${E[@]}" "$p" -c 'import sys; print(sys.prefix)' 2>&1)"
+		check "merged-bin: sys.path of $p" "$(cd "$tmp" && "${E[@]}" "$TG" probe --python "$p" --field sys_path 2>&1)" \
+			"$(cd "$tmp" && "${E[@]}" "$p" -c "$PY_SYSPATH" 2>&1)"
+	else
+		note "no $p: merged-bin case not run"
+	fi
+done
 
 # --- PYTHONHOME and the frozen site module
 H=$tmp/home311

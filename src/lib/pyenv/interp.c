@@ -469,7 +469,9 @@ scan_lib_version(const char *prefix, int *major, int *minor, struct tg_err *err)
 }
 
 /* Going up from dir, the first directory holding lib/pythonX.Y/os.py;
- * NULL when none, or with err set when a path is too long. */
+ * NULL when none, or with err set when a path is too long. The root
+ * itself is never one: getpath's search stops below it (its dirname of
+ * "/x" ends the walk), and falls back to the prefix compiled in. */
 static char *
 search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 {
@@ -480,9 +482,10 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 	while (d) {
 		char probe[4200], *up;
 
+		if (strcmp(d, "/") == 0)
+			break;
 		if (tg_path_fmt(probe, sizeof(probe), err,
-				"%s/lib/python%d.%d/os.py",
-				strcmp(d, "/") == 0 ? "" : d, major, minor))
+				"%s/lib/python%d.%d/os.py", d, major, minor))
 			break;
 		if (tg_path_is_file(probe))
 			return d;
@@ -880,6 +883,23 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 
 		in->base_prefix =
 		    search_landmark(base_dir, in->major, in->minor, &e);
+		if (!in->base_prefix && !e.code) {
+			/* getpath then takes the prefix compiled in, which
+			 * only the binary holds: the one the real program's
+			 * whole path, every link resolved, stands for (so
+			 * /bin/python3 through a merged /bin is /usr's) */
+			char *full = realpath(real, NULL), *fdir = NULL;
+
+			if (!full && errno == ENOMEM)
+				tg_err_set(&e, TG_ENOMEM, "out of memory");
+			else if (full && !(fdir = tg_path_dirname(full)))
+				tg_err_set(&e, TG_ENOMEM, "out of memory");
+			if (fdir)
+				in->base_prefix = search_landmark(
+				    fdir, in->major, in->minor, &e);
+			free(full);
+			free(fdir);
+		}
 		if (!in->base_prefix && e.code) {
 			rc = e.code;
 			if (err)
