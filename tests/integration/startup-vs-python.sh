@@ -12,6 +12,8 @@
 #                   cannot start ("Fatal Python error: init_import_site");
 #                   torchgate exits 4 naming the file and the line, and
 #                   --format=json still writes the report, with "error"
+#                   (and so for each pyenv Python 3.8 or later where one
+#                   is installed: pth-not-utf8-pyenv-X.Y.Z)
 #   pth-utf8        a .pth naming a non-ASCII directory: the same sys.path
 #   stale-home-link pyvenv.cfg home names a directory without python3 and
 #                   bin/python3 is a link: the same sys.path and
@@ -75,6 +77,21 @@ check "pth-not-utf8: json exit" "$?" 4
 check "pth-not-utf8: json error" "$(printf '%s' "$json" | "$PY" -c 'import json,sys; d=json.load(sys.stdin); print(d["error"]); print(d["python"]["executable"])')" \
 	"'$sp/bad.pth': line 2 is not UTF-8: Python cannot start (site.py fails to decode the file: \"Fatal Python error: init_import_site\")
 $v/bin/python3"
+
+for p in "${PYENV_ROOT:-/root/.pyenv}"/versions/3.*/bin/python3; do
+	[ -x "$p" ] || continue
+	ver=$(basename "$(dirname "$(dirname "$p")")")
+	case $ver in 3.[0-7].*) continue ;; esac
+	v=$tmp/v-bad-$ver
+	"$p" -m venv --without-pip "$v" >/dev/null 2>&1 || { note "venv of $p failed: not tested"; continue; }
+	sp=$(echo "$v"/lib/python3.*/site-packages)
+	printf '%s\n\xff\xfe\n' "$tmp/d1" >"$sp/bad.pth"
+	py "$v" 'print(1)' >/dev/null 2>&1 && fail "pth-not-utf8-pyenv-$ver: python $ver started" ||
+		ok "pth-not-utf8-pyenv-$ver: python $ver does not start"
+	tg probe --python "$v/bin/python3" --field location >/dev/null 2>"$tmp/err"
+	check "pth-not-utf8-pyenv-$ver: exit" "$?" 4
+	check_has "pth-not-utf8-pyenv-$ver: stderr" "$(cat "$tmp/err")" "'$sp/bad.pth': line 2 is not UTF-8"
+done
 
 # --- .pth with UTF-8 that is not ASCII
 v=$tmp/v-utf8
