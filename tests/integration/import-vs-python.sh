@@ -28,6 +28,9 @@
 #                  python3-torch); ns-only-one: one portion
 #   ns-then-module a portion, then torch.py: the module
 #   ns-then-debian the portions, then whatever dist-packages holds
+#   *-pyenv-X.Y.Z  ext-then-pkg, other-abi (3.99's suffix) and
+#                  ns-then-pkg again with each pyenv Python 3.8 or later
+#                  where one is installed (noted when none is)
 # and the warnings, against what Python says in the same environment:
 #   cwd-package    torch/__init__.py in the working directory: python -c
 #                  imports it (find_spec run there says so); torchgate
@@ -139,6 +142,24 @@ layout ns-only-one "$d/ns2"
 layout ns-then-module "$d/ns" "$d/py" "$d/pkg"
 LPY=$PY
 layout ns-then-debian "$d/ns" "$d/ns2"
+
+# --- the same with each pyenv Python: its own extension suffix
+n=0
+for p in "${PYENV_ROOT:-/root/.pyenv}"/versions/3.*/bin/python3; do
+	[ -x "$p" ] || continue
+	ver=$(basename "$(dirname "$(dirname "$p")")")
+	case $ver in 3.[0-7].*) continue ;; esac
+	n=$((n + 1))
+	LPY=$p
+	suf=$("$p" -c 'import importlib.machinery as m; print(m.EXTENSION_SUFFIXES[0])')
+	mkdir -p "$d/ext-$ver"
+	: >"$d/ext-$ver/torch$suf"
+	layout "ext-then-pkg-pyenv-$ver" "$d/ext-$ver" "$d/pkg"
+	layout "other-abi-pyenv-$ver" "$d/other" "$d/pkg"
+	layout "ns-then-pkg-pyenv-$ver" "$d/ns" "$d/pkg"
+done
+[ $n -gt 0 ] || note "no pyenv Python 3.8+: the pyenv layouts not run (expected in CI)"
+LPY=$PY
 
 # --- warnings
 w=$tmp/w
