@@ -19,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/pyenv/dpkg.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
@@ -501,41 +503,64 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 	return NULL;
 }
 
+/* The quick answer for Debian's own interpreter: dpkg lists the program
+ * as a file of python3.X-minimal (/var/lib/dpkg/info, at most 64 KiB
+ * read). 1 listed, 0 not (or no such list), -1 out of memory. */
+static int
+dpkg_lists_interpreter(const struct tg_interp *in, const char *real_exe)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char path[4200], line[4200], *text = NULL;
+	size_t len;
+	int yes = 0;
+
+	if (tg_path_fmt(path, sizeof(path), NULL,
+			TG_DPKG_ADMINDIR "/info/python%d.%d-minimal.list",
+			in->major, in->minor) ||
+	    tg_path_fmt(line, sizeof(line), NULL, "\n%s\n", real_exe))
+		return 0;
+	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, &e))
+		return e.code == TG_ENOMEM ? -1 : 0;
+	yes = text && (memmem(text, len, line, strlen(line)) ||
+		       (len > strlen(line) - 1 &&
+			memcmp(text, line + 1, strlen(line) - 1) == 0));
+	free(text);
+	return yes;
+}
+
 /* Whether the file at path holds the bytes "dist-packages": 1 yes, 0 no,
- * -1 when it cannot be read whole (not a regular file, over
- * BINARY_MAX); TG_ENOMEM. Read in chunks, never whole. */
+ * -1 when it cannot be read (not a regular file, over BINARY_MAX, not
+ * mappable). Mapped, not read: a 7 MiB interpreter is searched without
+ * being copied. */
 static int
 binary_mentions_dist_packages(const char *path)
 {
 	static const char needle[] = "dist-packages";
-	const size_t nl = sizeof(needle) - 1;
-	char buf[65536 + sizeof(needle)];
-	size_t size, keep = 0;
-	int fd = -1, found = 0;
-	ssize_t n;
+	size_t size;
+	int fd = -1, found;
+	void *map;
 
 	if (tg_file_open(path, BINARY_MAX, NULL, &fd, &size, NULL, NULL))
 		return -1;
-	(void)size;
-	while ((n = read(fd, buf + keep, sizeof(buf) - nl - keep)) > 0) {
-		size_t len = keep + (size_t)n;
-
-		if (memmem(buf, len, needle, nl)) {
-			found = 1;
-			break;
-		}
-		keep = len < nl - 1 ? len : nl - 1;
-		memmove(buf, buf + len - keep, keep);
+	if (size == 0) {
+		close(fd);
+		return 0;
 	}
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	return n < 0 ? -1 : found;
+	if (map == MAP_FAILED)
+		return -1;
+	found = memmem(map, size, needle, sizeof(needle) - 1) != NULL;
+	munmap(map, size);
+	return found;
 }
 
 /* Whether site.py adds Debian's dist-packages directories. From 3.11
  * site is frozen into the interpreter (the copy on disk is not run), so
  * the rules are the binary's: Debian's build holds "dist-packages" (its
  * patched site.py's strings), an upstream build does not; PYTHONHOME
- * cannot change that. A binary that cannot be read, before 3.11, and
+ * cannot change that. dpkg's list of python3.X-minimal answers first for
+ * Debian's own program, which is then not read. A binary that cannot be read, before 3.11, and
  * without a program (a --prefix without bin/python3): the site.py of the
  * base prefix. real_exe: the program, its own links followed, or NULL. */
 static int
@@ -547,7 +572,15 @@ check_debian_site(struct tg_interp *in, const char *real_exe,
 	int rc;
 
 	if (real_exe && (in->major > 3 || in->minor >= 11)) {
-		int r = binary_mentions_dist_packages(real_exe);
+		int r = dpkg_lists_interpreter(in, real_exe);
+
+		if (r < 0)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (r) {
+			in->debian = 1;
+			return 0;
+		}
+		r = binary_mentions_dist_packages(real_exe);
 
 		if (r >= 0) {
 			in->debian = r;
