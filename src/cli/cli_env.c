@@ -258,15 +258,17 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	if (tg_probe_imports(&env->probe) == TG_IMPORT_NAMESPACE) {
 		const struct tg_probe *pr = &env->probe;
 
+		char more[64] = "";
+
+		if (pr->nportions > 1)
+			snprintf(more, sizeof(more), " and %zu other %s",
+				 pr->nportions - 1,
+				 pr->nportions > 2 ? "directories"
+						   : "directory");
 		cli_error(cmd,
 			  "'import torch' would import a namespace package "
-			  "(no __init__.py in '%s'%s%.0zu%s), not torch's "
-			  "package",
-			  pr->portions[0], pr->nportions > 1 ? " and " : "",
-			  pr->nportions > 1 ? pr->nportions - 1 : 0,
-			  pr->nportions > 2    ? " other directories"
-			  : pr->nportions == 2 ? " other directory"
-					       : "");
+			  "(no __init__.py in '%s'%s), not torch's package",
+			  pr->portions[0], more);
 		return CLI_NO_TORCH;
 	}
 	if (!env->probe.ncopies) {
