@@ -15,8 +15,10 @@ Environment variables:
                       (default: --python followed by the interpreter that
                       runs this file; under pip, with or without build
                       isolation, that is the target environment's
-                      interpreter. torchgate works out that interpreter's
-                      normal sys.path from files, not the isolated one)
+                      interpreter, and torchgate works out its normal
+                      sys.path from files, not the isolated one; under
+                      python -m build it is build's throwaway venv, and
+                      torchgate describes the interpreter that ran build)
 """
 
 import importlib.util
@@ -38,21 +40,11 @@ TORCH_SPEC = "torch>=1.13,<3"
 APIS = ["torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd", "torch.amp.autocast"]
 
 
-def env_args(command):
-    """TORCHGATE_ENV_ARGS, spelled for COMMAND.
-
-    emit calls the environment directory --prefix-dir (its --prefix is the
-    macro prefix); verify and probe call it --prefix. Either is accepted.
-    """
+def env_args():
+    """TORCHGATE_ENV_ARGS as a list: every command takes the same
+    environment options (--python, --prefix, --site-packages)."""
     args = shlex.split(os.environ.get("TORCHGATE_ENV_ARGS", ""))
-    if not args:
-        args = ["--python", sys.executable]
-    want = "--prefix-dir" if command == "emit" else "--prefix"
-    out = []
-    for a in args:
-        name, eq, value = a.partition("=")
-        out.append(want + eq + value if name in ("--prefix", "--prefix-dir") else a)
-    return out
+    return args or ["--python", sys.executable]
 
 
 def torchgate(command, *args):
@@ -61,7 +53,7 @@ def torchgate(command, *args):
     exe = os.environ.get("TORCHGATE") or shutil.which("torchgate")
     if not exe:
         sys.exit("ampext: torchgate not found: put it on PATH or set TORCHGATE")
-    cmd = [exe, command] + env_args(command) + list(args)
+    cmd = [exe, command] + env_args() + list(args)
     r = subprocess.run(cmd, cwd=HERE, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, universal_newlines=True)
     if r.returncode != 0:
@@ -86,7 +78,7 @@ torchgate("verify", "--quiet", "--policy=base", TORCH_SPEC)
 os.makedirs(os.path.join(HERE, "build"), exist_ok=True)
 api_args = [a for api in APIS for a in ("--api", api)]
 torchgate("emit", "--quiet", "--header", HEADER, "--module", MODULE,
-          "--prefix", "AMPEXT", *api_args)
+          "--macro-prefix", "AMPEXT", *api_args)
 
 # 3. Read the module by file path: `import ampext` would run
 #    ampext/__init__.py, which needs the compiled extension and the

@@ -8,11 +8,13 @@
  */
 #include "cli/cli_env.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "lib/pyenv/buildenv.h"
 #include "lib/util/str.h"
 
 void
@@ -106,12 +108,74 @@ cli_env_interp(struct cli_env *env, struct tg_err *err)
 	return rc;
 }
 
+/* The environment a package is built for, when the interpreter runs
+ * inside an isolated PEP 517 build: python -m build's venv stands for the
+ * interpreter that ran build; pip's PYTHONPATH overlay and its
+ * PYTHONNOUSERSITE=1 are left out (the installed package runs without
+ * them). env->note says what was done. pip keeps the remaining
+ * PYTHONPATH, which se then points into. */
+static int
+look_through_builds(struct cli_env *env, struct tg_syspath_env *se,
+		    struct tg_buildenv *pip, struct tg_err *err)
+{
+	struct tg_buildenv b = TG_BUILDENV_INIT;
+	struct tg_interp_env ie;
+	int rc;
+
+	if ((rc = tg_buildenv_build(&b, &env->interp, err)))
+		return rc;
+	if (b.kind == TG_BUILDENV_BUILD && !b.target) {
+		rc = tg_err_set(err, TG_ENOENT,
+				"'%s' is the throwaway venv of an isolated "
+				"build (python -m build) and its pyvenv.cfg "
+				"does not name the interpreter that made it: "
+				"name the environment the package is built for "
+				"with --python, --prefix or --site-packages",
+				b.dir);
+		tg_buildenv_release(&b);
+		return rc;
+	}
+	if (b.kind == TG_BUILDENV_BUILD) {
+		tg_interp_release(&env->interp);
+		env->have_interp = 0;
+		interp_env(env, &ie);
+		rc = tg_interp_find(&env->interp, b.target, &ie, err);
+		if (!rc) {
+			env->have_interp = 1;
+			snprintf(env->note, sizeof(env->note),
+				 "'%s' is python -m build's isolated build "
+				 "venv: describing '%s', the interpreter that "
+				 "ran build (--python, --prefix or "
+				 "--site-packages to choose another)",
+				 b.dir, b.target);
+		}
+		tg_buildenv_release(&b);
+		if (rc)
+			return rc;
+	}
+	if ((rc = tg_buildenv_pip(pip, se->pythonpath, err)))
+		return rc;
+	if (pip->kind == TG_BUILDENV_PIP) {
+		se->pythonpath = pip->pythonpath;
+		se->nousersite = NULL;
+		snprintf(
+		    env->note, sizeof(env->note),
+		    "pip's isolated build environment '%s': its "
+		    "PYTHONPATH overlay and PYTHONNOUSERSITE are left out, "
+		    "as the installed package runs without them "
+		    "(--site-packages to search exactly what you name)",
+		    pip->dir);
+	}
+	return 0;
+}
+
 int
 cli_env_probe(const char *cmd, struct cli_env *env)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_syspath_env se;
-	struct tg_probe_opts po = {NULL};
+	struct tg_probe_opts po = {NULL, NULL, NULL};
+	struct tg_buildenv pip = TG_BUILDENV_INIT;
 	size_t k;
 	int rc;
 
@@ -129,15 +193,31 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	po.dpkg_admindir = env_get("TORCHGATE_DPKG_ADMINDIR");
 
 	rc = cli_env_interp(env, &err);
+	if (!rc && env->have_interp)
+		rc = look_through_builds(env, &se, &pip, &err);
 	for (k = 0; k < env->sites.n && !rc; k++)
 		rc = tg_syspath_add_sitedir(&env->path, env->sites.v[k],
 					    TG_ORIGIN_ARG, env->cwd, 0, &err);
 	if (!rc && env->have_interp)
 		rc = tg_syspath_for_interp(&env->path, &env->interp, &se, &err);
+	if (!rc && env->have_interp) {
+		po.ext_suffix = env->interp.ext_suffix;
+		po.cwd = env->cwd;
+	}
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
+	tg_buildenv_release(&pip);
 	if (rc) {
 		cli_error(cmd, "%s", err.msg);
+		snprintf(env->error, sizeof(env->error), "%s", err.msg);
+		/* what is left is empty: enough for a JSON report of the
+		 * error */
+		tg_probe_release(&env->probe);
+		tg_syspath_release(&env->path);
+		env->view.interp = env->have_interp ? &env->interp : NULL;
+		env->view.path = &env->path;
+		env->view.probe = &env->probe;
+		env->view.error = env->error;
 		return cli_exit_for(rc);
 	}
 	env->view.interp = env->have_interp ? &env->interp : NULL;
@@ -155,6 +235,42 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 	size_t k;
 
 	*out = NULL;
+	if (!quiet && env->note[0])
+		cli_error(cmd, "note: %s", env->note);
+	if (!quiet && env->have_interp && env->interp.warning)
+		cli_error(cmd, "warning: %s", env->interp.warning);
+	if (tg_probe_imports(&env->probe) == TG_IMPORT_MODULE) {
+		const struct tg_probe *pr = &env->probe;
+
+		if (pr->ncopies)
+			cli_error(cmd,
+				  "'import torch' would import the module "
+				  "'%s', not torch's package (it shadows the "
+				  "torch at '%s')",
+				  pr->module, pr->copies[0].dir);
+		else
+			cli_error(cmd,
+				  "'import torch' would import the module "
+				  "'%s', not torch's package",
+				  pr->module);
+		return CLI_NO_TORCH;
+	}
+	if (tg_probe_imports(&env->probe) == TG_IMPORT_NAMESPACE) {
+		const struct tg_probe *pr = &env->probe;
+
+		char more[64] = "";
+
+		if (pr->nportions > 1)
+			snprintf(more, sizeof(more), " and %zu other %s",
+				 pr->nportions - 1,
+				 pr->nportions > 2 ? "directories"
+						   : "directory");
+		cli_error(cmd,
+			  "'import torch' would import a namespace package "
+			  "(no __init__.py in '%s'%s), not torch's package",
+			  pr->portions[0], more);
+		return CLI_NO_TORCH;
+	}
 	if (!env->probe.ncopies) {
 		struct tg_buf msg = TG_BUF_INIT;
 
@@ -210,6 +326,18 @@ cli_env_torch(const char *cmd, const struct cli_env *env, int quiet,
 		for (k = 0; k < env->probe.problems.n; k++)
 			cli_error(cmd, "warning: %s",
 				  env->probe.problems.v[k].message);
+		for (k = 1; k < env->probe.ncopies; k++) {
+			const struct tg_torch *s = &env->probe.copies[k];
+
+			if (s->version && t->version &&
+			    strcmp(s->version, t->version) != 0)
+				cli_error(cmd,
+					  "warning: torch %s at '%s' is "
+					  "shadowed: 'import torch' imports "
+					  "torch %s from '%s'",
+					  s->version, s->dir, t->version,
+					  t->dir);
+		}
 	}
 	*out = t;
 	return CLI_OK;

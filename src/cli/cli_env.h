@@ -9,6 +9,8 @@
 
 #include "cli/opt.h"
 
+#include "lib/util/err.h"
+
 #include "lib/pyenv/interp.h"
 #include "lib/torch/probe.h"
 #include "lib/out/probe_format.h"
@@ -28,6 +30,12 @@ struct cli_env {
 	struct tg_probe probe;
 	struct tg_probe_view view;
 	int conflict_is_error; /* probe: a conflict is its own finding */
+	/* cli_env_probe's failure, as printed (without the prefix), and
+	 * view set up for a JSON report of it */
+	char error[TG_ERR_MSG_MAX];
+	/* an isolated build environment recognised and looked through (a
+	 * note for stderr), or "" */
+	char note[TG_ERR_MSG_MAX];
 };
 
 void cli_env_init(struct cli_env *env);

@@ -30,27 +30,28 @@
 #define CMD "emit"
 #define MAX_APIS 4096
 
-static const char *header, *module, *prefix, *api_file;
-static const char *python, *prefix_dir, *api_v[MAX_APIS], *site_v[64];
+static const char *header, *module, *macro_prefix, *api_file;
+static const char *prefix_dir, *api_v[MAX_APIS];
 static struct cli_list apis = {api_v, 0, MAX_APIS};
-static struct cli_list sites = {site_v, 0, 64};
+/* The environment options are the shared ones (--python, --prefix DIR,
+ * --site-packages), as in every command. Before 0.1.0 emit's --prefix was
+ * the macro prefix and --prefix-dir the environment: --prefix-dir is
+ * still taken, and a --prefix that names no directory but is a C
+ * identifier is refused with the new name (check), so that an old
+ * command line never builds against another environment. */
 static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "header", 0, &header, "FILE", "write the header to FILE",
      NULL},
     {CLI_OPT_VALUE, "module", 0, &module, "FILE",
      "write the Python module to FILE", NULL},
-    {CLI_OPT_VALUE, "prefix", 0, &prefix, "P",
+    {CLI_OPT_VALUE, "macro-prefix", 0, &macro_prefix, "P",
      "macro prefix, a C identifier (default TORCH_GATE)", NULL},
     {CLI_OPT_LIST, "api", 0, &apis, "ID", "an API of the table (repeatable)",
      NULL},
     {CLI_OPT_VALUE, "api-file", 0, &api_file, "FILE",
      "API ids, one a line ('#' starts a comment)", NULL},
-    {CLI_OPT_VALUE, "python", 0, &python, "PATH",
-     "the interpreter whose sys.path to search", NULL},
     {CLI_OPT_VALUE, "prefix-dir", 0, &prefix_dir, "DIR",
-     "the environment directory (as probe's --prefix)", NULL},
-    {CLI_OPT_LIST, "site-packages", 0, &sites, "DIR",
-     "search DIR (repeatable, in order) and nothing\nelse", NULL},
+     "the old spelling of --prefix DIR", NULL},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };
 
@@ -285,13 +286,29 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 				       "--header and --module name the same "
 				       "file '%s'",
 				       module);
-	if (!tg_emit_is_identifier(prefix ? prefix : "TORCH_GATE"))
+	if (!tg_emit_is_identifier(macro_prefix ? macro_prefix : "TORCH_GATE"))
+		return cli_usage_error(CMD,
+				       "--macro-prefix '%s' is not a C "
+				       "identifier",
+				       macro_prefix);
+	if (prefix_dir && ctx->env.prefix)
+		return cli_usage_error(CMD, "--prefix and --prefix-dir (its "
+					    "old spelling) exclude each other");
+	if (ctx->env.prefix && !tg_path_is_dir(ctx->env.prefix) &&
+	    tg_emit_is_identifier(ctx->env.prefix))
 		return cli_usage_error(
-		    CMD, "--prefix '%s' is not a C identifier", prefix);
-	if (ctx->torch_version && (python || prefix_dir || sites.n))
-		return cli_usage_error(CMD, "--torch-version excludes "
-					    "--python, --prefix-dir and "
-					    "--site-packages");
+		    CMD,
+		    "--prefix '%s' is no directory: --prefix DIR is the "
+		    "environment, as in every command; the macro prefix is "
+		    "--macro-prefix %s (emit's --prefix before 0.1.0)",
+		    ctx->env.prefix, ctx->env.prefix);
+	if (prefix_dir) {
+		if (ctx->env.python || ctx->env.sites.n)
+			return cli_usage_error(CMD, "--python, --prefix and "
+						    "--site-packages exclude "
+						    "each other");
+		ctx->env.prefix = prefix_dir;
+	}
 	return CLI_OK;
 }
 
@@ -309,7 +326,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	memset(&e, 0, sizeof(e));
-	e.prefix = prefix ? prefix : "TORCH_GATE";
+	e.prefix = macro_prefix ? macro_prefix : "TORCH_GATE";
 	ids = calloc(MAX_APIS, sizeof(*ids));
 	if (!ids)
 		return cli_out_of_memory(CMD);
@@ -335,10 +352,6 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			? 17
 			: 0;
 	} else {
-		ctx->env.python = python;
-		ctx->env.prefix = prefix_dir;
-		for (k = 0; k < sites.n; k++)
-			ctx->env.sites.v[ctx->env.sites.n++] = sites.v[k];
 		status = cli_env_probe(CMD, &ctx->env);
 		if (!status)
 			status = cli_env_torch(CMD, &ctx->env, ctx->quiet, &t);
@@ -410,13 +423,15 @@ out:
 const struct cli_command cmd_emit = {
     .name = CMD,
     .summary = "write the guard header and Python constants",
-    .setup = CLI_QUIET | CLI_TABLE | CLI_TORCH_VERSION,
+    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION,
     .opts = opts,
     .synopsis =
-	"usage: torchgate emit [--header FILE] [--module FILE] [--prefix P]\n"
-	"                      [--api ID]... [--api-file FILE] [--table FILE]\n"
-	"                      [--torch-version V | --python PATH |\n"
-	"                       --prefix-dir DIR | --site-packages DIR...]",
+	"usage: torchgate emit [--header FILE] [--module FILE]\n"
+	"                      [--macro-prefix P] [--api ID]... [--api-file "
+	"FILE]\n"
+	"                      [--table FILE] [--torch-version V | --python "
+	"PATH |\n"
+	"                       --prefix DIR | --site-packages DIR...]",
     .about =
 	"Write a C/C++ header (<P>_TORCH_VERSION_*, <P>_TORCH_AT_LEAST, CUDA,\n"
 	"HIP, C++11 ABI, C++ standard, and <P>_HAS_/_DEPRECATED_/_REMOVED_\n"
@@ -430,7 +445,8 @@ const struct cli_command cmd_emit = {
 	"nothing on success.",
     .exits =
 	"Exit status: 0 written or unchanged, 2 usage (an API not in the\n"
-	"table, a prefix that is no C identifier), 3 no torch found, 4 a "
+	"table, a macro prefix that is no C identifier, a --prefix that is\n"
+	"one but no directory), 3 no torch found, 4 a "
 	"bad\n"
 	"table or a version the header cannot hold, 5 a file could not be\n"
 	"read or written.",

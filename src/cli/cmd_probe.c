@@ -99,6 +99,16 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		tg_probe_format_parse(format, &fmt);
 	env->conflict_is_error = 1;
 	status = cli_env_probe(CMD, env);
+	if (status && env->error[0] && fmt == TG_FMT_JSON && !fields.n) {
+		/* the report still comes, with the error in it */
+		if (tg_probe_format_write(&env->view, fmt, &out, &err)) {
+			cli_error(CMD, "%s", err.msg);
+			status = cli_exit_for(err.code);
+		} else {
+			fputs(out.data ? out.data : "", stdout);
+		}
+		goto out;
+	}
 	if (status)
 		goto out;
 	for (k = 0; k < fields.n && env_field(fields.v[k]); k++)

@@ -39,7 +39,7 @@ sys.exit(1 if set(bad) - known else 0)
 PY
 
 # emit, then compile against torch's own version.h
-"$TG" emit --python "$PY" --quiet --header "$tmp/gate.h" --module "$tmp/gate.py" --prefix DEB \
+"$TG" emit --python "$PY" --quiet --header "$tmp/gate.h" --module "$tmp/gate.py" --macro-prefix DEB \
 	--api torch.cuda.amp.custom_fwd --api torch.amp.custom_fwd --api torch.amp.autocast
 check "emit exit" "$?" 0
 cat >"$tmp/t.c" <<'C'

@@ -158,9 +158,9 @@ check "_torch_gate.HAS_TORCH_CUDA_AMP_CUSTOM_FWD" "$(field HAS_TORCH_CUDA_AMP_CU
 check "_torch_gate.HAS_TORCH_AMP_AUTOCAST" "$(field HAS_TORCH_AMP_AUTOCAST)" True
 
 # ---- install_requires, as the package metadata has it ---------------------
-# each spelling of the environment: emit needs --prefix-dir where verify
-# needs --prefix, and setup.py translates
-for envargs in "$ENVARGS" "--python $PY" "--prefix /usr" "--prefix-dir=/usr"; do
+# each spelling of the environment: the same options for every command,
+# so setup.py passes TORCHGATE_ENV_ARGS to verify and emit as it is
+for envargs in "$ENVARGS" "--python $PY" "--prefix /usr" "--prefix=/usr"; do
 	rm -rf "$W/ampext.egg-info"
 	out=$(cd "$W" && run TORCHGATE_ENV_ARGS="$envargs" "$VPY" setup.py -q egg_info 2>&1)
 	check "setup.py egg_info with TORCHGATE_ENV_ARGS='$envargs' exit status" "$?" 0

@@ -49,7 +49,7 @@ tg_probe_format_parse(const char *name, enum tg_probe_format *out)
 static const struct tg_torch *
 chosen(const struct tg_probe_view *pv)
 {
-	return pv->probe->ncopies ? &pv->probe->copies[0] : NULL;
+	return tg_probe_chosen(pv->probe);
 }
 
 static const char *
@@ -158,6 +158,35 @@ json_copy(struct tg_jsonw *w, const struct tg_torch *t)
 	tg_jsonw_end(w);
 }
 
+static const char *const import_kinds[] = {"none", "package", "module",
+					   "namespace"};
+
+/* "imports": what `import torch` would give: kind, and the file or the
+ * namespace portions */
+static void
+json_imports(struct tg_jsonw *w, const struct tg_probe *pr)
+{
+	enum tg_import_kind ik = tg_probe_imports(pr);
+	size_t k;
+
+	tg_jsonw_key(w, "imports");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_jsonw_kstr(w, "kind", import_kinds[ik]);
+	tg_jsonw_kstr(w, "path",
+		      ik == TG_IMPORT_MODULE	  ? pr->module
+		      : ik == TG_IMPORT_PACKAGE	  ? pr->copies[0].dir
+		      : ik == TG_IMPORT_NAMESPACE ? pr->portions[0]
+						  : NULL);
+	if (ik == TG_IMPORT_NAMESPACE) {
+		tg_jsonw_key(w, "portions");
+		tg_jsonw_array(w, TG_JSONW_FLOW);
+		for (k = 0; k < pr->nportions && k < TG_PROBE_MAX_PORTIONS; k++)
+			tg_jsonw_str(w, pr->portions[k]);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+}
+
 static void
 write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 {
@@ -185,6 +214,7 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	tg_jsonw_key(&w, "system_site_packages");
 	tg_jsonw_tristate(&w, in && in->venv ? in->system_site : -1);
 	tg_jsonw_kstr(&w, "pyvenv_cfg", in ? in->pyvenv_cfg : NULL);
+	tg_jsonw_kstr(&w, "warning", in ? in->warning : NULL);
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "search_path");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
@@ -208,13 +238,14 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	}
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "torch");
-	if (pr->ncopies)
-		json_copy(&w, &pr->copies[0]);
+	if (chosen(pv))
+		json_copy(&w, chosen(pv));
 	else
 		tg_jsonw_null(&w);
+	json_imports(&w, pr);
 	tg_jsonw_key(&w, "shadowed");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
-	for (k = 1; k < pr->ncopies; k++)
+	for (k = tg_probe_first_shadowed(pr); k < pr->ncopies; k++)
 		json_copy(&w, &pr->copies[k]);
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "problems");
@@ -222,6 +253,7 @@ write_json(const struct tg_probe_view *pv, struct tg_buf *b)
 	for (k = 0; k < pr->problems.n; k++)
 		tg_jsonw_str(&w, pr->problems.v[k].message);
 	tg_jsonw_end(&w);
+	tg_jsonw_kstr(&w, "error", pv->error);
 	tg_jsonw_end(&w);
 	tg_jsonw_finish(&w);
 }
@@ -330,8 +362,26 @@ write_text(const struct tg_probe_view *pv, struct tg_buf *b)
 			    tg_probe_source_name(t->version_from));
 	else if (t)
 		tg_buf_adds(b, "torch (version unknown)\n");
+	else if (tg_probe_imports(pr) == TG_IMPORT_MODULE)
+		tg_buf_addf(b,
+			    "no torch: 'import torch' imports the module %s\n",
+			    pr->module);
+	else if (tg_probe_imports(pr) == TG_IMPORT_NAMESPACE)
+		tg_buf_addf(b,
+			    "no torch: 'import torch' imports a namespace "
+			    "package (%s, no __init__.py)\n",
+			    pr->portions[0]);
 	else
 		tg_buf_adds(b, "no torch found\n");
+	/* another version further down the path is worth seeing first */
+	for (k = t ? 1 : 0; t && k < pr->ncopies; k++)
+		if (pr->copies[k].version && t->version &&
+		    strcmp(pr->copies[k].version, t->version) != 0)
+			tg_buf_addf(b,
+				    "  %-14s torch %s at %s (not imported: "
+				    "details below)\n",
+				    "shadowed", pr->copies[k].version,
+				    pr->copies[k].dir);
 	if (in && in->executable) {
 		tg_buf_addf(b, "  %-14s %s (Python %d.%d, prefix %s%s)\n",
 			    "python", in->executable, in->major, in->minor,
@@ -349,7 +399,7 @@ write_text(const struct tg_probe_view *pv, struct tg_buf *b)
 		for (k = 0; k < pv->path->n; k++)
 			tg_buf_addf(b, "    %s\n", pv->path->e[k].dir);
 	}
-	for (k = 1; k < pr->ncopies; k++) {
+	for (k = tg_probe_first_shadowed(pr); k < pr->ncopies; k++) {
 		tg_buf_addf(b, "shadowed: torch %s\n",
 			    pr->copies[k].version ? pr->copies[k].version
 						  : "(version unknown)");
@@ -436,7 +486,8 @@ write_shell(const struct tg_probe_view *pv, struct tg_buf *b)
 	sh_var(b, "TORCH_CMAKE_DIR", t->cmake_dir);
 	sh_var(b, "TORCH_INSTALLER", t->installer);
 	sh_var(b, "TORCH_EDITABLE", t->editable ? "1" : "0");
-	snprintf(num, sizeof(num), "%zu", pv->probe->ncopies - 1);
+	snprintf(num, sizeof(num), "%zu",
+		 pv->probe->ncopies - tg_probe_first_shadowed(pv->probe));
 	sh_var(b, "TORCH_SHADOWED", num);
 	tg_buf_adds(b, "TORCH_LIBRARIES='");
 	for (k = 0; k < t->nlibs; k++)
@@ -618,7 +669,8 @@ tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 		for (k = 0; k < pv->path->n; k++)
 			line(b, pv->path->e[k].dir);
 	} else if (strcmp(name, "shadowed") == 0) {
-		for (k = 1; k < pv->probe->ncopies; k++)
+		for (k = tg_probe_first_shadowed(pv->probe);
+		     k < pv->probe->ncopies; k++)
 			line(b, pv->probe->copies[k].dir);
 	} else if (strcmp(name, "python") == 0) {
 		line(b, in ? in->executable : NULL);

@@ -30,6 +30,9 @@ struct tg_probe_view {
 	const struct tg_interp *interp; /* NULL with --site-packages */
 	const struct tg_syspath *path;
 	const struct tg_probe *probe;
+	/* why the environment could not be worked out (the JSON report's
+	 * "error"; the rest is then empty), or NULL */
+	const char *error;
 };
 
 int tg_probe_format_parse(const char *name, enum tg_probe_format *out);

@@ -19,9 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/pyenv/dpkg.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
@@ -30,6 +32,7 @@
 #define SHIM_HEAD_MAX 8192
 #define CFG_MAX ((size_t)64 * 1024)
 #define SITE_PY_MAX ((size_t)1024 * 1024)
+#define BINARY_MAX ((size_t)256 * 1024 * 1024)
 
 void
 tg_interp_release(struct tg_interp *in)
@@ -39,6 +42,9 @@ tg_interp_release(struct tg_interp *in)
 	free(in->prefix);
 	free(in->base_prefix);
 	free(in->pyvenv_cfg);
+	free(in->ext_suffix);
+	free(in->warning);
+	free(in->venv_command);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -138,8 +144,11 @@ shim_root(const char *path)
 	return root;
 }
 
-/* Words of a pyenv version file, one per whitespace-separated token,
- * skipping comment lines; "" when the file is missing or empty. */
+/* The names of a pyenv version file as pyenv-version-file-read reads
+ * them: the first word of each line (bash `read -r version _`: blanks,
+ * tabs and CRs separate), lines that are blank or whose first word
+ * starts with '#' skipped, joined with ':'; NULL when the file is
+ * missing or names nothing. */
 static char *
 version_file_words(const char *path)
 {
@@ -150,31 +159,20 @@ version_file_words(const char *path)
 	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, NULL))
 		return NULL;
 	while (i < len) {
-		size_t e = i, j;
+		size_t e = i, j, w;
 
 		while (e < len && text[e] != '\n')
 			e++;
 		j = i;
-		while (j < e && (text[j] == ' ' || text[j] == '\t'))
+		while (j < e && strchr(" \t\r", text[j]))
 			j++;
-		if (j < e && text[j] != '#') {
-			while (j < e) {
-				size_t w = j;
-
-				while (w < e && text[w] != ' ' &&
-				       text[w] != '\t' && text[w] != '\r')
-					w++;
-				if (w > j) {
-					if (out.len)
-						tg_buf_addc(&out, ':');
-					tg_buf_add(&out, text + j, w - j);
-				}
-				j = w;
-				while (j < e &&
-				       (text[j] == ' ' || text[j] == '\t' ||
-					text[j] == '\r'))
-					j++;
-			}
+		w = j;
+		while (w < e && !strchr(" \t\r", text[w]))
+			w++;
+		if (w > j && text[j] != '#') {
+			if (out.len)
+				tg_buf_addc(&out, ':');
+			tg_buf_add(&out, text + j, w - j);
 		}
 		i = e + 1;
 	}
@@ -236,6 +234,13 @@ pyenv_program(const char *root, const char *name, const char *program,
 		return NULL;
 	if (is_executable_file(path))
 		return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
+	/* pyenv-version-name: "python-3.11" names 3.11 when no version has
+	 * the longer name */
+	if (strncmp(name, "python-", 7) == 0 && name[7]) {
+		snprintf(path, sizeof(path), "%s/versions/%s", root, name);
+		if (!tg_path_is_dir(path))
+			return pyenv_program(root, name + 7, program, err);
+	}
 	/* shorter than the path above, which fitted */
 	snprintf(path, sizeof(path), "%s/versions", root);
 	d = opendir(path);
@@ -276,7 +281,7 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 {
 	const char *program = tg_path_basename(shim);
 	char *names = NULL, *source = NULL, *dir = NULL, *shims = NULL;
-	char *p, *tok, *save = NULL;
+	char *names_copy = NULL, *p, *tok, *save = NULL;
 	struct tg_err e = TG_ERR_INIT;
 	int rc = 0;
 
@@ -316,6 +321,11 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 		goto out;
 	}
 	shims = tg_path_join(root, "shims");
+	names_copy = tg_str_ndup(names, strlen(names));
+	if (!shims || !names_copy) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	for (tok = strtok_r(names, ":", &save); tok;
 	     tok = strtok_r(NULL, ":", &save)) {
 		if (strcmp(tok, "system") == 0)
@@ -339,13 +349,29 @@ resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
 			goto out;
 		}
 	}
+	/* pyenv-which: when no version provides the program, "system" is
+	 * tried last whatever the versions are */
+	p = find_on_path(program, env->path, env->cwd, shims);
+	if (p) {
+		char msg[4200];
+
+		snprintf(msg, sizeof(msg),
+			 "pyenv shim '%s' -> system (no '%s' in version '%s' "
+			 "set by %s: pyenv falls back to system)",
+			 shim, program, TG_QUOTE(names_copy), source);
+		*exe = p;
+		*via = tg_str_ndup(msg, strlen(msg));
+		goto out;
+	}
 	free(names);
 	names = tg_str_ndup(source, strlen(source));
 	rc = tg_err_set(err, TG_ENOENT,
-			"pyenv shim '%s': no '%s' in the version set by %s",
+			"pyenv shim '%s': no '%s' in the version set by %s, "
+			"nor on PATH outside the shims (system)",
 			shim, program, names ? names : "?");
 out:
 	free(names);
+	free(names_copy);
 	free(source);
 	free(dir);
 	free(shims);
@@ -445,7 +471,9 @@ scan_lib_version(const char *prefix, int *major, int *minor, struct tg_err *err)
 }
 
 /* Going up from dir, the first directory holding lib/pythonX.Y/os.py;
- * NULL when none, or with err set when a path is too long. */
+ * NULL when none, or with err set when a path is too long. The root
+ * itself is never one: getpath's search stops below it (its dirname of
+ * "/x" ends the walk), and falls back to the prefix compiled in. */
 static char *
 search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 {
@@ -456,9 +484,10 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 	while (d) {
 		char probe[4200], *up;
 
+		if (strcmp(d, "/") == 0)
+			break;
 		if (tg_path_fmt(probe, sizeof(probe), err,
-				"%s/lib/python%d.%d/os.py",
-				strcmp(d, "/") == 0 ? "" : d, major, minor))
+				"%s/lib/python%d.%d/os.py", d, major, minor))
 			break;
 		if (tg_path_is_file(probe))
 			return d;
@@ -474,13 +503,90 @@ search_landmark(const char *dir, int major, int minor, struct tg_err *err)
 	return NULL;
 }
 
+/* The quick answer for Debian's own interpreter: dpkg lists the program
+ * as a file of python3.X-minimal (/var/lib/dpkg/info, at most 64 KiB
+ * read). 1 listed, 0 not (or no such list), -1 out of memory. */
 static int
-check_debian_site(struct tg_interp *in, struct tg_err *err)
+dpkg_lists_interpreter(const struct tg_interp *in, const char *real_exe)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char path[4200], line[4200], *text = NULL;
+	size_t len;
+	int yes = 0;
+
+	if (tg_path_fmt(path, sizeof(path), NULL,
+			TG_DPKG_ADMINDIR "/info/python%d.%d-minimal.list",
+			in->major, in->minor) ||
+	    tg_path_fmt(line, sizeof(line), NULL, "\n%s\n", real_exe))
+		return 0;
+	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, &e))
+		return e.code == TG_ENOMEM ? -1 : 0;
+	yes = text && (memmem(text, len, line, strlen(line)) ||
+		       (len > strlen(line) - 1 &&
+			memcmp(text, line + 1, strlen(line) - 1) == 0));
+	free(text);
+	return yes;
+}
+
+/* Whether the file at path holds the bytes "dist-packages": 1 yes, 0 no,
+ * -1 when it cannot be read (not a regular file, over BINARY_MAX, not
+ * mappable). Mapped, not read: a 7 MiB interpreter is searched without
+ * being copied. */
+static int
+binary_mentions_dist_packages(const char *path)
+{
+	static const char needle[] = "dist-packages";
+	size_t size;
+	int fd = -1, found;
+	void *map;
+
+	if (tg_file_open(path, BINARY_MAX, NULL, &fd, &size, NULL, NULL))
+		return -1;
+	if (size == 0) {
+		close(fd);
+		return 0;
+	}
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -1;
+	found = memmem(map, size, needle, sizeof(needle) - 1) != NULL;
+	munmap(map, size);
+	return found;
+}
+
+/* Whether site.py adds Debian's dist-packages directories. From 3.11
+ * site is frozen into the interpreter (the copy on disk is not run), so
+ * the rules are the binary's: Debian's build holds "dist-packages" (its
+ * patched site.py's strings), an upstream build does not; PYTHONHOME
+ * cannot change that. dpkg's list of python3.X-minimal answers first for
+ * Debian's own program, which is then not read. A binary that cannot be read, before 3.11, and
+ * without a program (a --prefix without bin/python3): the site.py of the
+ * base prefix. real_exe: the program, its own links followed, or NULL. */
+static int
+check_debian_site(struct tg_interp *in, const char *real_exe,
+		  struct tg_err *err)
 {
 	char path[4200], *text = NULL;
 	size_t len;
 	int rc;
 
+	if (real_exe && (in->major > 3 || in->minor >= 11)) {
+		int r = dpkg_lists_interpreter(in, real_exe);
+
+		if (r < 0)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		if (r) {
+			in->debian = 1;
+			return 0;
+		}
+		r = binary_mentions_dist_packages(real_exe);
+
+		if (r >= 0) {
+			in->debian = r;
+			return 0;
+		}
+	}
 	if ((rc = tg_path_fmt(path, sizeof(path), err,
 			      "%s/lib/python%d.%d/site.py", in->base_prefix,
 			      in->major, in->minor)))
@@ -497,6 +603,195 @@ check_debian_site(struct tg_interp *in, struct tg_err *err)
 	}
 	free(text);
 	return 0;
+}
+
+/* The first of importlib.machinery.EXTENSION_SUFFIXES, which CPython
+ * compiles in: the build's EXT_SUFFIX as its _sysconfigdata_*.py says it
+ * (the first such file in name order that has it), else the suffix of
+ * the first extension module of lib-dynload named NAME.cpython-*.so.
+ * Unknown (NULL) is no error. */
+static int
+read_ext_suffix(struct tg_interp *in, struct tg_err *err)
+{
+	static const char key[] = "'EXT_SUFFIX': '";
+	char dir[4200], *best = NULL, *text = NULL;
+	DIR *d;
+	struct dirent *de;
+	int rc = 0;
+
+	if (tg_path_fmt(dir, sizeof(dir), NULL, "%s/lib/python%d.%d",
+			in->base_prefix, in->major, in->minor))
+		return 0;
+	/* pass 0: _sysconfigdata_*.py, pass 1: lib-dynload */
+	for (int pass = 0; pass < 2 && !in->ext_suffix && !rc; pass++) {
+		if (pass == 1 &&
+		    tg_path_fmt(dir + strlen(dir), sizeof(dir) - strlen(dir),
+				NULL, "/lib-dynload"))
+			break;
+		d = opendir(dir);
+		if (!d)
+			continue;
+		while ((de = readdir(d)) && !rc) {
+			const char *n = de->d_name, *c;
+			size_t l = strlen(n);
+
+			if (pass == 0 && (strncmp(n, "_sysconfigdata_", 15) ||
+					  l < 3 || strcmp(n + l - 3, ".py")))
+				continue;
+			if (pass == 1 && (!(c = strstr(n, ".cpython-")) ||
+					  l < 3 || strcmp(n + l - 3, ".so") ||
+					  strchr(c + 1, '.') != n + l - 3))
+				continue;
+			if (!best || strcmp(n, best) < 0) {
+				free(best);
+				if (!(best = tg_str_ndup(n, l)))
+					rc = TG_ENOMEM;
+			}
+		}
+		closedir(d);
+		if (rc || !best)
+			break;
+		if (pass == 1) {
+			in->ext_suffix = tg_str_ndup(strchr(best, '.'),
+						     strlen(strchr(best, '.')));
+			rc = in->ext_suffix ? 0 : TG_ENOMEM;
+		} else {
+			struct tg_err e = TG_ERR_INIT;
+			char file[4400];
+			size_t len;
+			const char *p, *q;
+
+			if (tg_path_fmt(file, sizeof(file), NULL, "%s/%s", dir,
+					best) == 0 &&
+			    tg_file_read(file, SITE_PY_MAX, &text, &len, NULL,
+					 &e) == 0 &&
+			    text && (p = strstr(text, key)) &&
+			    (q = strchr(p + sizeof(key) - 1, '\'')) &&
+			    q - p > (long)sizeof(key) - 1 && q - p < 80) {
+				p += sizeof(key) - 1;
+				in->ext_suffix =
+				    tg_str_ndup(p, (size_t)(q - p));
+				rc = in->ext_suffix ? 0 : TG_ENOMEM;
+			} else if (e.code == TG_ENOMEM) {
+				rc = TG_ENOMEM;
+			}
+			free(text);
+			text = NULL;
+		}
+		free(best);
+		best = NULL;
+	}
+	free(best);
+	return rc ? tg_err_set(err, rc, "out of memory") : 0;
+}
+
+/* getpath's realpath(): the executable's own chain of symbolic links
+ * followed (a relative target joined to the link's directory), the
+ * directories on the way kept as they are spelt, so that a prefix
+ * reached through a symlinked directory keeps its name (sys.prefix).
+ * NULL with errno set when a link in the chain is dangling (ENOENT),
+ * there are more than 40 (ELOOP), or memory runs out (ENOMEM). */
+static char *
+link_chain(const char *exe)
+{
+	char *p = tg_str_ndup(exe, strlen(exe)), target[4096];
+	int hops;
+
+	for (hops = 0; p; hops++) {
+		struct stat st;
+		ssize_t n;
+		char *dir, *joined, *next;
+
+		if (lstat(p, &st) != 0) {
+			free(p);
+			return NULL;
+		}
+		if (!S_ISLNK(st.st_mode)) {
+			if (stat(p, &st) != 0) {
+				free(p);
+				return NULL;
+			}
+			return p;
+		}
+		if (hops == 40) {
+			free(p);
+			errno = ELOOP;
+			return NULL;
+		}
+		n = readlink(p, target, sizeof(target) - 1);
+		if (n < 0) {
+			free(p);
+			return NULL;
+		}
+		target[n] = '\0';
+		dir = tg_path_dirname(p);
+		joined = dir ? tg_path_join(dir, target) : NULL;
+		next = joined ? tg_path_abs(joined, "/") : NULL;
+		free(dir);
+		free(joined);
+		free(p);
+		p = next;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* pyvenv.cfg's home holds no interpreter (the base Python moved or was
+ * removed). getpath then takes the venv's own executable: when it is a
+ * symbolic link, its link chain names the base interpreter; when it is
+ * a copy, the prefix compiled into it, which only the binary knows:
+ * pyvenv.cfg's "executable" (written by venv since 3.11) names the
+ * interpreter it was copied from. *base_exe is replaced; in->warning
+ * says what was done. TG_ENOENT, saying what in pyvenv.cfg is wrong,
+ * when neither works. */
+static int
+stale_home(struct tg_interp *in, const char *home, const char *text, size_t len,
+	   char **base_exe, struct tg_err *err)
+{
+	struct stat st;
+	char *cfg_exe = NULL, msg[TG_ERR_MSG_MAX];
+	int nomem = 0, rc = 0;
+
+	free(*base_exe);
+	*base_exe = NULL;
+	if (lstat(in->executable, &st) == 0 && S_ISLNK(st.st_mode)) {
+		*base_exe = tg_str_ndup(in->executable, strlen(in->executable));
+		snprintf(msg, sizeof(msg),
+			 "'%s': home '%s' holds no python3; Python finds its "
+			 "base through the link '%s', and so does torchgate",
+			 in->pyvenv_cfg, home, in->executable);
+	} else {
+		cfg_exe = cfg_value(text, len, "executable", &nomem);
+		if (cfg_exe && tg_path_is_file(cfg_exe)) {
+			*base_exe = cfg_exe;
+			cfg_exe = NULL;
+			snprintf(msg, sizeof(msg),
+				 "'%s': home '%s' holds no python3; Python "
+				 "uses the prefix compiled into '%s', which "
+				 "torchgate takes from its executable '%s'",
+				 in->pyvenv_cfg, home, in->executable,
+				 *base_exe);
+		} else if (!nomem) {
+			rc = tg_err_set(
+			    err, TG_ENOENT,
+			    "'%s': home '%s' holds no python3, '%s' is a copy "
+			    "(not a link) and %s%s%s: cannot tell the base "
+			    "Python; set home in pyvenv.cfg to the directory "
+			    "of the Python the venv was made from",
+			    in->pyvenv_cfg, home, in->executable,
+			    cfg_exe ? "its executable '"
+				    : "it names no executable",
+			    cfg_exe ? cfg_exe : "",
+			    cfg_exe ? "' does not exist" : "");
+			free(cfg_exe);
+			return rc;
+		}
+	}
+	free(cfg_exe);
+	if (!*base_exe || nomem)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	in->warning = tg_str_ndup(msg, strlen(msg));
+	return in->warning ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
 static int
@@ -545,6 +840,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		in->system_site = !v || strcasecmp(v, "true") == 0;
 		free(v);
 		home = cfg_value(text, len, "home", &nomem);
+		in->venv_command = cfg_value(text, len, "command", &nomem);
 		v = cfg_value(text, len, "version", &nomem);
 		if (!v)
 			v = cfg_value(text, len, "version_info", &nomem);
@@ -566,6 +862,9 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 			free(base_exe);
 			base_exe = tg_path_join(home, "python3");
 		}
+		if (base_exe && !tg_path_exists(base_exe) &&
+		    (rc = stale_home(in, home, text, len, &base_exe, err)))
+			goto out;
 	} else {
 		base_exe = tg_str_ndup(in->executable, strlen(in->executable));
 	}
@@ -573,7 +872,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	real = realpath(base_exe, NULL);
+	real = link_chain(base_exe);
 	if (!real) {
 		rc = errno == ENOMEM
 			 ? tg_err_set(err, TG_ENOMEM, "out of memory")
@@ -617,6 +916,23 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 
 		in->base_prefix =
 		    search_landmark(base_dir, in->major, in->minor, &e);
+		if (!in->base_prefix && !e.code) {
+			/* getpath then takes the prefix compiled in, which
+			 * only the binary holds: the one the real program's
+			 * whole path, every link resolved, stands for (so
+			 * /bin/python3 through a merged /bin is /usr's) */
+			char *full = realpath(real, NULL), *fdir = NULL;
+
+			if (!full && errno == ENOMEM)
+				tg_err_set(&e, TG_ENOMEM, "out of memory");
+			else if (full && !(fdir = tg_path_dirname(full)))
+				tg_err_set(&e, TG_ENOMEM, "out of memory");
+			if (fdir)
+				in->base_prefix = search_landmark(
+				    fdir, in->major, in->minor, &e);
+			free(full);
+			free(fdir);
+		}
 		if (!in->base_prefix && e.code) {
 			rc = e.code;
 			if (err)
@@ -658,7 +974,9 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = check_debian_site(in, err);
+	rc = check_debian_site(in, real, err);
+	if (!rc)
+		rc = read_ext_suffix(in, err);
 out:
 	free(exe_dir);
 	free(real);
@@ -765,7 +1083,8 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	in->base_prefix = tg_str_ndup(abs, strlen(abs));
 	if (!in->base_prefix)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	return check_debian_site(in, err);
+	rc = check_debian_site(in, NULL, err);
+	return rc ? rc : read_ext_suffix(in, err);
 }
 
 /* ---- the full version ----

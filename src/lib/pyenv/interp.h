@@ -3,10 +3,12 @@
  *
  * Finds the interpreter (a path, or python3 on PATH; a pyenv shim is
  * followed the way pyenv would: PYENV_VERSION, .python-version in the
- * directory and its parents, $PYENV_ROOT/version) and works out what
- * Python's getpath would: sys.prefix, sys.base_prefix, the X.Y version,
- * whether it is a venv (pyvenv.cfg) and whether its site.py is Debian's
- * (dist-packages).
+ * directory and its parents, $PYENV_ROOT/version, then system) and works
+ * out what Python's getpath would: sys.prefix, sys.base_prefix (only the
+ * program's own links followed, as getpath does), the X.Y version,
+ * whether it is a venv (pyvenv.cfg, a stale home included), whether its
+ * site rules are Debian's (dist-packages: from 3.11 the binary's, site
+ * being frozen into it) and its extension-module suffix.
  */
 #ifndef TG_LIB_PYENV_INTERP_H
 #define TG_LIB_PYENV_INTERP_H
@@ -32,6 +34,15 @@ struct tg_interp {
 	int system_site; /* include-system-site-packages */
 	int major, minor;
 	int debian; /* site.py adds dist-packages directories */
+	/* the interpreter's own extension suffix (".cpython-311-x86_64-
+	 * linux-gnu.so"), from its files, or NULL when they do not say */
+	char *ext_suffix;
+	/* what a user should know about how the interpreter was found (a
+	 * stale pyvenv.cfg home), or NULL */
+	char *warning;
+	/* pyvenv.cfg's command (venv since 3.11: "EXE -m venv ... DIR"), or
+	 * NULL */
+	char *venv_command;
 };
 
 #define TG_INTERP_INIT                                                         \

@@ -7,7 +7,8 @@
  * directory; its .pth files are read in sorted name order; a .pth line is
  * skipped when it starts with '#' or is blank, recorded (not run) when it
  * starts with "import", and otherwise joined to the site directory,
- * made absolute and added when it exists and is new. Limits: at most
+ * made absolute and added when it exists and is new. A .pth that is not
+ * UTF-8 is an error (TG_EINVAL): Python cannot start. Limits: at most
  * TG_SYSPATH_MAX entries and .pth files of at most 1 MiB.
  */
 #include "lib/pyenv/syspath.h"
@@ -139,12 +140,22 @@ add_pth(struct tg_syspath *sp, const char *sitedir, const char *file,
 	rc = tg_file_read(file, PTH_MAX, &text, &len, NULL, err);
 	if (rc)
 		return rc;
-	/* Python stops at a line it cannot decode; so does this: the text
-	 * ends where that line starts */
+	/* site.py decodes the whole file before it reads a line (3.13:
+	 * utf-8-sig, then the locale's encoding; before: the locale's, in
+	 * UTF-8 mode or a UTF-8 locale UTF-8); the error is not caught, and
+	 * the interpreter cannot start ("Fatal Python error:
+	 * init_import_site") */
 	if (!tg_str_utf8_valid(text, len, &bad)) {
-		len = bad;
-		while (len > 0 && text[len - 1] != '\n')
-			len--;
+		size_t k;
+
+		for (k = 0, line = 1; k < bad; k++)
+			line += text[k] == '\n';
+		free(text);
+		return tg_err_set(err, TG_EINVAL,
+				  "'%s': line %zu is not UTF-8: Python cannot "
+				  "start (site.py fails to decode the file: "
+				  "\"Fatal Python error: init_import_site\")",
+				  file, line);
 	}
 	/* 3.13 decodes .pth files as utf-8-sig; before, a BOM stays part
 	 * of the first line */

@@ -168,6 +168,9 @@ tg_probe_release(struct tg_probe *pr)
 	for (k = 0; k < pr->ncopies; k++)
 		torch_release(&pr->copies[k]);
 	free(pr->copies);
+	free(pr->module);
+	for (k = 0; k < TG_PROBE_MAX_PORTIONS; k++)
+		free(pr->portions[k]);
 	tg_diag_list_release(&pr->problems);
 	memset(pr, 0, sizeof(*pr));
 }
@@ -864,23 +867,68 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* One readdir of a path entry: is there a "torch", and torch's metadata
- * directory (*meta, a new string, or NULL)? Several metadata directories
+/* The import suffixes in the path finder's order: extension modules
+ * (the interpreter's own suffix, then .abi3.so and .so), source,
+ * bytecode. s[0] is NULL when the interpreter's suffix is unknown. */
+struct suffixes {
+	const char *s[5];
+};
+
+static void
+suffixes_init(struct suffixes *sf, const struct tg_probe_opts *opts)
+{
+	sf->s[0] = opts ? opts->ext_suffix : NULL;
+	sf->s[1] = ".abi3.so";
+	sf->s[2] = ".so";
+	sf->s[3] = ".py";
+	sf->s[4] = ".pyc";
+}
+
+/* The rank of "torch" + suffix name among sf (0 first), or -1 when name
+ * is no torch module. Without the interpreter's suffix, any
+ * torch.cpython-*.so is taken for it. */
+static int
+module_rank(const struct suffixes *sf, const char *name)
+{
+	const char *suf;
+	size_t l;
+	int k;
+
+	if (strncmp(name, "torch.", 6) != 0)
+		return -1;
+	suf = name + 5;
+	for (k = 0; k < 5; k++)
+		if (sf->s[k] && strcmp(suf, sf->s[k]) == 0)
+			return k;
+	l = strlen(suf);
+	if (!sf->s[0] && strncmp(suf, ".cpython-", 9) == 0 && l > 12 &&
+	    strcmp(suf + l - 3, ".so") == 0 &&
+	    strchr(suf + 1, '.') == suf + l - 3)
+		return 0;
+	return -1;
+}
+
+/* One readdir of a path entry: is there a "torch", the best torch module
+ * file (*module, a new string, or NULL), and torch's metadata directory
+ * (*meta, a new string, or NULL)? Several metadata directories
  * are a broken install: importlib.metadata would take whichever the
  * directory lists first, so this takes the first in sorted order and says
  * so in ps (when not NULL). */
 static int
-scan_entry(struct tg_diag_list *ps, const char *entry, int *has_torch,
+scan_entry(struct tg_diag_list *ps, const char *entry,
+	   const struct suffixes *sf, int *has_torch, char **module,
 	   char **meta)
 {
 	DIR *d = opendir(entry);
 	struct dirent *de;
 	char *names[8];
 	size_t n = 0, k;
-	int rc = 0, more = 0;
+	int rc = 0, more = 0, best = 5, r;
 
 	*has_torch = 0;
 	*meta = NULL;
+	if (module)
+		*module = NULL;
 	if (!d) {
 		if (errno == ENOMEM)
 			return TG_ENOMEM;
@@ -892,7 +940,20 @@ scan_entry(struct tg_diag_list *ps, const char *entry, int *has_torch,
 	while (!rc && (de = readdir(d))) {
 		if (strcmp(de->d_name, "torch") == 0)
 			*has_torch = 1;
-		else if (is_torch_meta(de->d_name) && n == 8)
+		else if (module && (r = module_rank(sf, de->d_name)) >= 0 &&
+			 r < best) {
+			char *f = join(entry, de->d_name);
+
+			/* the path finder takes a file, not a directory */
+			if (f && tg_path_is_file(f)) {
+				best = r;
+				free(*module);
+				*module = f;
+			} else {
+				rc = f ? 0 : TG_ENOMEM;
+				free(f);
+			}
+		} else if (is_torch_meta(de->d_name) && n == 8)
 			more = 1;
 		else if (is_torch_meta(de->d_name))
 			rc = (names[n++] = strdup(de->d_name)) ? 0 : TG_ENOMEM;
@@ -919,39 +980,51 @@ scan_entry(struct tg_diag_list *ps, const char *entry, int *has_torch,
 	if (rc) {
 		free(*meta);
 		*meta = NULL;
+		if (module) {
+			free(*module);
+			*module = NULL;
+		}
 	}
 	return rc;
 }
 
-/* Whether tdir is a torch package: a directory with __init__.py or
- * version.py (one that cannot be searched counts, to report it). */
+/* Whether tdir is a regular torch package: a directory with __init__ and
+ * one of the import suffixes (one that cannot be searched counts, to
+ * report it). *dir says whether it is a directory at all (a namespace
+ * portion when not a package). */
 static int
-is_package(struct tg_diag_list *ps, const char *tdir, int *yes)
+is_package(struct tg_diag_list *ps, const char *tdir, const struct suffixes *sf,
+	   int *yes, int *dir)
 {
 	struct stat st;
-	char *a, *b;
-	int rc = 0;
+	char init[4200];
+	int k;
 
 	*yes = 0;
+	if (dir)
+		*dir = 0;
 	if (stat(tdir, &st) != 0)
 		return problem(ps, 0, "cannot read '%s': %s", tdir,
 			       strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return 0;
-	a = join(tdir, "__init__.py");
-	b = join(tdir, "version.py");
-	if (!a || !b)
-		rc = TG_ENOMEM;
-	else if (stat(a, &st) == 0 || errno == EACCES || stat(b, &st) == 0)
-		*yes = 1;
-	free(a);
-	free(b);
-	return rc;
+	if (dir)
+		*dir = 1;
+	for (k = 0; k < 5 && !*yes; k++) {
+		if (!sf->s[k] || tg_path_fmt(init, sizeof(init), NULL,
+					     "%s/__init__%s", tdir, sf->s[k]))
+			continue;
+		if (stat(init, &st) == 0 ? S_ISREG(st.st_mode)
+					 : errno == EACCES)
+			*yes = 1;
+	}
+	return 0;
 }
 
 /* Copies that an editable finder maps (after every path entry). */
 static int
-add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
+add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp,
+		  const struct suffixes *sf)
 {
 	size_t k;
 	int rc = 0;
@@ -972,14 +1045,15 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 		if (dir) {
 			size_t j;
 
-			rc = is_package(&pr->problems, dir, &yes);
+			rc = is_package(&pr->problems, dir, sf, &yes, NULL);
 			for (j = 0; j < pr->ncopies; j++)
 				if (strcmp(pr->copies[j].dir, dir) == 0)
 					yes = 0; /* already found */
 		}
 		if (!rc && yes) {
 			site = tg_path_dirname(sp->skipped.v[k].path);
-			rc = site ? scan_entry(NULL, site, &has_torch, &meta)
+			rc = site ? scan_entry(NULL, site, sf, &has_torch, NULL,
+					       &meta)
 				  : TG_ENOMEM;
 		}
 		if (!rc && yes)
@@ -999,35 +1073,160 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp)
 	return rc;
 }
 
+/* A torch in the current directory: `python -c` and the REPL put it
+ * first (sys.path[0] is ''), ahead of everything reported here. */
+static int
+check_cwd(struct tg_probe *pr, const char *cwd, const struct suffixes *sf)
+{
+	const struct tg_torch *t = tg_probe_chosen(pr);
+	char *module = NULL, *meta = NULL, *tdir = NULL;
+	const char *what = NULL;
+	int has_torch = 0, yes = 0, rc;
+
+	rc = scan_entry(NULL, cwd, sf, &has_torch, &module, &meta);
+	if (!rc && has_torch) {
+		tdir = join(cwd, "torch");
+		rc = tdir ? is_package(&pr->problems, tdir, sf, &yes, NULL)
+			  : TG_ENOMEM;
+	}
+	if (!rc)
+		what = yes ? tdir : module;
+	if (what && !(t && strcmp(t->dir, what) == 0) &&
+	    !(pr->module && strcmp(pr->module, what) == 0))
+		rc = problem(&pr->problems, 0,
+			     "the current directory holds '%s': 'python -c "
+			     "\"import torch\"' run here imports it "
+			     "(sys.path[0] is the current directory); this "
+			     "report is for sys.path[1:]",
+			     what);
+	free(module);
+	free(meta);
+	free(tdir);
+	return rc;
+}
+
+/* importlib.metadata.version("torch") reads the first torch metadata on
+ * the path; say so when that is not the imported copy's and its version
+ * differs. */
+static int
+check_metadata(struct tg_probe *pr, const char *first_meta)
+{
+	const struct tg_torch *t = tg_probe_chosen(pr);
+	struct tg_meta m = TG_META_INIT;
+	struct tg_err e = TG_ERR_INIT;
+	char *file;
+	const char *v;
+	int absent = 0, rc = 0, is_dist;
+
+	if (!t || !first_meta || !t->meta_dir || !t->version ||
+	    strcmp(t->meta_dir, first_meta) == 0)
+		return 0;
+	is_dist = strstr(tg_path_basename(first_meta), ".dist-info") != NULL;
+	if (tg_path_is_dir(first_meta))
+		file = join(first_meta, is_dist ? "METADATA" : "PKG-INFO");
+	else
+		file = strdup(first_meta);
+	if (!file)
+		return TG_ENOMEM;
+	if (tg_meta_load(&m, file, &absent, &e) == 0 && !absent &&
+	    (v = tg_meta_get(&m, "Version")) && strcmp(v, t->version) != 0)
+		rc = problem(&pr->problems, 0,
+			     "importlib.metadata.version(\"torch\") gives %s "
+			     "(from '%s') while 'import torch' gives %s (from "
+			     "'%s'): tools that read metadata (pip, "
+			     "packaging) see another torch",
+			     TG_QUOTE(v), first_meta, t->version, t->dir);
+	else if (e.code == TG_ENOMEM)
+		rc = TG_ENOMEM;
+	tg_meta_release(&m);
+	free(file);
+	return rc;
+}
+
+enum tg_import_kind
+tg_probe_imports(const struct tg_probe *pr)
+{
+	/* the path finder answers before the editable finders, which are
+	 * appended to sys.meta_path (entry_index (size_t)-1) */
+	if (pr->module &&
+	    (!pr->ncopies || pr->copies[0].entry_index > pr->module_index))
+		return TG_IMPORT_MODULE;
+	if (pr->nportions &&
+	    (!pr->ncopies || pr->copies[0].entry_index == (size_t)-1))
+		return TG_IMPORT_NAMESPACE;
+	return pr->ncopies ? TG_IMPORT_PACKAGE : TG_IMPORT_NONE;
+}
+
+const struct tg_torch *
+tg_probe_chosen(const struct tg_probe *pr)
+{
+	return tg_probe_imports(pr) == TG_IMPORT_PACKAGE ? &pr->copies[0]
+							 : NULL;
+}
+
+size_t
+tg_probe_first_shadowed(const struct tg_probe *pr)
+{
+	return tg_probe_chosen(pr) ? 1 : 0;
+}
+
 int
 tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 	     const struct tg_probe_opts *opts, struct tg_err *err)
 {
+	struct suffixes sf;
 	size_t k;
-	int rc = 0;
+	int rc = 0, found = 0;
 	char *first_meta = NULL;
 
 	memset(pr, 0, sizeof(*pr));
+	suffixes_init(&sf, opts);
+	/* FileFinder, per entry: the package torch/__init__<suffix>, then
+	 * the module torch<suffix>, then torch/ as a namespace portion */
 	for (k = 0; k < sp->n && !rc; k++) {
 		const char *entry = sp->e[k].dir;
-		char *meta = NULL, *tdir = NULL;
-		int has_torch = 0, yes = 0;
+		char *meta = NULL, *tdir = NULL, *module = NULL;
+		int has_torch = 0, yes = 0, isdir = 0;
 
-		rc = scan_entry(&pr->problems, entry, &has_torch, &meta);
+		rc = scan_entry(&pr->problems, entry, &sf, &has_torch, &module,
+				&meta);
 		if (!rc && meta && !first_meta)
 			rc = (first_meta = join(entry, meta)) ? 0 : TG_ENOMEM;
 		if (!rc && has_torch) {
 			tdir = join(entry, "torch");
-			rc = tdir ? is_package(&pr->problems, tdir, &yes)
+			rc = tdir ? is_package(&pr->problems, tdir, &sf, &yes,
+					       &isdir)
 				  : TG_ENOMEM;
 			if (!rc && yes)
 				rc = add_copy(pr, entry, NULL, k, meta);
 		}
+		if (!rc && !yes && module && !found) {
+			pr->module = module;
+			pr->module_index = k;
+			module = NULL;
+		} else if (!rc && !yes && !module && isdir && !found) {
+			if (pr->nportions < TG_PROBE_MAX_PORTIONS) {
+				pr->portions[pr->nportions] = tdir;
+				tdir = NULL;
+			}
+			pr->nportions++;
+		}
+		if (yes || module || pr->module)
+			found = 1;
 		free(tdir);
+		free(module);
 		free(meta);
 	}
+	if (found) {
+		/* portions count only when nothing else is found */
+		for (k = 0; k < TG_PROBE_MAX_PORTIONS; k++) {
+			free(pr->portions[k]);
+			pr->portions[k] = NULL;
+		}
+		pr->nportions = 0;
+	}
 	if (!rc)
-		rc = add_finder_copies(pr, sp);
+		rc = add_finder_copies(pr, sp, &sf);
 	for (k = 0; k < pr->ncopies && !rc; k++) {
 		struct tg_torch *t = &pr->copies[k];
 
@@ -1038,6 +1237,10 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 				     "importlib.metadata would read '%s'",
 				     t->dir, first_meta);
 	}
+	if (!rc)
+		rc = check_metadata(pr, first_meta);
+	if (!rc && opts && opts->cwd)
+		rc = check_cwd(pr, opts->cwd, &sf);
 	free(first_meta);
 	if (rc) {
 		tg_probe_release(pr);

@@ -1,9 +1,12 @@
 /* probe.h - the torch installed in an environment, from its files
  * SPDX-License-Identifier: MIT
  *
- * Walks a struct tg_syspath in order and finds every copy of torch on it
- * (a torch/ directory with __init__.py or version.py); the first is the
- * one Python would import, the rest are shadowed. For each copy it reads
+ * Walks a struct tg_syspath in order as the path finder does and finds
+ * every copy of torch on it (a torch/ directory with __init__ and one of
+ * the import suffixes); the first is the one Python would import, the
+ * rest are shadowed, unless a torch module (torch.py, torch.pyc, an
+ * extension module) comes first, or no package is found and torch/
+ * directories without __init__ make a namespace package. For each copy it reads
  * every version source (core metadata, version.py, version.h,
  * headeronly/version.h, TorchConfigVersion.cmake, dpkg), says whether
  * they agree, and collects the build facts: CUDA/HIP/ROCm/XPU, C++11
@@ -80,9 +83,30 @@ struct tg_torch {
 	struct tg_diag_list problems;
 };
 
+/* What `import torch` would give, by the import system's rules. */
+enum tg_import_kind {
+	TG_IMPORT_NONE,	     /* nothing: ModuleNotFoundError */
+	TG_IMPORT_PACKAGE,   /* copies[0], a regular package */
+	TG_IMPORT_MODULE,    /* a torch.py, torch.pyc or extension module */
+	TG_IMPORT_NAMESPACE, /* namespace portions, no regular package */
+};
+
+#define TG_PROBE_MAX_PORTIONS 16
+
 struct tg_probe {
-	struct tg_torch *copies; /* copies[0] is the one Python imports */
+	/* every regular torch package on the path, in path order, then
+	 * those an editable finder maps; copies[0] is the one Python
+	 * imports unless a module or namespace portions come first
+	 * (tg_probe_chosen) */
+	struct tg_torch *copies;
 	size_t ncopies;
+	char *module; /* the first torch module file before any package */
+	size_t module_index; /* its path entry */
+	/* torch/ directories without __init__ (namespace portions), kept
+	 * only when no package or module is on the path: at most
+	 * TG_PROBE_MAX_PORTIONS, nportions counts them all */
+	char *portions[TG_PROBE_MAX_PORTIONS];
+	size_t nportions;
 	struct tg_diag_list problems; /* about the path, not one copy */
 };
 
@@ -93,6 +117,12 @@ struct tg_probe {
 
 struct tg_probe_opts {
 	const char *dpkg_admindir; /* NULL: /var/lib/dpkg */
+	/* the interpreter's first extension suffix (tg_interp.ext_suffix);
+	 * NULL: unknown, and any torch.cpython-*.so counts as a module */
+	const char *ext_suffix;
+	/* the current directory, sys.path[0] of `python -c`: a torch there
+	 * is a warning (NULL: not looked at) */
+	const char *cwd;
 };
 
 /* Find and describe every torch on sp. Only allocation failure is an
@@ -100,6 +130,14 @@ struct tg_probe_opts {
 int tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 		 const struct tg_probe_opts *opts, struct tg_err *err);
 void tg_probe_release(struct tg_probe *pr);
+
+/* What `import torch` would give, and the copy it is (NULL unless
+ * TG_IMPORT_PACKAGE). */
+enum tg_import_kind tg_probe_imports(const struct tg_probe *pr);
+const struct tg_torch *tg_probe_chosen(const struct tg_probe *pr);
+/* The index of the first shadowed copy: 1 when copies[0] is imported,
+ * else 0 (a module or namespace shadows every copy). */
+size_t tg_probe_first_shadowed(const struct tg_probe *pr);
 
 const char *tg_probe_source_name(enum tg_source_kind k);
 const char *tg_probe_agreement_name(enum tg_agreement a);
