@@ -631,7 +631,7 @@ variant_of_cuda(const char *cuda, struct variant *v)
 		return 0;
 	v->cuda_minor = (int)strtol(end + 1, NULL, 10);
 	v->known = 1;
-	snprintf(v->text, sizeof(v->text), "CUDA %s", cuda);
+	snprintf(v->text, sizeof(v->text), "cuda = '%s'", cuda);
 	return 1;
 }
 
@@ -753,7 +753,7 @@ family(struct ctx *c)
 					 !vp.f[TG_VPY_CUDA].s) {
 					v.known = 1;
 					snprintf(v.text, sizeof(v.text),
-						 "no CUDA");
+						 "cuda = None");
 					file = vpath;
 				}
 				tg_versionpy_release(&vp);
@@ -952,10 +952,11 @@ wheel_tag(struct ctx *c, const struct tg_dist *d)
 	if (c->cuda_major && (cu >= 100 ? cu / 10 : cu) != c->cuda_major)
 		bad = 1;
 	tg_buf_addf(&why,
-		    "wheel tag +%s: built for torch %d.%d, CUDA %d, C++11 ABI "
+		    "wheel tag %s: built for torch %d.%d, CUDA %d, C++11 ABI "
 		    "%s; installed torch is %s, CUDA %d.%d, C++11 ABI %s",
-		    l, maj, min, cu >= 100 ? cu / 10 : cu, abi ? "on" : "off",
-		    tv[0] ? tv : c->tver, c->cuda_major, c->cuda_minor,
+		    strchr(d->version, '+'), maj, min, cu >= 100 ? cu / 10 : cu,
+		    abi ? "on" : "off", tv[0] ? tv : c->tver, c->cuda_major,
+		    c->cuda_minor,
 		    c->t->cxx11_abi < 0 ? "unknown"
 		    : c->t->cxx11_abi	? "on"
 					: "off");
@@ -1093,7 +1094,8 @@ torchish(const char *s)
 	for (k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
 		size_t l = strlen(ns[k]);
 
-		if (strncmp(p, ns[k], l) == 0 && !(p[l] >= '0' && p[l] <= '9'))
+		/* <length><name>: the length says where the name ends */
+		if (strncmp(p, ns[k], l) == 0)
 			return 1;
 	}
 	return 0;
@@ -1243,9 +1245,9 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 		it = item(c, TG_ENVCHECK_EXTENSIONS, TG_ENVCHECK_BROKEN, d,
 			  path, NULL,
 			  fmt(c,
-			      "needs %zu of its %zu symbols from torch that "
-			      "torch's libraries do not define%s%s%s%s: "
-			      "import will fail with undefined symbol",
+			      "%zu of the %zu symbols it needs from torch are "
+			      "defined by none of torch's libraries%s%s%s%s: "
+			      "import will fail with 'undefined symbol'",
 			      missing, need,
 			      bad_abi ? "; built with C++11 ABI " : "",
 			      bad_abi ? abi_name(abi) : "",
@@ -1255,7 +1257,8 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 		it = item(c, TG_ENVCHECK_EXTENSIONS, TG_ENVCHECK_OK, d, path,
 			  NULL,
 			  fmt(c,
-			      "its %zu symbols from torch are all defined; "
+			      "the %zu symbols it needs from torch are all "
+			      "defined; "
 			      "C++11 ABI %s, torch's %s",
 			      need, abi_name(abi), abi_name(c->t->cxx11_abi)));
 	for (k = 0; it && k < nmiss && !c->rc; k++) {
