@@ -395,3 +395,78 @@ tg_dists_find(const struct tg_dists *ds, const char *canon)
 	}
 	return NULL;
 }
+
+static int
+object_name(const char *s, size_t n)
+{
+	const char *base = s, *p;
+	size_t bn;
+
+	for (p = s; p < s + n; p++)
+		if (*p == '/')
+			base = p + 1;
+	bn = (size_t)(s + n - base);
+	if (ends_with_n(base, bn, ".so") || memmem(base, bn, ".so.", 4))
+		return 1;
+	return ends_with_n(base, bn, ".py") && memmem(base, bn, "torch", 5);
+}
+
+int
+tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
+			int *absent, struct tg_err *err)
+{
+	char *path, *text = NULL, **v = NULL, **nv;
+	size_t len = 0, i, j, cnt = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	*absent = 0;
+	path = tg_path_join(d->dir, "RECORD");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc || *absent) {
+		free(text);
+		*absent = 1;
+		return 0;
+	}
+	for (i = 0; i < len; i = j + 1) {
+		size_t s = i, e;
+
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		if (s < j && text[s] == '"')
+			s++;
+		for (e = s; e < j && text[e] != ',' && text[e] != '"'; e++)
+			;
+		if (e == s || text[s] == '/' ||
+		    memmem(text + s, e - s, "..", 2) ||
+		    memchr(text + s, '\0', e - s) ||
+		    !object_name(text + s, e - s))
+			continue;
+		if (cnt >= TG_DISTS_MAX)
+			break;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv)
+			goto oom;
+		v = nv;
+		v[cnt] = tg_str_ndup(text + s, e - s);
+		if (!v[cnt])
+			goto oom;
+		cnt++;
+	}
+	free(text);
+	*out = v;
+	*n = cnt;
+	return 0;
+oom:
+	while (cnt)
+		free(v[--cnt]);
+	free(v);
+	free(text);
+	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}

@@ -52,6 +52,15 @@ int tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 		  struct tg_err *err);
 void tg_dists_release(struct tg_dists *ds);
 
+/* The files RECORD lists for d whose name is a shared object (*.so,
+ * *.so.N) or a *.py with "torch" in it, as paths relative to the
+ * sys.path entry (entries that leave it, "../x" or "/x", left out), in
+ * RECORD's order, into a new array of new strings (*n of them). *absent
+ * is set when d has no RECORD. TG_ENOMEM only: an unreadable RECORD is
+ * an absent one. */
+int tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
+			    int *absent, struct tg_err *err);
+
 /* The distribution whose canonical name is canon, or NULL. */
 const struct tg_dist *tg_dists_find(const struct tg_dists *ds,
 				    const char *canon);

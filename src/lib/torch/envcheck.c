@@ -95,7 +95,8 @@ struct ctx {
 	size_t nlibs;
 	struct symset syms;
 	int elf;
-	int rc; /* the first failure: TG_ENOMEM */
+	int syms_loaded; /* torch's symbols are read when first needed */
+	int rc;		 /* the first failure: TG_ENOMEM */
 };
 
 static void *
@@ -1207,6 +1208,10 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 			links = 1;
 	if (!depends && !links)
 		goto out;
+	if (!c->syms_loaded) {
+		c->syms_loaded = 1;
+		load_torch_symbols(c);
+	}
 	c->ec->elf_objects++;
 	for (k = 0; k < e.nsyms && !c->rc; k++) {
 		if (tg_elfsym_get(&e, k, &name) != TG_ELFSYM_UNDEF ||
@@ -1360,8 +1365,9 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 static void
 extensions(struct ctx *c)
 {
-	size_t i, k, j, entry = (size_t)-1, nobj = 0;
-	char **objs = NULL;
+	size_t i, k, j, entry = (size_t)-1, nobj = 0, nrec = 0;
+	char **objs = NULL, **rec = NULL;
+	int absent;
 
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
@@ -1372,7 +1378,6 @@ extensions(struct ctx *c)
 	}
 	if (!c->elf)
 		return;
-	load_torch_symbols(c);
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
@@ -1394,6 +1399,33 @@ extensions(struct ctx *c)
 		wo.file = walk_file;
 		wo.skipped = walk_skipped;
 		wo.ctx = &w;
+		if (tg_dists_record_objects(d, &rec, &nrec, &absent, NULL)) {
+			keep(c, NULL);
+			break;
+		}
+		for (k = 0; !absent && k < nrec && !c->rc; k++) {
+			char *p = fmt(c, "%s/%s", site, rec[k]);
+
+			if (p && is_so(tg_path_basename(p)))
+				extension(c, d, c->depends[i], p);
+			else if (p && c->depends[i])
+				generated(c, d, p);
+			free(p);
+		}
+		for (k = 0; k < nrec; k++)
+			free(rec[k]);
+		free(rec);
+		rec = NULL;
+		nrec = 0;
+		if (!absent)
+			continue; /* RECORD lists what was installed */
+		if (d->entry != entry) {
+			for (k = 0; k < nobj; k++)
+				free(objs[k]);
+			free(objs);
+			site_objects(c, d->entry, &objs, &nobj);
+			entry = d->entry;
+		}
 		for (k = 0; k < d->ntop && !c->rc; k++) {
 			char *p = fmt(c, "%s/%s", site, d->top[k]);
 			size_t tl = strlen(d->top[k]);
