@@ -49,8 +49,8 @@ def say(s=''):
     print(s)
     out.append(s)
 say('python: %s' % py)
-say('torchgate env: exit %d, %d broken, %d extension objects checked against %d torch symbols'
-    % (rc, d['broken'], d['extension_objects'], d['torch_symbols']))
+say('torchgate env: exit %d, %d broken, %d extension objects checked against %d torch libraries'
+    % (rc, d['broken'], d['extension_objects'], d['torch_libraries']))
 warn = open(os.path.join(tmp, 'env.err')).read().strip()
 if warn:
     say('warnings:\n' + warn)

@@ -5,8 +5,9 @@
  * mapped file (tg_elfsym_parse): it is accepted with its symbols and
  * DT_NEEDED names, or refused with a message. Every symbol name and
  * every needed name is read to its end, and the first names are
- * demangled, so a name that runs past its string table or the file
- * shows under the sanitizers.
+ * demangled and looked up through the .gnu.hash table (with two names
+ * that may be absent), so a name that runs past its string table, or a
+ * bucket or chain index past the table, shows under the sanitizers.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -41,8 +42,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char *d = tg_demangle(name);
 
 			free(d);
+			total += (size_t)tg_elfsym_defines(&e, name);
 		}
 	}
+	total += (size_t)tg_elfsym_defines(&e, "_ZN3c108newThingEv");
+	total += (size_t)tg_elfsym_defines(&e, "a");
 	for (k = 0; (name = tg_elfsym_needed(&e, k)); k++)
 		total += strlen(name);
 	tg_elfsym_release(&e);

@@ -5,7 +5,7 @@
  * ("ok", "BROKEN", "unknown"; the requirements whose marker is false
  * only counted unless verbose), the evidence's file on the next line and
  * the details (missing symbols) under it; a last line sums up. JSON
- * (schema_version 1): {"schema_version", "broken", "torch_symbols",
+ * (schema_version 1): {"schema_version", "broken", "torch_libraries",
  * "extension_objects", "sections": {NAME: [item...]}}, each item
  * {"status", "distribution", "requirement", "file", "message",
  * "details", "details_left_out"}.
@@ -63,8 +63,8 @@ tg_env_format_text(const struct tg_envcheck *ec, int verbose,
 		if (s == TG_ENVCHECK_EXTENSIONS)
 			tg_buf_addf(out,
 				    " (%zu shared objects checked against "
-				    "%zu symbols of torch's libraries)",
-				    ec->elf_objects, ec->torch_symbols);
+				    "%zu of torch's libraries)",
+				    ec->elf_objects, ec->torch_libraries);
 		tg_buf_addc(out, '\n');
 		for (i = 0; i < ec->n; i++) {
 			const struct tg_envcheck_item *it = &ec->v[i];
@@ -108,7 +108,7 @@ tg_env_format_json(const struct tg_envcheck *ec, struct tg_buf *out,
 	tg_jsonw_object(&w, TG_JSONW_BLOCK);
 	tg_jsonw_kint(&w, "schema_version", TG_ENV_SCHEMA_VERSION);
 	tg_jsonw_kint(&w, "broken", (long long)ec->nbroken);
-	tg_jsonw_kint(&w, "torch_symbols", (long long)ec->torch_symbols);
+	tg_jsonw_kint(&w, "torch_libraries", (long long)ec->torch_libraries);
 	tg_jsonw_kint(&w, "extension_objects", (long long)ec->elf_objects);
 	tg_jsonw_key(&w, "sections");
 	tg_jsonw_object(&w, TG_JSONW_BLOCK);

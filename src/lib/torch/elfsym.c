@@ -10,6 +10,10 @@
  * a truncated, misaligned or hostile file gives a one-line error, never
  * a read out of bounds. Symbol versions are not needed: a name the
  * library does not define at all is missing whatever its version.
+ * Look-ups use the library's own .gnu.hash table (its bloom filter,
+ * buckets and chains, each index checked), so asking whether
+ * libtorch_cpu.so defines a name touches a few cache lines instead of
+ * its hundreds of thousands of symbols.
  */
 #include "lib/torch/elfsym.h"
 
@@ -66,7 +70,7 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh;
-	size_t k;
+	size_t k, symidx = 0;
 	int have_sym = 0, have_dyn = 0;
 
 	memset(e, 0, sizeof(*e));
@@ -95,6 +99,7 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 			e->syms = e->map + sh.sh_offset;
 			e->nsyms = (size_t)(sh.sh_size / sizeof(Elf64_Sym));
 			have_sym = 1;
+			symidx = k;
 		} else if (sh.sh_type == SHT_DYNAMIC && !have_dyn) {
 			if (sh.sh_entsize != sizeof(Elf64_Dyn) ||
 			    !fits(sh.sh_offset, sh.sh_size, len) ||
@@ -105,6 +110,69 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 			e->ndyn = (size_t)(sh.sh_size / sizeof(Elf64_Dyn));
 			have_dyn = 1;
 		}
+	}
+	/* .gnu.hash for .dynsym: header, bloom words and buckets in the
+	 * section; chains checked at each look-up */
+	for (k = 0; have_sym && k < eh.e_shnum; k++) {
+		uint32_t hdr[4];
+
+		shdr(e, &eh, k, &sh);
+		if (sh.sh_type != SHT_GNU_HASH || sh.sh_link != symidx ||
+		    !fits(sh.sh_offset, sh.sh_size, len) || sh.sh_size < 16)
+			continue;
+		memcpy(hdr, e->map + sh.sh_offset, sizeof(hdr));
+		if (hdr[0] == 0 || hdr[2] == 0 ||
+		    16 + (uint64_t)hdr[2] * 8 + (uint64_t)hdr[0] * 4 >
+			sh.sh_size)
+			break;
+		e->gnuhash = e->map + sh.sh_offset;
+		e->gnuhashsz = (size_t)sh.sh_size;
+		break;
+	}
+	return 0;
+}
+
+int
+tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
+{
+	uint32_t nbuckets, symoffset, bloomsz, shift, h = 5381, bucket, h2;
+	uint64_t word, mask;
+	size_t chains, sym;
+	const unsigned char *p;
+	const char *n;
+
+	if (!e->gnuhash)
+		return -1;
+	memcpy(&nbuckets, e->gnuhash, 4);
+	memcpy(&symoffset, e->gnuhash + 4, 4);
+	memcpy(&bloomsz, e->gnuhash + 8, 4);
+	memcpy(&shift, e->gnuhash + 12, 4);
+	for (p = (const unsigned char *)name; *p; p++)
+		h = h * 33 + *p;
+	memcpy(&word, e->gnuhash + 16 + (size_t)((h / 64) % bloomsz) * 8, 8);
+	mask = ((uint64_t)1 << (h % 64)) |
+	       ((uint64_t)1 << ((h >> (shift & 31)) % 64));
+	if ((word & mask) != mask)
+		return 0;
+	memcpy(&bucket,
+	       e->gnuhash + 16 + (size_t)bloomsz * 8 +
+		   (size_t)(h % nbuckets) * 4,
+	       4);
+	if (bucket < symoffset)
+		return 0;
+	chains = 16 + (size_t)bloomsz * 8 + (size_t)nbuckets * 4;
+	for (sym = bucket; sym < e->nsyms; sym++) {
+		size_t at = chains + (sym - symoffset) * 4;
+
+		if (at + 4 > e->gnuhashsz)
+			return 0;
+		memcpy(&h2, e->gnuhash + at, 4);
+		if ((h | 1) == (h2 | 1) &&
+		    tg_elfsym_get(e, sym, &n) == TG_ELFSYM_DEFINED &&
+		    strcmp(n, name) == 0)
+			return 1;
+		if (h2 & 1)
+			return 0;
 	}
 	return 0;
 }

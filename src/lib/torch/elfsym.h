@@ -29,6 +29,8 @@ struct tg_elfsym {
 	size_t ndyn;
 	const char *dynstr; /* strings of .dynamic */
 	size_t dynstrsz;
+	const unsigned char *gnuhash; /* .gnu.hash of .dynsym, or NULL */
+	size_t gnuhashsz;
 };
 
 #define TG_ELFSYM_INIT                                                         \
@@ -59,6 +61,11 @@ void tg_elfsym_release(struct tg_elfsym *e);
 /* Symbol i (< e->nsyms): its kind, and its name in *name. */
 enum tg_elfsym_kind tg_elfsym_get(const struct tg_elfsym *e, size_t i,
 				  const char **name);
+
+/* Whether e defines name (global or weak), looked up in its .gnu.hash
+ * table as the dynamic linker does: 1 or 0, or -1 when e has no usable
+ * .gnu.hash (then scan the symbols with tg_elfsym_get). */
+int tg_elfsym_defines(const struct tg_elfsym *e, const char *name);
 
 /* The k-th DT_NEEDED name, or NULL past the last. */
 const char *tg_elfsym_needed(const struct tg_elfsym *e, size_t k);

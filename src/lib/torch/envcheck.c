@@ -1108,7 +1108,8 @@ cmp_cstr_p(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Map every library in torch/lib and put what it defines in c->syms. */
+/* Map every library in torch/lib; what a library without .gnu.hash
+ * defines goes into c->syms. */
 static void
 load_torch_symbols(struct ctx *c)
 {
@@ -1154,6 +1155,11 @@ load_torch_symbols(struct ctx *c)
 	for (k = 0; k < n; k++)
 		free(names[k]);
 	free(names);
+	c->ec->torch_libraries = c->nlibs;
+	/* a library without .gnu.hash: its symbols into a set of our own */
+	for (k = 0, total = 0; k < c->nlibs; k++)
+		if (!c->libs[k].gnuhash)
+			total += c->libs[k].nsyms;
 	if (c->rc || !total)
 		return;
 	for (cap = 16; cap < total * 2; cap <<= 1)
@@ -1163,14 +1169,27 @@ load_torch_symbols(struct ctx *c)
 		return;
 	c->syms.cap = cap;
 	for (k = 0; k < c->nlibs; k++)
-		for (i = 0; i < c->libs[k].nsyms; i++) {
+		for (i = 0; !c->libs[k].gnuhash && i < c->libs[k].nsyms; i++) {
 			const char *name;
 
 			if (tg_elfsym_get(&c->libs[k], i, &name) ==
 			    TG_ELFSYM_DEFINED)
 				sym_add(&c->syms, name);
 		}
-	c->ec->torch_symbols = c->syms.n;
+}
+
+/* Whether one of torch's libraries defines name. */
+static int
+torch_defines(const struct ctx *c, const char *name)
+{
+	size_t k;
+
+	if (sym_has(&c->syms, name))
+		return 1;
+	for (k = 0; k < c->nlibs; k++)
+		if (tg_elfsym_defines(&c->libs[k], name) == 1)
+			return 1;
+	return 0;
 }
 
 static const char *
@@ -1220,7 +1239,7 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 		need++;
 		if (!old && strstr(name, "Ss"))
 			old = name;
-		if (sym_has(&c->syms, name))
+		if (torch_defines(c, name))
 			continue;
 		missing++;
 		if (nmiss < TG_ENVCHECK_DETAILS + 1) {

@@ -64,7 +64,7 @@ struct tg_envcheck {
 	size_t count[TG_ENVCHECK_NSECTIONS];
 	struct tg_diag_list problems; /* files that could not be read */
 	size_t elf_objects;	      /* extension modules looked at */
-	size_t torch_symbols;	      /* defined by torch's libraries */
+	size_t torch_libraries;	      /* in torch/lib, mapped */
 };
 
 #define TG_ENVCHECK_INIT                                                       \
