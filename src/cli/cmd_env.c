@@ -50,13 +50,16 @@ marker_env(struct cli_env *env, struct tg_marker_env *out, struct tg_err *err)
 	struct tg_marker_uname u;
 	struct tg_interp_version iv;
 	struct utsname uts;
-	int have_uname;
+	int have_uname, rc;
 
 	memset(&py, 0, sizeof(py));
 	if (env->have_interp) {
 		py.major = env->interp.major;
 		py.minor = env->interp.minor;
-		if (tg_interp_full_version(&env->interp, &iv, NULL) == 0) {
+		rc = tg_interp_full_version(&env->interp, &iv, err);
+		if (rc == TG_ENOMEM)
+			return rc;
+		if (rc == 0) {
 			py.micro = iv.micro;
 			py.releaselevel = iv.releaselevel;
 			py.serial = iv.serial;

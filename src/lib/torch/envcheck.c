@@ -373,14 +373,17 @@ resolve_extras(struct ctx *c)
 
 /* Whether the installed version ver satisfies r. */
 static int
-satisfies(const struct req *r, const char *ver)
+satisfies(struct ctx *c, const struct req *r, const char *ver)
 {
 	struct tg_version v = TG_VERSION_INIT;
-	int ok, parsed;
+	int ok, parsed, rc;
 
 	if (r->r.url)
 		return 1; /* pip check: a URL is satisfied by any version */
-	parsed = tg_version_parse(&v, ver, strlen(ver), NULL) == 0;
+	rc = tg_version_parse(&v, ver, strlen(ver), NULL);
+	if (rc == TG_ENOMEM)
+		keep(c, NULL);
+	parsed = rc == 0;
 	ok = tg_spec_set_contains(&r->r.spec, ver, strlen(ver),
 				  parsed ? &v : NULL, TG_PRE_ALLOW);
 	if (parsed)
@@ -440,7 +443,7 @@ dependents(struct ctx *c)
 			continue;
 		}
 		c->depends[r->from] = 1;
-		if (satisfies(r, c->tver))
+		if (satisfies(c, r, c->tver))
 			item(c, TG_ENVCHECK_DEPENDENTS, TG_ENVCHECK_OK, d,
 			     d->metadata, r->text,
 			     fmt(c, "torch %s satisfies it%s", c->tver,
@@ -537,7 +540,7 @@ torch_reqs(struct ctx *c)
 					 why(r, w, sizeof(w))));
 				continue;
 			}
-			if (!satisfies(r, r->to->version)) {
+			if (!satisfies(c, r, r->to->version)) {
 				item(c, TG_ENVCHECK_TORCH_REQS,
 				     TG_ENVCHECK_BROKEN, d, d->metadata,
 				     r->text,
@@ -721,7 +724,7 @@ family(struct ctx *c)
 		const char *label, *file = d->metadata;
 		char *vpath = NULL, *under = NULL, pinbuf[512] = "";
 		struct tg_versionpy vp;
-		int absent = 0;
+		int absent = 0, vrc;
 		size_t k;
 
 		if (d == c->torch_dist || (!pin && !family_name(d->canon)))
@@ -743,9 +746,12 @@ family(struct ctx *c)
 					    c->sp->e[d->entry].dir, under)
 				      : NULL;
 			memset(&vp, 0, sizeof(vp));
-			if (vpath &&
-			    tg_versionpy_load(&vp, vpath, &absent, NULL) == 0 &&
-			    !absent) {
+			vrc = vpath
+				  ? tg_versionpy_load(&vp, vpath, &absent, NULL)
+				  : -1;
+			if (vrc == TG_ENOMEM)
+				keep(c, NULL);
+			if (vrc == 0 && !absent) {
 				if (vp.f[TG_VPY_CUDA].set &&
 				    vp.f[TG_VPY_CUDA].s &&
 				    variant_of_cuda(vp.f[TG_VPY_CUDA].s, &v))
@@ -1512,7 +1518,10 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 		return tg_err_set(err, TG_ENOENT, "no torch on the path");
 	c.t = &pr->copies[0];
 	c.tver = c.t->version ? c.t->version : "";
-	c.have_tv = tg_version_parse(&c.tv, c.tver, strlen(c.tver), NULL) == 0;
+	i = (size_t)tg_version_parse(&c.tv, c.tver, strlen(c.tver), NULL);
+	c.have_tv = i == 0;
+	if ((int)i == TG_ENOMEM)
+		keep(&c, NULL);
 	cuda = c.t->vp.f[TG_VPY_CUDA].s;
 	if (cuda && !major_minor(cuda, &c.cuda_major, &c.cuda_minor))
 		c.cuda_major = c.cuda_minor = 0;
