@@ -6,8 +6,9 @@
  * are evaluated against the default environment with "extra" set to ""
  * and then to each extra of the distribution that some installed
  * distribution asks for (pip installs only those): the requested extras
- * are worked out to a fixed point, at most EXTRA_PASSES passes over all
- * requirements. Satisfaction is pip check's: the specifier contains the
+ * are worked out to a fixed point, at most EXTRA_PASSES passes, a
+ * requirement evaluated again only when its distribution gained an
+ * extra. Satisfaction is pip check's: the specifier contains the
  * installed version, pre-releases allowed.
  *
  * torch's own requirements are followed from torch through every
@@ -62,6 +63,7 @@ struct req {
 	int applies;
 	const char *via;     /* the extra that made it apply, or NULL */
 	const char *missing; /* a variable the marker needs, not known */
+	size_t seen;	     /* 1 + the extras count it was evaluated for */
 };
 
 struct strset {
@@ -353,6 +355,11 @@ resolve_extras(struct ctx *c)
 		for (i = 0; i < c->nreqs && !c->rc; i++) {
 			struct req *r = &c->reqs[i];
 
+			/* the extras of r's distribution only grow: the
+			 * same count is the same set, the same answer */
+			if (r->seen == c->active[r->from].n + 1)
+				continue;
+			r->seen = c->active[r->from].n + 1;
 			evaluate(c, r);
 			if (!r->applies || !r->to || !r->r.nextras)
 				continue;
@@ -367,8 +374,10 @@ resolve_extras(struct ctx *c)
 		if (c->active[i].n > 1)
 			qsort(c->active[i].v, c->active[i].n, sizeof(char *),
 			      cmp_cstr);
+	/* the first extra that makes it apply, in sorted order */
 	for (i = 0; i < c->nreqs && !c->rc; i++)
-		evaluate(c, &c->reqs[i]);
+		if (c->reqs[i].via)
+			evaluate(c, &c->reqs[i]);
 }
 
 /* Whether the installed version ver satisfies r. */
