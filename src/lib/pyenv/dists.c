@@ -4,7 +4,8 @@
  *
  * Each sys.path entry is listed once (readdir, names sorted with strcmp
  * for a stable order); each *.dist-info or *.egg-info directory in it
- * gives one record from METADATA (PKG-INFO for egg-info), read through
+ * gives one record from METADATA (PKG-INFO for egg-info, whose
+ * requirements are in requires.txt when PKG-INFO has none), read through
  * tg_meta_load (headers only, at most TG_META_HEAD_MAX bytes), plus the
  * top-level names from top_level.txt, or failing that the first path
  * components of RECORD (bounded reads of 16 MiB). Records are then
@@ -15,7 +16,8 @@
 #include "lib/pyenv/dists.h"
 
 #include <dirent.h>
-#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -61,6 +63,7 @@ dist_release(struct tg_dist *d)
 	free(d->version);
 	free(d->dir);
 	free(d->metadata);
+	free(d->requires_file);
 	for (k = 0; k < d->nrequires; k++)
 		free(d->requires[k]);
 	free(d->requires);
@@ -183,6 +186,116 @@ oom:
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
+static char *strf(const char *fmt, ...) TG_PRINTF(1, 2);
+
+/* A new string, printf-style; NULL when out of memory. */
+static char *
+strf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Append one requirement (taken) to d. */
+static int
+add_req(struct tg_dist *d, char *r)
+{
+	char **nv;
+
+	if (!r)
+		return TG_ENOMEM;
+	if (d->nrequires >= TG_DISTS_REQ_MAX) {
+		free(r);
+		return 0;
+	}
+	nv = realloc(d->requires, (d->nrequires + 1) * sizeof(*nv));
+	if (!nv) {
+		free(r);
+		return TG_ENOMEM;
+	}
+	d->requires = nv;
+	d->requires[d->nrequires++] = r;
+	return 0;
+}
+
+/* An egg-info's requires.txt as Requires-Dist lines, the way
+ * importlib.metadata converts it: a "[extra:marker]" section header
+ * makes the lines under it "REQ; (marker) and extra == \"extra\"". */
+static int
+load_requires_txt(struct tg_dist *d)
+{
+	char *path, *text = NULL, *r;
+	const char *sec = NULL, *colon;
+	size_t len = 0, i, j, seclen = 0, s, e, xl, ml;
+	int absent = 0, rc;
+
+	path = tg_path_join(d->dir, "requires.txt");
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	if (rc == TG_ENOMEM || rc || absent) {
+		free(path);
+		free(text);
+		return rc == TG_ENOMEM ? rc : 0;
+	}
+	free(d->requires_file);
+	d->requires_file = path;
+	for (i = 0; i < len && !rc; i = j + 1) {
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		s = i;
+		e = j;
+		while (s < e && (text[s] == ' ' || text[s] == '\t'))
+			s++;
+		while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t' ||
+				 text[e - 1] == '\r'))
+			e--;
+		if (s == e || text[s] == '#')
+			continue;
+		if (text[s] == '[') {
+			sec = text + s + 1;
+			seclen = e - s - 1;
+			if (seclen && sec[seclen - 1] == ']')
+				seclen--;
+			continue;
+		}
+		if (!sec || !seclen) {
+			r = tg_str_ndup(text + s, e - s);
+		} else {
+			colon = memchr(sec, ':', seclen);
+			xl = colon ? (size_t)(colon - sec) : seclen;
+			ml = colon ? seclen - xl - 1 : 0;
+			if (xl && ml)
+				r = strf("%.*s; (%.*s) and extra == \"%.*s\"",
+					 (int)(e - s), text + s, (int)ml,
+					 colon + 1, (int)xl, sec);
+			else if (ml)
+				r = strf("%.*s; %.*s", (int)(e - s), text + s,
+					 (int)ml, colon + 1);
+			else
+				r = strf("%.*s; extra == \"%.*s\"",
+					 (int)(e - s), text + s, (int)xl, sec);
+		}
+		rc = add_req(d, r);
+	}
+	free(text);
+	return rc;
+}
+
 /* One distribution from its directory dir (name: its entry name). 0 and
  * d filled, 1 when it is left out (a warning added), or TG_ENOMEM. */
 static int
@@ -244,6 +357,11 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 		d->nrequires++;
 	}
 	tg_meta_release(&m);
+	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));
+	if (!d->requires_file)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (egg && !d->nrequires && load_requires_txt(d))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	return load_top(d, err);
 oom:
 	tg_meta_release(&m);

@@ -30,7 +30,9 @@ struct tg_dist {
 	size_t entry;	 /* index of its sys.path entry */
 	char **requires; /* Requires-Dist values, in file order */
 	size_t nrequires;
-	char **top; /* top-level names: top_level.txt, else RECORD */
+	char *requires_file; /* where they came from: metadata or
+				requires.txt */
+	char **top;	     /* top-level names: top_level.txt, else RECORD */
 	size_t ntop;
 };
 

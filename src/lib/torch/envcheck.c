@@ -325,10 +325,10 @@ parse_reqs(struct ctx *c)
 				char *m = fmt(c,
 					      "cannot parse 'Requires-Dist: "
 					      "%s' in '%s': %s: left out",
-					      r->text, d->metadata, e.msg);
+					      r->text, d->requires_file, e.msg);
 
 				if (m)
-					warn(c, d->metadata, m);
+					warn(c, d->requires_file, m);
 				free(m);
 				continue;
 			}
@@ -441,12 +441,12 @@ dependents(struct ctx *c)
 			continue;
 		if (!r->applies && r->missing) {
 			item(c, TG_ENVCHECK_DEPENDENTS, TG_ENVCHECK_UNKNOWN, d,
-			     d->metadata, r->text, undefined(c, r));
+			     d->requires_file, r->text, undefined(c, r));
 			continue;
 		}
 		if (!r->applies) {
 			item(c, TG_ENVCHECK_DEPENDENTS, TG_ENVCHECK_INACTIVE, d,
-			     d->metadata, r->text,
+			     d->requires_file, r->text,
 			     fmt(c, "does not apply here: its marker is "
 				    "false"));
 			continue;
@@ -454,12 +454,12 @@ dependents(struct ctx *c)
 		c->depends[r->from] = 1;
 		if (satisfies(c, r, c->tver))
 			item(c, TG_ENVCHECK_DEPENDENTS, TG_ENVCHECK_OK, d,
-			     d->metadata, r->text,
+			     d->requires_file, r->text,
 			     fmt(c, "torch %s satisfies it%s", c->tver,
 				 why(r, w, sizeof(w))));
 		else
 			item(c, TG_ENVCHECK_DEPENDENTS, TG_ENVCHECK_BROKEN, d,
-			     d->metadata, r->text,
+			     d->requires_file, r->text,
 			     fmt(c, "torch %s does not satisfy it%s", c->tver,
 				 why(r, w, sizeof(w))));
 	}
@@ -537,13 +537,13 @@ torch_reqs(struct ctx *c)
 				continue;
 			if (!r->applies && r->missing)
 				item(c, TG_ENVCHECK_TORCH_REQS,
-				     TG_ENVCHECK_UNKNOWN, d, d->metadata,
+				     TG_ENVCHECK_UNKNOWN, d, d->requires_file,
 				     r->text, undefined(c, r));
 			if (!r->applies)
 				continue;
 			if (!r->to) {
 				item(c, TG_ENVCHECK_TORCH_REQS,
-				     TG_ENVCHECK_BROKEN, d, d->metadata,
+				     TG_ENVCHECK_BROKEN, d, d->requires_file,
 				     r->text,
 				     fmt(c, "%s is not installed%s", r->r.name,
 					 why(r, w, sizeof(w))));
@@ -551,7 +551,7 @@ torch_reqs(struct ctx *c)
 			}
 			if (!satisfies(c, r, r->to->version)) {
 				item(c, TG_ENVCHECK_TORCH_REQS,
-				     TG_ENVCHECK_BROKEN, d, d->metadata,
+				     TG_ENVCHECK_BROKEN, d, d->requires_file,
 				     r->text,
 				     fmt(c,
 					 "%s %s is installed, which does not "
@@ -565,7 +565,7 @@ torch_reqs(struct ctx *c)
 				    : 0;
 			if (major && major != c->cuda_major)
 				item(c, TG_ENVCHECK_TORCH_REQS,
-				     TG_ENVCHECK_BROKEN, d, d->metadata,
+				     TG_ENVCHECK_BROKEN, d, d->requires_file,
 				     r->text,
 				     fmt(c,
 					 "%s %s is installed, built for CUDA "
@@ -574,14 +574,14 @@ torch_reqs(struct ctx *c)
 					 c->cuda_major, c->cuda_minor));
 			else if (major)
 				item(c, TG_ENVCHECK_TORCH_REQS, TG_ENVCHECK_OK,
-				     d, d->metadata, r->text,
+				     d, d->requires_file, r->text,
 				     fmt(c,
 					 "%s %s is installed, for CUDA %d as "
 					 "torch",
 					 r->to->name, r->to->version, major));
 			else
 				item(c, TG_ENVCHECK_TORCH_REQS, TG_ENVCHECK_OK,
-				     d, d->metadata, r->text,
+				     d, d->requires_file, r->text,
 				     fmt(c, "%s %s is installed", r->to->name,
 					 r->to->version));
 			if (!cuda_stack(r->to->canon))
