@@ -4,6 +4,7 @@
  *
  * Each sys.path entry is listed once (readdir, names sorted with strcmp
  * for a stable order); each *.dist-info or *.egg-info directory in it
+ * (or *.egg-info file, which is a PKG-INFO of its own)
  * gives one record from METADATA (PKG-INFO for egg-info, whose
  * requirements are in requires.txt when PKG-INFO has none), read through
  * tg_meta_load (headers only, at most TG_META_HEAD_MAX bytes), plus the
@@ -309,7 +310,10 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	int rc, absent = 0;
 
 	d->dir = tg_str_ndup(dir, strlen(dir));
-	d->metadata = tg_path_join(dir, egg ? "PKG-INFO" : "METADATA");
+	/* egg 2: an .egg-info file, the PKG-INFO itself */
+	d->metadata = egg == 2 ? tg_str_ndup(dir, strlen(dir))
+		      : egg    ? tg_path_join(dir, "PKG-INFO")
+			       : tg_path_join(dir, "METADATA");
 	if (!d->dir || !d->metadata)
 		goto oom;
 	rc = tg_meta_load(&m, d->metadata, &absent, &e);
@@ -438,7 +442,10 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			struct tg_dist *nv, *d;
 			int r;
 
-			if (rc || !tg_path_is_dir(names[k]) ||
+			int egg = ends_with(names[k], ".egg-info");
+			int file = egg && tg_path_is_file(names[k]);
+
+			if (rc || (!file && !tg_path_is_dir(names[k])) ||
 			    ds->n >= TG_DISTS_MAX)
 				continue;
 			nv = realloc(ds->v, (ds->n + 1) * sizeof(*nv));
@@ -451,8 +458,7 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			d = &ds->v[ds->n];
 			memset(d, 0, sizeof(*d));
 			d->entry = i;
-			r = load_one(ds, d, names[k],
-				     ends_with(names[k], ".egg-info"), err);
+			r = load_one(ds, d, names[k], egg + file, err);
 			if (r == 0)
 				ds->n++;
 			else
