@@ -257,3 +257,28 @@ tg_elfsym_needed(const struct tg_elfsym *e, size_t k)
 	}
 	return NULL;
 }
+
+/* The string of the first entry tagged tag, or NULL. */
+static const char *
+dyn_string(const struct tg_elfsym *e, int64_t tag)
+{
+	Elf64_Dyn d;
+	size_t i;
+
+	for (i = 0; i < e->ndyn; i++) {
+		memcpy(&d, e->dyn + i * sizeof(Elf64_Dyn), sizeof(d));
+		if (d.d_tag == DT_NULL)
+			break;
+		if (d.d_tag == tag && d.d_un.d_val < e->dynstrsz)
+			return e->dynstr + d.d_un.d_val;
+	}
+	return NULL;
+}
+
+const char *
+tg_elfsym_runpath(const struct tg_elfsym *e)
+{
+	const char *r = dyn_string(e, DT_RUNPATH);
+
+	return r ? r : dyn_string(e, DT_RPATH);
+}

@@ -67,6 +67,9 @@ enum tg_elfsym_kind tg_elfsym_get(const struct tg_elfsym *e, size_t i,
  * .gnu.hash (then scan the symbols with tg_elfsym_get). */
 int tg_elfsym_defines(const struct tg_elfsym *e, const char *name);
 
+/* DT_RUNPATH, else DT_RPATH, as written ("$ORIGIN/lib:..."), or NULL. */
+const char *tg_elfsym_runpath(const struct tg_elfsym *e);
+
 /* The k-th DT_NEEDED name, or NULL past the last. */
 const char *tg_elfsym_needed(const struct tg_elfsym *e, size_t k);
 

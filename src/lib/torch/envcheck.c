@@ -16,17 +16,22 @@
  * or cuda-, and triton), so cuda-toolkit[cublas,...] leads to the
  * nvidia-cublas wheel it pins.
  *
- * ELF. Every shared object under the top-level directories of an
- * installed distribution (torch's own and the nvidia-* wheels' left
- * out) is mapped, and kept when its distribution requires torch or it
- * links libc10.so or a libtorch*.so; its undefined symbols in torch's
- * namespaces (c10::, at::, torch::, caffe2::, and the THP* C functions
- * of libtorch_python) are looked up in a hash set of every symbol that
- * torch/lib's libraries define. Only section headers, .dynsym, its
- * strings and .dynamic are read (elfsym.c). Worst case: a few hundred
- * thousand torch symbols in the set (pointers into the mapped string
- * tables, which stay mapped until the end) and one look-up per
- * undefined symbol of each extension.
+ * ELF. Every shared object that an installed distribution's RECORD
+ * lists (or, without RECORD, that its top-level directories hold;
+ * torch's own and the nvidia-* wheels' left out) is mapped, and kept
+ * when its distribution requires torch or it links libc10.so or a
+ * libtorch*.so. Its undefined symbols in torch's namespaces (c10::,
+ * at::, torch::, caffe2::, and the THP* C functions of libtorch_python)
+ * are looked up in the libraries of torch/lib, mapped when the first
+ * extension needs them, through each one's .gnu.hash (or a hash set of
+ * the symbols of a library without one); a name none defines is then
+ * looked for in the libraries the extension ships beside itself or on
+ * its $ORIGIN run path (torchaudio's _torchaudio.so and
+ * lib/libtorchaudio.so) before it is called missing. Only section
+ * headers, .dynsym, its strings, .dynamic and .gnu.hash are read
+ * (elfsym.c). Worst case: one open and mapping per shared object of the
+ * environment, and a few cache lines per torch symbol an extension
+ * needs.
  */
 #include "lib/torch/envcheck.h"
 
@@ -1213,6 +1218,88 @@ abi_name(int abi)
 	return abi < 0 ? "unknown" : abi ? "on" : "off";
 }
 
+#define BESIDE_MAX 16
+
+/* Drop from miss[0..n) the names that a library the extension e (at
+ * path) needs defines, when that library is one it ships: found in its
+ * own directory or on its $ORIGIN run path, as the dynamic linker would
+ * find it (torchaudio's _torchaudio.so and its lib/libtorchaudio.so).
+ * Returns how many are left. */
+static size_t
+beside(struct ctx *c, const struct tg_elfsym *e, const char *path, char **miss,
+       size_t n)
+{
+	char *dir = tg_path_dirname(path), *cand = NULL;
+	const char *lib, *rp = tg_elfsym_runpath(e);
+	size_t k, i, j, nlib = 0;
+
+	if (!dir) {
+		keep(c, NULL);
+		return n;
+	}
+	for (k = 0;
+	     (lib = tg_elfsym_needed(e, k)) && nlib < BESIDE_MAX && n && !c->rc;
+	     k++) {
+		const char *p = rp;
+		struct tg_elfsym l = TG_ELFSYM_INIT;
+		int found = 0;
+
+		if (strncmp(lib, "libc10", 6) == 0 ||
+		    strncmp(lib, "libtorch", 8) == 0 || strchr(lib, '/'))
+			continue;
+		/* its directory, then each run path entry with $ORIGIN */
+		for (i = 0; !found && !c->rc; i++) {
+			free(cand);
+			cand = NULL;
+			if (i == 0) {
+				cand = fmt(c, "%s/%s", dir, lib);
+			} else {
+				const char *end;
+				size_t len;
+
+				if (!p || !*p)
+					break;
+				end = strchr(p, ':');
+				len = end ? (size_t)(end - p) : strlen(p);
+				if (len > 7 && strncmp(p, "$ORIGIN", 7) == 0)
+					cand = fmt(c, "%s%.*s/%s", dir,
+						   (int)(len - 7), p + 7, lib);
+				else if (len > 9 &&
+					 strncmp(p, "${ORIGIN}", 9) == 0)
+					cand = fmt(c, "%s%.*s/%s", dir,
+						   (int)(len - 9), p + 9, lib);
+				p = end ? end + 1 : NULL;
+				if (!cand)
+					continue;
+			}
+			if (cand && tg_path_is_file(cand) &&
+			    tg_elfsym_open(&l, cand, NULL) == 0)
+				found = 1;
+		}
+		if (!found)
+			continue;
+		nlib++;
+		for (i = j = 0; i < n; i++) {
+			int has = tg_elfsym_defines(&l, miss[i]);
+			size_t s;
+			const char *name;
+
+			for (s = 0; has < 0 && s < l.nsyms; s++)
+				if (tg_elfsym_get(&l, s, &name) ==
+					TG_ELFSYM_DEFINED &&
+				    strcmp(name, miss[i]) == 0)
+					has = 1;
+			if (has != 1)
+				miss[j++] = miss[i];
+		}
+		n = j;
+		tg_elfsym_release(&l);
+	}
+	free(cand);
+	free(dir);
+	return n;
+}
+
 /* One shared object owned by d (which requires torch when depends). */
 static void
 extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
@@ -1224,7 +1311,7 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 	size_t k, need = 0, missing = 0;
 	int links = 0, rc, abi = -1, bad_abi;
 	char **miss = NULL;
-	size_t nmiss = 0;
+	size_t nmiss = 0, cap = 0;
 
 	if (c->ec->elf_objects >= EXT_MAX_OBJECTS)
 		return;
@@ -1256,16 +1343,20 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 			old = name;
 		if (torch_defines(c, name))
 			continue;
-		missing++;
-		if (nmiss < TG_ENVCHECK_DETAILS + 1) {
-			char **nv =
-			    keep(c, realloc(miss, (nmiss + 1) * sizeof(*nv)));
+		if (nmiss == cap) {
+			char **nv;
+
+			cap = cap ? cap * 2 : 16;
+			nv = keep(c, realloc(miss, cap * sizeof(*nv)));
 			if (!nv)
 				break;
 			miss = nv;
-			miss[nmiss++] = (char *)name;
 		}
+		miss[nmiss++] = (char *)name;
 	}
+	if (nmiss && !c->rc)
+		nmiss = beside(c, &e, path, miss, nmiss);
+	missing = nmiss;
 	if (!need && !links)
 		goto out;
 	if (e.str && has_substr(e.str, e.strsz, "St7__cxx11"))
@@ -1300,7 +1391,7 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 			      "defined; "
 			      "C++11 ABI %s, torch's %s",
 			      need, abi_name(abi), abi_name(c->t->cxx11_abi)));
-	for (k = 0; it && k < nmiss && !c->rc; k++) {
+	for (k = 0; it && k < nmiss && k < TG_ENVCHECK_DETAILS && !c->rc; k++) {
 		char *dm = tg_demangle(miss[k]);
 
 		detail(c, it,
