@@ -1,0 +1,596 @@
+/* dists.c - the distributions installed on a sys.path, from their
+ * metadata
+ * SPDX-License-Identifier: MIT
+ *
+ * Each sys.path entry is listed once (readdir, names sorted with strcmp
+ * for a stable order); each *.dist-info or *.egg-info directory in it
+ * (or *.egg-info file, which is a PKG-INFO of its own)
+ * gives one record from METADATA (PKG-INFO for egg-info, whose
+ * requirements are in requires.txt when PKG-INFO has none), read through
+ * tg_meta_load (headers only, at most TG_META_HEAD_MAX bytes), plus the
+ * top-level names from top_level.txt, or failing that the first path
+ * components of RECORD (bounded reads of 16 MiB). Records are then
+ * sorted by canonical name, the first on the path kept. Worst case: one
+ * directory listing per path entry and three small files per
+ * distribution; nothing below a distribution's directory is walked.
+ */
+#include "lib/pyenv/dists.h"
+
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "lib/pep/name.h"
+#include "lib/pyenv/meta.h"
+#include "lib/util/file.h"
+#include "lib/util/path.h"
+#include "lib/util/str.h"
+
+#define RECORD_MAX ((size_t)16 << 20)
+#define TOP_MAX 4096
+
+static int
+ends_with(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a > b && strcasecmp(s + a - b, suf) == 0;
+}
+
+static int
+ends_with_n(const char *s, size_t n, const char *suf)
+{
+	size_t b = strlen(suf);
+
+	return n > b && memcmp(s + n - b, suf, b) == 0;
+}
+
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void
+dist_release(struct tg_dist *d)
+{
+	size_t k;
+
+	free(d->name);
+	free(d->canon);
+	free(d->version);
+	free(d->dir);
+	free(d->metadata);
+	free(d->requires_file);
+	for (k = 0; k < d->nrequires; k++)
+		free(d->requires[k]);
+	free(d->requires);
+	for (k = 0; k < d->ntop; k++)
+		free(d->top[k]);
+	free(d->top);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Add the name s[0..len) to d->top unless there already. */
+static int
+add_top(struct tg_dist *d, const char *s, size_t len)
+{
+	size_t k;
+	char **nv;
+
+	if (len == 0 || d->ntop >= TOP_MAX)
+		return 0;
+	if ((len == 2 && memcmp(s, "..", 2) == 0) ||
+	    (len == 1 && s[0] == '.') || memchr(s, '\0', len))
+		return 0;
+	for (k = 0; k < d->ntop; k++)
+		if (strlen(d->top[k]) == len && memcmp(d->top[k], s, len) == 0)
+			return 0;
+	nv = realloc(d->top, (d->ntop + 1) * sizeof(*nv));
+	if (!nv)
+		return TG_ENOMEM;
+	d->top = nv;
+	d->top[d->ntop] = tg_str_ndup(s, len);
+	if (!d->top[d->ntop])
+		return TG_ENOMEM;
+	d->ntop++;
+	return 0;
+}
+
+/* top_level.txt (one name a line), else RECORD's first components
+ * (a directory, or a module file such as six.py or _cffi.so). */
+static int
+load_top(struct tg_dist *d, struct tg_err *err)
+{
+	char *path = NULL, *text = NULL;
+	size_t len = 0, i, j;
+	int absent = 0, rc, record = 0;
+
+	path = tg_path_join(d->dir, "top_level.txt");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	if (rc == TG_ENOMEM)
+		goto oom;
+	if (rc || absent) {
+		free(path);
+		free(text);
+		text = NULL;
+		record = 1;
+		path = tg_path_join(d->dir, "RECORD");
+		if (!path)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		absent = 0;
+		rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+		if (rc == TG_ENOMEM)
+			goto oom;
+		if (rc || absent) {
+			free(path);
+			free(text);
+			return 0;
+		}
+	}
+	for (i = 0; i < len; i = j + 1) {
+		size_t e, s = i;
+
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		e = j;
+		if (record) {
+			/* path,hash,size: the first component of path, or a
+			 * module file's name up to its first dot */
+			size_t k, m;
+
+			if (e > s && text[s] == '"')
+				s++;
+			for (k = s; k < e && text[k] != '/' && text[k] != ',' &&
+				    text[k] != '"';
+			     k++)
+				;
+			if (k < e && text[k] == '/') {
+				e = k;
+				if (ends_with_n(text + s, e - s,
+						".dist-info") ||
+				    ends_with_n(text + s, e - s, ".egg-info") ||
+				    ends_with_n(text + s, e - s, ".data"))
+					continue;
+			} else {
+				if (ends_with_n(text + s, k - s, ".pth"))
+					continue;
+				for (m = s; m < k && text[m] != '.'; m++)
+					;
+				e = m;
+			}
+			if (e - s == 11 &&
+			    memcmp(text + s, "__pycache__", 11) == 0)
+				continue;
+		} else {
+			while (e > s &&
+			       (text[e - 1] == '\r' || text[e - 1] == ' '))
+				e--;
+			while (s < e && text[s] == ' ')
+				s++;
+		}
+		rc = add_top(d, text + s, e - s);
+		if (rc)
+			goto oom;
+	}
+	free(path);
+	free(text);
+	return 0;
+oom:
+	free(path);
+	free(text);
+	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
+static char *strf(const char *fmt, ...) TG_PRINTF(1, 2);
+
+/* A new string, printf-style; NULL when out of memory. */
+static char *
+strf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	s = malloc((size_t)n + 1);
+	if (!s)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* Append one requirement (taken) to d. */
+static int
+add_req(struct tg_dist *d, char *r)
+{
+	char **nv;
+
+	if (!r)
+		return TG_ENOMEM;
+	if (d->nrequires >= TG_DISTS_REQ_MAX) {
+		free(r);
+		return 0;
+	}
+	nv = realloc(d->requires, (d->nrequires + 1) * sizeof(*nv));
+	if (!nv) {
+		free(r);
+		return TG_ENOMEM;
+	}
+	d->requires = nv;
+	d->requires[d->nrequires++] = r;
+	return 0;
+}
+
+/* An egg-info's requires.txt as Requires-Dist lines, the way
+ * importlib.metadata converts it: a "[extra:marker]" section header
+ * makes the lines under it "REQ; (marker) and extra == \"extra\"". */
+static int
+load_requires_txt(struct tg_dist *d)
+{
+	char *path, *text = NULL, *r;
+	const char *sec = NULL, *colon;
+	size_t len = 0, i, j, seclen = 0, s, e, xl, ml;
+	int absent = 0, rc;
+
+	path = tg_path_join(d->dir, "requires.txt");
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	if (rc == TG_ENOMEM || rc || absent) {
+		free(path);
+		free(text);
+		return rc == TG_ENOMEM ? rc : 0;
+	}
+	free(d->requires_file);
+	d->requires_file = path;
+	for (i = 0; i < len && !rc; i = j + 1) {
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		s = i;
+		e = j;
+		while (s < e && (text[s] == ' ' || text[s] == '\t'))
+			s++;
+		while (e > s && (text[e - 1] == ' ' || text[e - 1] == '\t' ||
+				 text[e - 1] == '\r'))
+			e--;
+		if (s == e || text[s] == '#')
+			continue;
+		if (text[s] == '[') {
+			sec = text + s + 1;
+			seclen = e - s - 1;
+			if (seclen && sec[seclen - 1] == ']')
+				seclen--;
+			continue;
+		}
+		if (!sec || !seclen) {
+			r = tg_str_ndup(text + s, e - s);
+		} else {
+			colon = memchr(sec, ':', seclen);
+			xl = colon ? (size_t)(colon - sec) : seclen;
+			ml = colon ? seclen - xl - 1 : 0;
+			if (xl && ml)
+				r = strf("%.*s; (%.*s) and extra == \"%.*s\"",
+					 (int)(e - s), text + s, (int)ml,
+					 colon + 1, (int)xl, sec);
+			else if (ml)
+				r = strf("%.*s; %.*s", (int)(e - s), text + s,
+					 (int)ml, colon + 1);
+			else
+				r = strf("%.*s; extra == \"%.*s\"",
+					 (int)(e - s), text + s, (int)xl, sec);
+		}
+		rc = add_req(d, r);
+	}
+	free(text);
+	return rc;
+}
+
+/* One distribution from its directory dir (name: its entry name). 0 and
+ * d filled, 1 when it is left out (a warning added), or TG_ENOMEM. */
+static int
+load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
+	 struct tg_err *err)
+{
+	struct tg_meta m = TG_META_INIT;
+	struct tg_err e = TG_ERR_INIT;
+	const char *name, *version, *v;
+	size_t pos;
+	int rc, absent = 0;
+
+	d->dir = tg_str_ndup(dir, strlen(dir));
+	/* egg 2: an .egg-info file, the PKG-INFO itself */
+	d->metadata = egg == 2 ? tg_str_ndup(dir, strlen(dir))
+		      : egg    ? tg_path_join(dir, "PKG-INFO")
+			       : tg_path_join(dir, "METADATA");
+	if (!d->dir || !d->metadata)
+		goto oom;
+	rc = tg_meta_load(&m, d->metadata, &absent, &e);
+	if (rc == TG_ENOMEM)
+		goto oom;
+	if (rc || absent) {
+		if (absent)
+			tg_err_set(&e, TG_EIO, "cannot read '%s': no such file",
+				   d->metadata);
+		rc = tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, d->metadata,
+				 0, 0, "dist-metadata", NULL,
+				 "%s: the distribution is left out", e.msg);
+		tg_meta_release(&m);
+		return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 1;
+	}
+	name = tg_meta_get(&m, "Name");
+	version = tg_meta_get(&m, "Version");
+	if (!name || !*name || !version || !*version) {
+		rc = tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, d->metadata,
+				 0, 0, "dist-metadata", NULL,
+				 "cannot read '%s': no %s header: the "
+				 "distribution is left out",
+				 d->metadata,
+				 !name || !*name ? "Name" : "Version");
+		tg_meta_release(&m);
+		return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 1;
+	}
+	d->name = tg_str_ndup(name, strlen(name));
+	d->version = tg_str_ndup(version, strlen(version));
+	d->canon = tg_name_canonicalize(name);
+	if (!d->name || !d->version || !d->canon)
+		goto oom;
+	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
+		char **nv;
+
+		if (d->nrequires >= TG_DISTS_REQ_MAX)
+			break;
+		nv = realloc(d->requires, (d->nrequires + 1) * sizeof(*nv));
+		if (!nv)
+			goto oom;
+		d->requires = nv;
+		d->requires[d->nrequires] = tg_str_ndup(v, strlen(v));
+		if (!d->requires[d->nrequires])
+			goto oom;
+		d->nrequires++;
+	}
+	tg_meta_release(&m);
+	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));
+	if (!d->requires_file)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (egg && !d->nrequires && load_requires_txt(d))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return load_top(d, err);
+oom:
+	tg_meta_release(&m);
+	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
+static int
+cmp_dist(const void *a, const void *b)
+{
+	const struct tg_dist *x = a, *y = b;
+	int c = strcmp(x->canon, y->canon);
+
+	if (c)
+		return c;
+	if (x->entry != y->entry)
+		return x->entry < y->entry ? -1 : 1;
+	return strcmp(x->dir, y->dir);
+}
+
+/* The *.dist-info and *.egg-info directories in dir, sorted. */
+static int
+list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
+{
+	DIR *dp;
+	struct dirent *de;
+	char **v = NULL, **nv;
+	size_t cnt = 0;
+
+	*out = NULL;
+	*n = 0;
+	dp = opendir(dir);
+	if (!dp)
+		return 0; /* syspath keeps only directories; a race is none */
+	while ((de = readdir(dp))) {
+		if (!ends_with(de->d_name, ".dist-info") &&
+		    !ends_with(de->d_name, ".egg-info"))
+			continue;
+		if (cnt >= TG_DISTS_MAX)
+			break;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv)
+			goto oom;
+		v = nv;
+		v[cnt] = tg_path_join(dir, de->d_name);
+		if (!v[cnt])
+			goto oom;
+		cnt++;
+	}
+	closedir(dp);
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_str);
+	*out = v;
+	*n = cnt;
+	return 0;
+oom:
+	closedir(dp);
+	while (cnt)
+		free(v[--cnt]);
+	free(v);
+	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
+int
+tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
+	      struct tg_err *err)
+{
+	size_t i, k, j, n;
+	char **names = NULL;
+	int rc = 0;
+
+	for (i = 0; i < sp->n && !rc; i++) {
+		rc = list_dir(sp->e[i].dir, &names, &n, err);
+		for (k = 0; k < n; k++) {
+			struct tg_dist *nv, *d;
+			int r;
+
+			int egg = ends_with(names[k], ".egg-info");
+			int file = egg && tg_path_is_file(names[k]);
+
+			if (rc || (!file && !tg_path_is_dir(names[k])) ||
+			    ds->n >= TG_DISTS_MAX)
+				continue;
+			nv = realloc(ds->v, (ds->n + 1) * sizeof(*nv));
+			if (!nv) {
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				continue;
+			}
+			ds->v = nv;
+			d = &ds->v[ds->n];
+			memset(d, 0, sizeof(*d));
+			d->entry = i;
+			r = load_one(ds, d, names[k], egg + file, err);
+			if (r == 0)
+				ds->n++;
+			else
+				dist_release(d);
+			if (r < 0)
+				rc = r;
+		}
+		for (k = 0; k < n; k++)
+			free(names[k]);
+		free(names);
+		names = NULL;
+	}
+	if (rc)
+		return rc;
+	if (ds->n)
+		qsort(ds->v, ds->n, sizeof(*ds->v), cmp_dist);
+	/* the first on the path wins */
+	for (i = j = 0; i < ds->n; i++) {
+		if (j && strcmp(ds->v[j - 1].canon, ds->v[i].canon) == 0) {
+			dist_release(&ds->v[i]);
+			continue;
+		}
+		if (i != j)
+			ds->v[j] = ds->v[i];
+		j++;
+	}
+	ds->n = j;
+	return 0;
+}
+
+void
+tg_dists_release(struct tg_dists *ds)
+{
+	size_t i;
+
+	for (i = 0; i < ds->n; i++)
+		dist_release(&ds->v[i]);
+	free(ds->v);
+	tg_diag_list_release(&ds->problems);
+	memset(ds, 0, sizeof(*ds));
+}
+
+const struct tg_dist *
+tg_dists_find(const struct tg_dists *ds, const char *canon)
+{
+	size_t lo = 0, hi = ds->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(ds->v[mid].canon, canon);
+
+		if (c == 0)
+			return &ds->v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int
+object_name(const char *s, size_t n)
+{
+	const char *base = s, *p;
+	size_t bn;
+
+	for (p = s; p < s + n; p++)
+		if (*p == '/')
+			base = p + 1;
+	bn = (size_t)(s + n - base);
+	if (ends_with_n(base, bn, ".so") || memmem(base, bn, ".so.", 4))
+		return 1;
+	return ends_with_n(base, bn, ".py") && memmem(base, bn, "torch", 5);
+}
+
+int
+tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
+			int *absent, struct tg_err *err)
+{
+	char *path, *text = NULL, **v = NULL, **nv;
+	size_t len = 0, i, j, cnt = 0;
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	*absent = 0;
+	path = tg_path_join(d->dir, "RECORD");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc || *absent) {
+		free(text);
+		*absent = 1;
+		return 0;
+	}
+	for (i = 0; i < len; i = j + 1) {
+		size_t s = i, e;
+
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		if (s < j && text[s] == '"')
+			s++;
+		for (e = s; e < j && text[e] != ',' && text[e] != '"'; e++)
+			;
+		if (e == s || text[s] == '/' ||
+		    memmem(text + s, e - s, "..", 2) ||
+		    memchr(text + s, '\0', e - s) ||
+		    !object_name(text + s, e - s))
+			continue;
+		if (cnt >= TG_DISTS_MAX)
+			break;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv)
+			goto oom;
+		v = nv;
+		v[cnt] = tg_str_ndup(text + s, e - s);
+		if (!v[cnt])
+			goto oom;
+		cnt++;
+	}
+	free(text);
+	*out = v;
+	*n = cnt;
+	return 0;
+oom:
+	while (cnt)
+		free(v[--cnt]);
+	free(v);
+	free(text);
+	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}

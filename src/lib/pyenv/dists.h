@@ -1,0 +1,70 @@
+/* dists.h - the distributions installed on a sys.path, from their
+ * metadata
+ * SPDX-License-Identifier: MIT
+ *
+ * What importlib.metadata.distributions() finds: every *.dist-info and
+ * *.egg-info directory directly in a sys.path entry, with its name,
+ * version, Requires-Dist lines and the top-level names it installed.
+ * Where two entries hold the same project (PEP 503 name), the first on
+ * the path wins, as importlib.metadata.distribution(name) picks it.
+ */
+#ifndef TG_LIB_PYENV_DISTS_H
+#define TG_LIB_PYENV_DISTS_H
+
+#include <stddef.h>
+
+#include "lib/util/diag.h"
+#include "lib/util/err.h"
+#include "lib/pyenv/syspath.h"
+
+/* Most distributions kept, and most Requires-Dist lines per one. */
+#define TG_DISTS_MAX 20000
+#define TG_DISTS_REQ_MAX 4096
+
+struct tg_dist {
+	char *name;	 /* Name: as written */
+	char *canon;	 /* PEP 503 normalised */
+	char *version;	 /* Version: as written */
+	char *dir;	 /* the .dist-info / .egg-info directory */
+	char *metadata;	 /* its METADATA or PKG-INFO file */
+	size_t entry;	 /* index of its sys.path entry */
+	char **requires; /* Requires-Dist values, in file order */
+	size_t nrequires;
+	char *requires_file; /* where they came from: metadata or
+				requires.txt */
+	char **top;	     /* top-level names: top_level.txt, else RECORD */
+	size_t ntop;
+};
+
+struct tg_dists {
+	struct tg_dist *v; /* sorted by canon */
+	size_t n;
+	struct tg_diag_list problems; /* unreadable or malformed metadata */
+};
+
+#define TG_DISTS_INIT                                                          \
+	{                                                                      \
+		0                                                              \
+	}
+
+/* Find every distribution on sp. Only allocation failure is an error:
+ * a directory or metadata file that cannot be read or parsed becomes a
+ * warning in ds->problems and the distribution is left out. */
+int tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
+		  struct tg_err *err);
+void tg_dists_release(struct tg_dists *ds);
+
+/* The files RECORD lists for d whose name is a shared object (*.so,
+ * *.so.N) or a *.py with "torch" in it, as paths relative to the
+ * sys.path entry (entries that leave it, "../x" or "/x", left out), in
+ * RECORD's order, into a new array of new strings (*n of them). *absent
+ * is set when d has no RECORD. TG_ENOMEM only: an unreadable RECORD is
+ * an absent one. */
+int tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
+			    int *absent, struct tg_err *err);
+
+/* The distribution whose canonical name is canon, or NULL. */
+const struct tg_dist *tg_dists_find(const struct tg_dists *ds,
+				    const char *canon);
+
+#endif

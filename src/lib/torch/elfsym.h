@@ -1,0 +1,76 @@
+/* elfsym.h - the dynamic symbols and DT_NEEDED entries of an ELF object
+ * SPDX-License-Identifier: MIT
+ *
+ * What the dynamic linker will look up when a Python extension module
+ * is imported: its undefined dynamic symbols and the libraries it needs,
+ * and what a library offers: its defined dynamic symbols. Only the
+ * section headers, .dynsym, its string table and .dynamic are read.
+ */
+#ifndef TG_LIB_TORCH_ELFSYM_H
+#define TG_LIB_TORCH_ELFSYM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/util/err.h"
+
+/* Largest file mapped (libtorch_cuda.so is about 1.5 GiB). */
+#define TG_ELFSYM_MAX ((size_t)16 << 30)
+
+struct tg_elfsym {
+	const unsigned char *map; /* the whole file, or the caller's bytes */
+	size_t size;
+	int mapped;		   /* map is ours to munmap */
+	const unsigned char *syms; /* Elf64_Sym[nsyms], unaligned-safe */
+	size_t nsyms;
+	const char *str; /* .dynstr of .dynsym, NUL-terminated */
+	size_t strsz;
+	const unsigned char *dyn; /* Elf64_Dyn[ndyn] */
+	size_t ndyn;
+	const char *dynstr; /* strings of .dynamic */
+	size_t dynstrsz;
+	const unsigned char *gnuhash; /* .gnu.hash of .dynsym, or NULL */
+	size_t gnuhashsz;
+};
+
+#define TG_ELFSYM_INIT                                                         \
+	{                                                                      \
+		0                                                              \
+	}
+
+/* What one symbol is to the dynamic linker. */
+enum tg_elfsym_kind {
+	TG_ELFSYM_SKIP = 0,   /* local, empty name, section or file symbol */
+	TG_ELFSYM_UNDEF,      /* needed, binding global */
+	TG_ELFSYM_UNDEF_WEAK, /* needed, binding weak: may stay unresolved */
+	TG_ELFSYM_DEFINED,    /* offered: global or weak, defined */
+};
+
+/* Map path read-only and check its headers. TG_EINVAL with "cannot read
+ * 'path': ..." for anything that is not a well-formed 64-bit
+ * little-endian ELF object; an object without .dynsym has no symbols. */
+int tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err);
+
+/* The same over len bytes the caller keeps (name names them in
+ * messages). */
+int tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
+		    const char *name, struct tg_err *err);
+
+void tg_elfsym_release(struct tg_elfsym *e);
+
+/* Symbol i (< e->nsyms): its kind, and its name in *name. */
+enum tg_elfsym_kind tg_elfsym_get(const struct tg_elfsym *e, size_t i,
+				  const char **name);
+
+/* Whether e defines name (global or weak), looked up in its .gnu.hash
+ * table as the dynamic linker does: 1 or 0, or -1 when e has no usable
+ * .gnu.hash (then scan the symbols with tg_elfsym_get). */
+int tg_elfsym_defines(const struct tg_elfsym *e, const char *name);
+
+/* DT_RUNPATH, else DT_RPATH, as written ("$ORIGIN/lib:..."), or NULL. */
+const char *tg_elfsym_runpath(const struct tg_elfsym *e);
+
+/* The k-th DT_NEEDED name, or NULL past the last. */
+const char *tg_elfsym_needed(const struct tg_elfsym *e, size_t k);
+
+#endif

@@ -1,0 +1,253 @@
+/* test_elfsym.c - unit tests for lib/torch/elfsym and lib/torch/demangle
+ * SPDX-License-Identifier: MIT
+ *
+ * A small ELF64 object is laid out in memory here (section headers,
+ * .dynstr, .dynsym, .dynamic and a .gnu.hash made with the dynamic
+ * linker's algorithm), then read back: each symbol's kind and name,
+ * DT_NEEDED, look-ups through .gnu.hash, and each way a header can be
+ * wrong, with its message.
+ */
+#include <elf.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/torch/demangle.h"
+#include "lib/torch/elfsym.h"
+
+/* Sections: 0 null, 1 .dynstr, 2 .dynsym, 3 .dynamic, 4 .gnu.hash. */
+static const char strtab[] = "\0needme\0weakone\0loc\0_ZN3c104haveEv\0"
+			     "libc10.so\0";
+enum { S_NEEDME = 1, S_WEAK = 8, S_LOC = 16, S_HAVE = 20, S_LIB = 35 };
+
+struct image {
+	unsigned char b[4096];
+	size_t len;
+	size_t shoff, symoff, stroff, dynoff, hashoff;
+};
+
+static uint32_t
+gnu_hash(const char *s)
+{
+	uint32_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static void
+sym(struct image *im, size_t i, uint32_t name, int bind, int type, int shndx)
+{
+	Elf64_Sym s;
+
+	memset(&s, 0, sizeof(s));
+	s.st_name = name;
+	s.st_info = ELF64_ST_INFO(bind, type);
+	s.st_shndx = (Elf64_Section)shndx;
+	memcpy(im->b + im->symoff + i * sizeof(s), &s, sizeof(s));
+}
+
+static void
+shdr(struct image *im, size_t k, uint32_t type, size_t off, size_t size,
+     uint32_t link, size_t entsize)
+{
+	Elf64_Shdr sh;
+
+	memset(&sh, 0, sizeof(sh));
+	sh.sh_type = type;
+	sh.sh_offset = off;
+	sh.sh_size = size;
+	sh.sh_link = link;
+	sh.sh_entsize = entsize;
+	memcpy(im->b + im->shoff + k * sizeof(sh), &sh, sizeof(sh));
+}
+
+/* The object: symbols 0 null, 1 needme (undefined, global), 2 weakone
+ * (undefined, weak), 3 loc (local), 4 _ZN3c104haveEv (defined). */
+static void
+build(struct image *im, int with_hash)
+{
+	Elf64_Ehdr eh;
+	Elf64_Dyn d[2];
+	uint32_t hdr[4], bucket, chain, h = gnu_hash("_ZN3c104haveEv");
+	uint64_t bloom;
+
+	memset(im, 0, sizeof(*im));
+	im->stroff = 64;
+	im->symoff = 128;
+	im->dynoff = im->symoff + 5 * sizeof(Elf64_Sym);
+	im->hashoff = im->dynoff + sizeof(d);
+	im->shoff = im->hashoff + 64;
+	im->len = im->shoff + 5 * sizeof(Elf64_Shdr);
+	memset(&eh, 0, sizeof(eh));
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_shoff = im->shoff;
+	eh.e_shentsize = sizeof(Elf64_Shdr);
+	eh.e_shnum = 5;
+	memcpy(im->b, &eh, sizeof(eh));
+	memcpy(im->b + im->stroff, strtab, sizeof(strtab));
+	sym(im, 1, S_NEEDME, STB_GLOBAL, STT_FUNC, SHN_UNDEF);
+	sym(im, 2, S_WEAK, STB_WEAK, STT_FUNC, SHN_UNDEF);
+	sym(im, 3, S_LOC, STB_LOCAL, STT_FUNC, 7);
+	sym(im, 4, S_HAVE, STB_GLOBAL, STT_FUNC, 7);
+	memset(d, 0, sizeof(d));
+	d[0].d_tag = DT_NEEDED;
+	d[0].d_un.d_val = S_LIB;
+	memcpy(im->b + im->dynoff, d, sizeof(d));
+	/* one bucket, symbols from 4 on hashed, one bloom word */
+	hdr[0] = 1;
+	hdr[1] = 4;
+	hdr[2] = 1;
+	hdr[3] = 6;
+	bloom = ((uint64_t)1 << (h % 64)) | ((uint64_t)1 << ((h >> 6) % 64));
+	bucket = 4;
+	chain = h | 1;
+	memcpy(im->b + im->hashoff, hdr, sizeof(hdr));
+	memcpy(im->b + im->hashoff + 16, &bloom, 8);
+	memcpy(im->b + im->hashoff + 24, &bucket, 4);
+	memcpy(im->b + im->hashoff + 28, &chain, 4);
+	shdr(im, 1, SHT_STRTAB, im->stroff, sizeof(strtab), 0, 0);
+	shdr(im, 2, SHT_DYNSYM, im->symoff, 5 * sizeof(Elf64_Sym), 1,
+	     sizeof(Elf64_Sym));
+	shdr(im, 3, SHT_DYNAMIC, im->dynoff, sizeof(d), 1, sizeof(Elf64_Dyn));
+	if (with_hash)
+		shdr(im, 4, SHT_GNU_HASH, im->hashoff, 32, 2, 0);
+}
+
+static void
+test_read(void)
+{
+	struct image im;
+	struct tg_elfsym e;
+	struct tg_err err = TG_ERR_INIT;
+	const char *name;
+	static const struct {
+		enum tg_elfsym_kind kind;
+		const char *name;
+	} want[] = {
+	    {TG_ELFSYM_SKIP, ""},
+	    {TG_ELFSYM_UNDEF, "needme"},
+	    {TG_ELFSYM_UNDEF_WEAK, "weakone"},
+	    {TG_ELFSYM_SKIP, ""},
+	    {TG_ELFSYM_DEFINED, "_ZN3c104haveEv"},
+	};
+	size_t i;
+
+	build(&im, 1);
+	CHECK(tg_elfsym_parse(&e, im.b, im.len, "mem", &err) == 0, "parse: %s",
+	      err.msg);
+	CHECK(e.nsyms == 5, "nsyms %zu", e.nsyms);
+	for (i = 0; i < 5; i++) {
+		enum tg_elfsym_kind k = tg_elfsym_get(&e, i, &name);
+
+		CHECK(k == want[i].kind, "symbol %zu: kind %d", i, (int)k);
+		CHECK_STR(name, want[i].name, "symbol name");
+	}
+	CHECK(tg_elfsym_get(&e, 5, &name) == TG_ELFSYM_SKIP, "past the end");
+	CHECK(tg_elfsym_needed(&e, 0) &&
+		  strcmp(tg_elfsym_needed(&e, 0), "libc10.so") == 0,
+	      "DT_NEEDED");
+	CHECK(tg_elfsym_needed(&e, 1) == NULL, "one DT_NEEDED");
+	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == 1, "defined");
+	CHECK(tg_elfsym_defines(&e, "needme") == 0, "undefined is not defined");
+	CHECK(tg_elfsym_defines(&e, "_ZN3c108newThingEv") == 0, "absent");
+	tg_elfsym_release(&e);
+
+	build(&im, 0);
+	CHECK(tg_elfsym_parse(&e, im.b, im.len, "mem", &err) == 0, "parse");
+	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == -1, "no .gnu.hash");
+	tg_elfsym_release(&e);
+
+	/* a name offset past the string table is no name */
+	build(&im, 1);
+	sym(&im, 1, 4000, STB_GLOBAL, STT_FUNC, SHN_UNDEF);
+	CHECK(tg_elfsym_parse(&e, im.b, im.len, "mem", &err) == 0, "parse");
+	CHECK(tg_elfsym_get(&e, 1, &name) == TG_ELFSYM_SKIP, "bad st_name");
+	tg_elfsym_release(&e);
+}
+
+/* Each broken header, and its message. */
+static void
+test_errors(void)
+{
+	struct image im;
+	struct tg_elfsym e;
+	struct tg_err err;
+	Elf64_Ehdr eh;
+	static const char *const msgs[] = {
+	    "cannot read 'mem': not a 64-bit little-endian ELF file",
+	    "cannot read 'mem': not a 64-bit little-endian ELF file",
+	    "cannot read 'mem': section headers outside the file",
+	    "cannot read 'mem': bad dynamic symbol table",
+	    "cannot read 'mem': bad dynamic symbol table",
+	    "cannot read 'mem': bad dynamic section",
+	    "cannot read 'mem': bad dynamic symbol table",
+	};
+	size_t k, len;
+
+	for (k = 0; k < sizeof(msgs) / sizeof(msgs[0]); k++) {
+		build(&im, 1);
+		len = im.len;
+		memcpy(&eh, im.b, sizeof(eh));
+		switch (k) {
+		case 0: /* shorter than a header */
+			len = 40;
+			break;
+		case 1: /* 32-bit */
+			im.b[EI_CLASS] = ELFCLASS32;
+			break;
+		case 2: /* section headers past the end */
+			eh.e_shoff = 1 << 20;
+			memcpy(im.b, &eh, sizeof(eh));
+			break;
+		case 3: /* .dynstr without its final NUL */
+			im.b[im.stroff + sizeof(strtab) - 1] = 'x';
+			break;
+		case 4: /* symbol entries of another size */
+			shdr(&im, 2, SHT_DYNSYM, im.symoff,
+			     5 * sizeof(Elf64_Sym), 1, 16);
+			break;
+		case 5: /* .dynamic linked to no string table */
+			shdr(&im, 3, SHT_DYNAMIC, im.dynoff, 32, 9,
+			     sizeof(Elf64_Dyn));
+			break;
+		case 6: /* .dynsym larger than the file */
+			shdr(&im, 2, SHT_DYNSYM, im.symoff, (size_t)1 << 40, 1,
+			     sizeof(Elf64_Sym));
+			break;
+		}
+		memset(&err, 0, sizeof(err));
+		CHECK(tg_elfsym_parse(&e, im.b, len, "mem", &err) == TG_EINVAL,
+		      "case %zu accepted", k);
+		CHECK_STR(err.msg, msgs[k], "message");
+	}
+}
+
+static void
+test_demangle(void)
+{
+	char *s = tg_demangle("_ZN3c108newThingEv");
+
+	if (tg_demangle_library()) {
+		CHECK(s && strcmp(s, "c10::newThing()") == 0, "demangled '%s'",
+		      s ? s : "(null)");
+	} else {
+		CHECK(s == NULL, "no demangler, yet '%s'", s);
+	}
+	free(s);
+	CHECK(tg_demangle("THPVariable_Wrap") == NULL, "a C name");
+	CHECK(tg_demangle("_Z!!") == NULL, "not a mangled name");
+}
+
+int
+main(void)
+{
+	test_read();
+	test_errors();
+	test_demangle();
+	return check_result("test_elfsym");
+}
