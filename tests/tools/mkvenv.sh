@@ -23,3 +23,10 @@ printf 'home = %s/bin\ninclude-system-site-packages = false\nversion = 3.12.3\n'
 if [ $# -gt 1 ]; then
 	cp -R "$2/." "$dir/venv/lib/python3.12/site-packages/"
 fi
+# The fixtures were cut without torch/__init__.py (they keep only the
+# files version sources are read from), and a torch/ without it is a
+# namespace portion, not torch's package: an install has one.
+site=$dir/venv/lib/python3.12/site-packages
+if [ -d "$site/torch" ] && [ ! -e "$site/torch/__init__.py" ]; then
+	: >"$site/torch/__init__.py"
+fi
