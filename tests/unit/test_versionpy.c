@@ -1,7 +1,9 @@
 /* test_versionpy.c - unit tests for lib/versionpy: torch/version.py as text
  * SPDX-License-Identifier: MIT
  */
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "lib/torch/versionpy.h"
@@ -125,11 +127,44 @@ ignored(void)
 	tg_versionpy_release(&vp);
 }
 
+/* torchvision's version.py, read leniently: cuda is unknown (computed at
+ * import), __version__ is read; strictly, the file is refused. */
+static void
+lenient(void)
+{
+	static const char text[] =
+	    "__version__ = '0.26.0+cu130'\n"
+	    "cuda = '12.8'\n"
+	    "from torchvision.extension import _check_cuda_version\n"
+	    "if _check_cuda_version() > 0:\n"
+	    "    cuda = _check_cuda_version()\n";
+	char path[] = "/tmp/test_versionpy.XXXXXX";
+	struct tg_versionpy vp;
+	struct tg_err err = TG_ERR_INIT;
+	int fd = mkstemp(path), absent = 0;
+
+	CHECK(fd >= 0 && write(fd, text, strlen(text)) == (ssize_t)strlen(text),
+	      "temp file");
+	if (fd >= 0)
+		close(fd);
+	CHECK(tg_versionpy_load(&vp, path, &absent, &err) == TG_EINVAL &&
+		  strstr(err.msg, "line 5: cuda is assigned inside a block"),
+	      "strict: refused: %s", err.msg);
+	CHECK(tg_versionpy_load_lenient(&vp, path, &absent, &err) == 0,
+	      "lenient: read: %s", err.msg);
+	CHECK_STR(vp.f[TG_VPY_VERSION].s, "0.26.0+cu130", "lenient version");
+	CHECK(!vp.f[TG_VPY_CUDA].set && vp.unknown[TG_VPY_CUDA] == 5,
+	      "lenient: cuda unknown from line 5 (the last assignment)");
+	tg_versionpy_release(&vp);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	forms();
 	errors();
 	ignored();
+	lenient();
 	return check_result("test_versionpy");
 }

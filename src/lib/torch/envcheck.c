@@ -760,9 +760,9 @@ family(struct ctx *c)
 					    c->sp->e[d->entry].dir, under)
 				      : NULL;
 			memset(&vp, 0, sizeof(vp));
-			vrc = vpath
-				  ? tg_versionpy_load(&vp, vpath, &absent, NULL)
-				  : -1;
+			vrc = vpath ? tg_versionpy_load_lenient(&vp, vpath,
+								&absent, NULL)
+				    : -1;
 			if (vrc == TG_ENOMEM)
 				keep(c, NULL);
 			if (vrc == 0 && !absent) {
@@ -777,6 +777,14 @@ family(struct ctx *c)
 						 "cuda = None");
 					file = vpath;
 				}
+				/* the local label of its __version__, as
+				 * the PyPI wheels write it ('0.26.0+cu130')
+				 * where the metadata's version has none */
+				if (!v.known && vp.f[TG_VPY_VERSION].s &&
+				    (label = local_label(vp.f[TG_VPY_VERSION].s,
+							 lb, sizeof(lb))) &&
+				    variant_of_label(label, &v))
+					file = vpath;
 				tg_versionpy_release(&vp);
 			}
 		}
@@ -784,8 +792,10 @@ family(struct ctx *c)
 			item(c, TG_ENVCHECK_FAMILY, TG_ENVCHECK_UNKNOWN, d,
 			     file, pin ? pin->text : NULL,
 			     fmt(c, "no CUDA variant to compare: %s%s",
-				 v.known ? "torch records none"
-					 : "no local label, no version.py cuda",
+				 v.known
+				     ? "torch records none"
+				     : "no local label, no version.py cuda or "
+				       "__version__ label",
 				 pinbuf));
 		else if (v.cuda_major != tvar.cuda_major ||
 			 v.cuda_minor != tvar.cuda_minor) {

@@ -7,8 +7,9 @@
  * True or False, then only blanks or a comment. Anything else assigned to
  * a field (a call, a name, an f-string, an assignment inside a block) is
  * an error that names the line: the value cannot be known without running
- * the file, and torchgate does not run it. The last assignment wins, as
- * at module level in Python.
+ * the file, and torchgate does not run it (tg_versionpy_load_lenient,
+ * for other packages' files, leaves such a field unknown instead). The
+ * last assignment wins, as at module level in Python.
  */
 #include "lib/torch/versionpy.h"
 
@@ -114,9 +115,9 @@ parse_value(const char *s, size_t i, size_t e, struct tg_pyval *val, int *word,
 	return 0;
 }
 
-int
-tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
-		   const char *file, struct tg_err *err)
+static int
+parse(struct tg_versionpy *vp, const char *s, size_t len, const char *file,
+      int lenient, struct tg_err *err)
 {
 	size_t i = 0, line = 0, bad;
 
@@ -180,7 +181,16 @@ tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
 			} else if (j < e && s[j] != '.' && s[j] != '[') {
 				why = "not a plain assignment";
 			}
-			if (why) {
+			if (why && lenient) {
+				/* the last assignment wins: unknown now */
+				free(vp->f[k].s);
+				vp->f[k].s = NULL;
+				vp->f[k].set = 0;
+				vp->unknown[k] = line;
+				free(val.s);
+				val.set = 0;
+				why = NULL;
+			} else if (why) {
 				tg_versionpy_release(vp);
 				return tg_err_set(err, TG_EINVAL,
 						  "cannot parse '%s': line "
@@ -206,6 +216,7 @@ tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
 				free(vp->f[k].s);
 				vp->f[k] = val;
 				vp->f[k].line = line;
+				vp->unknown[k] = 0;
 			}
 		}
 		i = nl + 1;
@@ -214,8 +225,15 @@ tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
 }
 
 int
-tg_versionpy_load(struct tg_versionpy *vp, const char *path, int *absent,
-		  struct tg_err *err)
+tg_versionpy_parse(struct tg_versionpy *vp, const char *s, size_t len,
+		   const char *file, struct tg_err *err)
+{
+	return parse(vp, s, len, file, 0, err);
+}
+
+static int
+load(struct tg_versionpy *vp, const char *path, int *absent, int lenient,
+     struct tg_err *err)
 {
 	char *text = NULL;
 	size_t len;
@@ -225,7 +243,21 @@ tg_versionpy_load(struct tg_versionpy *vp, const char *path, int *absent,
 	rc = tg_file_read(path, TG_VERSIONPY_MAX, &text, &len, absent, err);
 	if (rc || !text)
 		return rc;
-	rc = tg_versionpy_parse(vp, text, len, path, err);
+	rc = parse(vp, text, len, path, lenient, err);
 	free(text);
 	return rc;
+}
+
+int
+tg_versionpy_load(struct tg_versionpy *vp, const char *path, int *absent,
+		  struct tg_err *err)
+{
+	return load(vp, path, absent, 0, err);
+}
+
+int
+tg_versionpy_load_lenient(struct tg_versionpy *vp, const char *path,
+			  int *absent, struct tg_err *err)
+{
+	return load(vp, path, absent, 1, err);
 }

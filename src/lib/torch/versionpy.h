@@ -36,6 +36,9 @@ enum tg_versionpy_field {
 
 struct tg_versionpy {
 	struct tg_pyval f[TG_VPY_NFIELDS];
+	/* tg_versionpy_load_lenient: the line of the last assignment whose
+	 * value cannot be known (the field is then unset); 0 when none */
+	size_t unknown[TG_VPY_NFIELDS];
 };
 
 /* The Python name of a field ("__version__", "cuda", ...). */
@@ -45,6 +48,11 @@ int tg_versionpy_parse(struct tg_versionpy *vp, const char *text, size_t len,
 		       const char *file, struct tg_err *err);
 int tg_versionpy_load(struct tg_versionpy *vp, const char *path, int *absent,
 		      struct tg_err *err);
+/* As tg_versionpy_load, for another package's version.py (torchvision
+ * computes its cuda at import): a field whose value cannot be known is
+ * left unset, its line in unknown[], instead of failing the file. */
+int tg_versionpy_load_lenient(struct tg_versionpy *vp, const char *path,
+			      int *absent, struct tg_err *err);
 void tg_versionpy_release(struct tg_versionpy *vp);
 
 #endif
