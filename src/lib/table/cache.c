@@ -1,0 +1,142 @@
+/* cache.c - the cached table and release list, and which table is used
+ * SPDX-License-Identifier: MIT
+ *
+ * `torchgate update` and `torchgate releases` keep what they downloaded
+ * in one directory ($XDG_CACHE_HOME/torchgate, or ~/.cache/torchgate),
+ * written only after it was validated, and atomically (util/file). This
+ * module finds that directory and picks the table every table user
+ * loads: --table FILE, else the cached table when it is valid and its
+ * table_version is newer than the built-in table's, else the built-in
+ * table. The cache is read as any input is (bounded, fully validated,
+ * patterns compiled): a corrupt or unreadable cache is reported as a
+ * warning and never fails a command, since the built-in table is always
+ * there. Worst case: one extra table parse when a cache is present.
+ */
+#include "lib/table/cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util/file.h"
+
+extern const char *const tg_apis_table_version;
+
+const char *
+tg_cache_builtin_version(void)
+{
+	return tg_apis_table_version;
+}
+
+char *
+tg_cache_file(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	if (p)
+		snprintf(p, n, "%s/%s", dir, name);
+	return p;
+}
+
+int
+tg_cache_dir(char **out, struct tg_err *err)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+
+	*out = NULL;
+	if (x && x[0] == '/')
+		*out = tg_cache_file(x, "torchgate");
+	else if (h && h[0] == '/')
+		*out = tg_cache_file(h, ".cache/torchgate");
+	else
+		return tg_err_set(err, TG_ENOENT,
+				  "no cache directory: neither XDG_CACHE_HOME "
+				  "nor HOME is an absolute path");
+	return *out ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
+const char *
+tg_cache_source_name(enum tg_cache_source s)
+{
+	switch (s) {
+	case TG_CACHE_FILE:
+		return "file";
+	case TG_CACHE_CACHED:
+		return "cache";
+	case TG_CACHE_BUILTIN:
+		break;
+	}
+	return "built-in";
+}
+
+/* The cached table into t when it is there, valid and newer than the
+ * built-in one: 1 used, 0 not (a reason in warn when it was unusable),
+ * or TG_ENOMEM. */
+static int
+try_cache(struct tg_table *t, char **from, struct tg_err *warn)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char *dir = NULL, *path = NULL, *text = NULL;
+	size_t len;
+	int absent = 0, rc;
+
+	rc = tg_cache_dir(&dir, &e);
+	if (rc == TG_ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	path = tg_cache_file(dir, TG_CACHE_TABLE);
+	free(dir);
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_file_read_as(path, TG_TABLE_MAX, "a table", &text, &len,
+			     &absent, &e);
+	if (!rc && !absent)
+		rc = tg_table_parse(t, text, len, path, &e);
+	free(text);
+	if (rc == TG_ENOMEM || absent) {
+		free(path);
+		return rc;
+	}
+	if (rc) {
+		tg_err_set(warn, rc, "%s; the built-in table is used", e.msg);
+		free(path);
+		return 0;
+	}
+	if (tg_table_version_cmp(t->table_version, tg_apis_table_version) <=
+	    0) {
+		tg_table_release(t);
+		free(path);
+		return 0;
+	}
+	*from = path;
+	return 1;
+}
+
+int
+tg_cache_table(struct tg_table *t, const char *path, enum tg_cache_source *src,
+	       char **from, struct tg_err *warn, struct tg_err *err)
+{
+	int rc;
+
+	*from = NULL;
+	if (path) {
+		*src = TG_CACHE_FILE;
+		rc = tg_table_load(t, path, err);
+		if (!rc && !(*from = strdup(path))) {
+			tg_table_release(t);
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		}
+		return rc;
+	}
+	rc = try_cache(t, from, warn);
+	if (rc < 0)
+		return tg_err_set(err, rc, "out of memory");
+	if (rc == 1) {
+		*src = TG_CACHE_CACHED;
+		return 0;
+	}
+	*src = TG_CACHE_BUILTIN;
+	return tg_table_default(t, err);
+}
