@@ -14,9 +14,14 @@
  */
 #include "lib/table/cache.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/util/buf.h"
 
 #include "lib/util/file.h"
 
@@ -139,4 +144,113 @@ tg_cache_table(struct tg_table *t, const char *path, enum tg_cache_source *src,
 	}
 	*src = TG_CACHE_BUILTIN;
 	return tg_table_default(t, err);
+}
+
+int
+tg_cache_mkdir(const char *dir, struct tg_err *err)
+{
+	char *p = strdup(dir), *s;
+	int rc = 0;
+
+	if (!p)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	for (s = p + 1;; s++) {
+		char c = *s;
+
+		if (c != '/' && c)
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0700) != 0 && errno != EEXIST) {
+			rc = tg_err_set(err, TG_EIO,
+					"cannot create the cache directory "
+					"'%s': %s",
+					p, strerror(errno));
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+int
+tg_cache_store(const char *dir, const char *name, const char *data, size_t len,
+	       const char *etag, const char *last_modified, struct tg_err *err)
+{
+	struct tg_buf meta = TG_BUF_INIT;
+	char *path = tg_cache_file(dir, name), *mpath = NULL;
+	int rc, changed;
+
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_write_atomic(path, data, len, &changed, err);
+	if (rc)
+		goto out;
+	tg_buf_addf(&meta, "%s.meta", name);
+	if (tg_buf_error(&meta) || !(mpath = tg_cache_file(dir, meta.data))) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	tg_buf_clear(&meta);
+	if (etag && *etag)
+		tg_buf_addf(&meta, "etag: %s\n", etag);
+	if (last_modified && *last_modified)
+		tg_buf_addf(&meta, "last-modified: %s\n", last_modified);
+	if (tg_buf_error(&meta))
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+	else if (meta.len)
+		rc = tg_file_write_atomic(mpath, meta.data, meta.len, &changed,
+					  err);
+	else if (unlink(mpath) != 0 && errno != ENOENT)
+		rc = tg_err_set(err, TG_EIO, "cannot remove '%s': %s", mpath,
+				strerror(errno));
+out:
+	tg_buf_release(&meta);
+	free(mpath);
+	free(path);
+	return rc;
+}
+
+/* "name: value" lines of text, value into out. */
+static void
+line_value(const char *text, const char *name, char *out, size_t cap)
+{
+	size_t k = strlen(name);
+	const char *p = text, *e;
+
+	out[0] = '\0';
+	for (; p && *p; p = e ? e + 1 : NULL) {
+		e = strchr(p, '\n');
+		if (!e)
+			break;
+		if (strncmp(p, name, k) == 0 && p[k] == ':' &&
+		    p[k + 1] == ' ' && (size_t)(e - p) - k - 2 < cap) {
+			memcpy(out, p + k + 2, (size_t)(e - p) - k - 2);
+			out[(size_t)(e - p) - k - 2] = '\0';
+		}
+	}
+}
+
+void
+tg_cache_validators(const char *dir, const char *name, char *etag,
+		    char *last_modified, size_t cap)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	char *text = NULL, *path;
+	size_t len;
+	int absent = 0;
+
+	etag[0] = last_modified[0] = '\0';
+	tg_buf_addf(&b, "%s/%s.meta", dir, name);
+	path = tg_buf_error(&b) ? NULL : b.data;
+	if (path &&
+	    !tg_file_read(path, 4 * cap + 64, &text, &len, &absent, NULL) &&
+	    text && strlen(text) == len) {
+		line_value(text, "etag", etag, cap);
+		line_value(text, "last-modified", last_modified, cap);
+	}
+	free(text);
+	tg_buf_release(&b);
 }

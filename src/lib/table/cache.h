@@ -40,4 +40,20 @@ int tg_cache_table(struct tg_table *t, const char *path,
 
 const char *tg_cache_source_name(enum tg_cache_source s);
 
+/* Create dir and its missing parents (mode 0700, as XDG asks). */
+int tg_cache_mkdir(const char *dir, struct tg_err *err);
+
+/* Replace dir/name with data atomically (util/file), then dir/name.meta
+ * with the validators of the response ("etag: V", "last-modified: V"
+ * lines; removed when there are none). A run killed at any moment
+ * leaves the old file or the new one, never a part. */
+int tg_cache_store(const char *dir, const char *name, const char *data,
+		   size_t len, const char *etag, const char *last_modified,
+		   struct tg_err *err);
+
+/* The validators kept in dir/name.meta into etag and last_modified
+ * ("" when absent); a missing or odd file is no validator. */
+void tg_cache_validators(const char *dir, const char *name, char *etag,
+			 char *last_modified, size_t cap);
+
 #endif
