@@ -217,7 +217,7 @@ cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
 	}
 	switch (WEXITSTATUS(st)) {
 	case 0:
-		if (over) {
+		if (over) { /* the helper enforces the same cap */
 			cli_error(cmd,
 				  "cannot fetch '%s': the body is larger "
 				  "than the %zu-byte limit",

@@ -110,16 +110,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         t = self.data
-        p = self.path
+        p = self.path.split("?")[0]
         if p == "/table/good":
             self.conditional(t["good"], '"good-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
         elif p.startswith("/table/") and p[7:] in t:
             self.send(200, t[p[7:]])
         elif p.startswith("/flaky/"):
-            if p in self.seen:
+            if self.path in self.seen:
                 self.send(200, t["good"])
             else:
-                self.seen.add(p)
+                self.seen.add(self.path)
                 self.send(500, b"try again\n", "text/plain")
         elif p == "/always500":
             self.send(503, b"down\n", "text/plain")

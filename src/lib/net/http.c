@@ -106,21 +106,39 @@ attempt(CURL *c, const struct tg_http_req *q, struct tg_http_res *r, int *rc,
 	cc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
 	if (s.over || cc == CURLE_FILESIZE_EXCEEDED) {
-		*rc =
-		    tg_err_set(err, TG_ELIMIT,
-			       "cannot fetch '%s': the body is larger than the "
-			       "%zu-byte limit",
-			       q->url, q->max);
+		if (q->max % (1024 * 1024) == 0)
+			*rc = tg_err_set(err, TG_ELIMIT,
+					 "cannot fetch '%s': the body is "
+					 "larger than the %zu MiB limit",
+					 q->url, q->max / (1024 * 1024));
+		else
+			*rc = tg_err_set(err, TG_ELIMIT,
+					 "cannot fetch '%s': the body is "
+					 "larger than the %zu-byte limit",
+					 q->url, q->max);
 		return 0;
 	}
 	if (tg_buf_error(&r->body)) {
 		*rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		return 0;
 	}
+	/* libcurl's own words, but not its timings ("after 1001 ms"),
+	 * which would make the message differ from run to run */
+	if (cc == CURLE_OPERATION_TIMEDOUT) {
+		*rc = tg_err_set(err, TG_EIO,
+				 "cannot fetch '%s': timed out after %ld s",
+				 q->url, q->timeout_s);
+		return 1;
+	}
+	if (cc == CURLE_COULDNT_CONNECT) {
+		*rc = tg_err_set(err, TG_EIO, "cannot fetch '%s': %s", q->url,
+				 curl_easy_strerror(cc));
+		return 0;
+	}
 	if (cc != CURLE_OK) {
 		*rc = tg_err_set(err, TG_EIO, "cannot fetch '%s': %s", q->url,
 				 ebuf[0] ? ebuf : curl_easy_strerror(cc));
-		return cc == CURLE_OPERATION_TIMEDOUT;
+		return 0;
 	}
 	*rc = 0;
 	if (r->status == 200)
