@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/table/index.h"
 #include "lib/util/buf.h"
 
 #include "lib/util/file.h"
@@ -253,4 +254,37 @@ tg_cache_validators(const char *dir, const char *name, char *etag,
 	}
 	free(text);
 	tg_buf_release(&b);
+}
+
+int
+tg_cache_index(struct tg_index *ix, int pre, char **from, struct tg_err *warn)
+{
+	struct tg_err e = TG_ERR_INIT;
+	char *dir = NULL, *path = NULL, *text = NULL;
+	size_t len;
+	int absent = 0, rc;
+
+	*from = NULL;
+	rc = tg_cache_dir(&dir, &e);
+	if (rc == TG_ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	path = tg_cache_file(dir, TG_CACHE_INDEX);
+	free(dir);
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_file_read_as(path, TG_INDEX_MAX, "an index", &text, &len,
+			     &absent, &e);
+	if (!rc && !absent)
+		rc = tg_index_parse(ix, text, len, path, pre, &e);
+	free(text);
+	if (rc == TG_ENOMEM || absent || rc) {
+		if (rc && rc != TG_ENOMEM)
+			tg_err_set(warn, rc, "%s", e.msg);
+		free(path);
+		return rc == TG_ENOMEM ? rc : 0;
+	}
+	*from = path;
+	return 1;
 }

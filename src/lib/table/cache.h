@@ -40,6 +40,14 @@ int tg_cache_table(struct tg_table *t, const char *path,
 
 const char *tg_cache_source_name(enum tg_cache_source s);
 
+struct tg_index;
+
+/* The index torchgate releases cached, into ix (pre-releases when pre):
+ * 1 loaded, 0 none (absent, or unusable: the reason in warn), or
+ * TG_ENOMEM. *from (a new string) the file, when loaded. */
+int tg_cache_index(struct tg_index *ix, int pre, char **from,
+		   struct tg_err *warn);
+
 /* Create dir and its missing parents (mode 0700, as XDG asks). */
 int tg_cache_mkdir(const char *dir, struct tg_err *err);
 
