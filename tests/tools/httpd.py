@@ -7,14 +7,18 @@
 # DIR/port and DIR/pid once it listens, DIR/log as it serves. stop: ends
 # the server DIR/pid names. Only 127.0.0.1 is ever bound; nothing here
 # reaches another host. Each path is one case of tests/net (see the
-# table in Handler.do_GET); /flaky/NAME fails with 500 the first time
+# table in Handler.do_GET; asked as a proxy for http://torchgate.invalid/,
+# it serves the same paths); /flaky/NAME fails with 500 the first time
 # NAME is asked for, then serves the good table.
 import http.server
 import json
 import os
 import signal
 import socketserver
+import ssl
+import subprocess
 import sys
+import threading
 import time
 
 
@@ -111,6 +115,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         t = self.data
         p = self.path.split("?")[0]
+        if p.startswith("http://torchgate.invalid/"):
+            # asked as a proxy (an absolute URL): serve the path, and
+            # say so, so that a case sees the proxy was used
+            p = p[len("http://torchgate.invalid"):]
+            with open(self.server.log, "a") as f:
+                f.write("proxied %s\n" % self.path)
         if p == "/table/good":
             self.conditional(t["good"], '"good-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
         elif p.startswith("/table/") and p[7:] in t:
@@ -179,9 +189,28 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def tls_server(d):
+    """A second server, HTTPS with a self-signed certificate for
+    127.0.0.1 made here (DIR/cert.pem): the TLS cases verify against it
+    with --cacert, and fail without."""
+    cert, key = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048",
+                    "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", cert],
+                   check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    srv = Server(("127.0.0.1", 0), Handler)
+    srv.log = os.path.join(d, "log")
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    return srv
+
+
 def start(d, srcdir):
     os.makedirs(d, exist_ok=True)
-    for f in ("port", "pid"):
+    for f in ("port", "pid", "tls-port"):
         try:
             os.unlink(os.path.join(d, f))
         except FileNotFoundError:
@@ -189,9 +218,11 @@ def start(d, srcdir):
     Handler.data = tables(srcdir)
     srv = Server(("127.0.0.1", 0), Handler)
     srv.log = os.path.join(d, "log")
+    tls = tls_server(d)
     pid = os.fork()
     if pid:
         srv.server_close()
+        tls.server_close()
         for _ in range(100):
             if os.path.exists(os.path.join(d, "pid")):
                 return 0
@@ -204,6 +235,9 @@ def start(d, srcdir):
         os.dup2(devnull, fd)
     signal.signal(signal.SIGALRM, lambda *a: os._exit(0))
     signal.alarm(1800)  # never outlive a forgotten suite by long
+    with open(os.path.join(d, "tls-port"), "w") as f:
+        f.write("%d\n" % tls.server_address[1])
+    threading.Thread(target=tls.serve_forever, daemon=True).start()
     with open(os.path.join(d, "port.tmp"), "w") as f:
         f.write("%d\n" % srv.server_address[1])
     os.rename(os.path.join(d, "port.tmp"), os.path.join(d, "port"))
