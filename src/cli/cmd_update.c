@@ -102,6 +102,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	const char *builtin = tg_cache_builtin_version(), *newest, *env;
 	int status = CLI_IO, nm = 0, rc;
 
+	(void)ctx;
 	(void)argc;
 	(void)argv;
 	if ((rc = tg_cache_dir(&dir, &err))) {
@@ -133,7 +134,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 					      "set TORCHGATE_TABLE_URL");
 		goto out;
 	}
-	if (insecure && !ctx->quiet)
+	if (insecure) /* loudly: --quiet does not silence it */
 		cli_error(CMD, "warning: --insecure: the server's TLS "
 			       "certificate is not verified");
 	if (cached)

@@ -33,7 +33,8 @@ shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
 				  0,
 				  &ctx->table_path,
 				  "FILE",
-				  "use FILE, not the cached or built-in table",
+				  "use FILE, not the cached or built-in table\n"
+				  "(check --which-table says which is used)",
 				  NULL};
 	const struct cli_opt v = {CLI_OPT_VALUE,
 				  "torch-version",
