@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "lib/table/cache.h"
 #include "lib/table/table.h"
 #include "lib/util/str.h"
 
@@ -65,14 +66,16 @@ cli_usage_error(const char *cmd, const char *fmt, ...)
 }
 
 int
-cli_load_table(const char *cmd, const char *path, struct tg_table *t)
+cli_load_table(const char *cmd, const char *path, int quiet, struct tg_table *t,
+	       enum tg_cache_source *src, char **from)
 {
-	struct tg_err err = TG_ERR_INIT;
-	int rc =
-	    path ? tg_table_load(t, path, &err) : tg_table_default(t, &err);
+	struct tg_err err = TG_ERR_INIT, warn = TG_ERR_INIT;
+	int rc = tg_cache_table(t, path, src, from, &warn, &err);
 
 	if (rc)
 		cli_error(cmd, "%s", err.msg);
+	else if (warn.code && !quiet)
+		cli_error(cmd, "warning: %s", warn.msg);
 	return rc ? cli_exit_for(rc) : CLI_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lib/table/cache.h"
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
 
@@ -85,10 +86,13 @@ int cli_read_error(const char *cmd, int rc, size_t lineno);
 int cli_batch(const char *cmd, int (*answer)(char *line, size_t len, void *ctx),
 	      void *ctx);
 
-struct tg_table;
-/* Load the table at path, or the built-in one when path is NULL; prints
- * the loader's message and returns its exit status on failure. */
-int cli_load_table(const char *cmd, const char *path, struct tg_table *t);
+/* Load the table at path, or when path is NULL the cached table when it
+ * is valid and newer, else the built-in one (table/cache.h); *src says
+ * which, *from (a new string or NULL) the file. A cache that cannot be
+ * used is a one-line warning (unless quiet), never a failure. Prints the
+ * loader's message and returns its exit status on failure. */
+int cli_load_table(const char *cmd, const char *path, int quiet,
+		   struct tg_table *t, enum tg_cache_source *src, char **from);
 
 /* The usage error for an API id that is not in t, with up to four
  * "did you mean" ids (tg_table_suggest); returns CLI_USAGE. */

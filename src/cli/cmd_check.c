@@ -17,6 +17,7 @@
 #include "cli/setup.h"
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
+#include "lib/table/cache.h"
 #include "lib/table/evidence.h"
 #include "lib/table/table.h"
 #include "lib/pep/version.h"
@@ -24,10 +25,13 @@
 #define CMD "check"
 
 static const char *format;
+static int which_table;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
      formats},
+    {CLI_OPT_SWITCH, "which-table", 0, &which_table, NULL,
+     "say which table is used (cache, file or built-in), and stop", NULL},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };
 
@@ -153,12 +157,50 @@ json_report(struct tg_buf *out, const struct tg_torch *t,
 	return tg_jsonw_finish(&w);
 }
 
+/* --which-table: where the table came from and its table_version. */
+static int
+which(struct cli_ctx *ctx)
+{
+	const char *src = tg_cache_source_name(ctx->table_src);
+	const char *tv = ctx->table.table_version;
+	struct tg_buf out = TG_BUF_INIT;
+	struct tg_jsonw w;
+	int rc;
+
+	ctx->done = 1;
+	if (!(format && strcmp(format, "json") == 0)) {
+		printf("%s %s, table_version %s\n", src,
+		       ctx->table_from ? ctx->table_from : "(in the binary)",
+		       tv ? tv : "none");
+		return CLI_OK;
+	}
+	tg_jsonw_init(&w, &out);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_kint(&w, "schema_version", 1);
+	tg_jsonw_kstr(&w, "source", src);
+	tg_jsonw_kstr(&w, "path", ctx->table_from);
+	tg_jsonw_kstr(&w, "table_version", tv);
+	tg_jsonw_kstr(&w, "builtin_table_version", tg_cache_builtin_version());
+	tg_jsonw_end(&w);
+	rc = tg_jsonw_finish(&w);
+	if (!rc)
+		fputs(out.data, stdout);
+	tg_buf_release(&out);
+	return rc ? cli_out_of_memory(CMD) : CLI_OK;
+}
+
 /* Every API named must be in the table. */
 static int
 resolve(struct cli_ctx *ctx, int argc, char **argv)
 {
 	int k;
 
+	if (which_table) {
+		if (argc)
+			return cli_usage_error(CMD, "--which-table takes no "
+						    "API");
+		return which(ctx);
+	}
 	for (k = 0; k < argc; k++)
 		if (!tg_table_find(&ctx->table, argv[k]))
 			return cli_unknown_api(CMD, &ctx->table, argv[k]);
@@ -234,6 +276,7 @@ const struct cli_command cmd_check = {
     .opts = opts,
     .synopsis =
 	"usage: torchgate check [--table FILE] [--format=text|json] [--quiet]\n"
+	"                       [--which-table]\n"
 	"                       [--torch-version V | --python PATH |\n"
 	"                        --prefix DIR | --site-packages DIR...] "
 	"[API...]",

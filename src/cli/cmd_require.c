@@ -29,6 +29,9 @@
 #include "lib/audit/declared.h"
 #include "lib/audit/require.h"
 #include "lib/out/require_format.h"
+#include "lib/table/cache.h"
+#include "lib/table/index.h"
+#include "lib/table/releases.h"
 #include "lib/util/buf.h"
 
 #define CMD "require"
@@ -167,12 +170,25 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_require_report rep;
 	struct tg_buf out = TG_BUF_INIT;
 	struct cli_source_opts so;
+	struct tg_index releases = TG_INDEX_INIT;
+	char *releases_from = NULL;
 	size_t k;
 	int status = CLI_OK, rc = 0, bad_decl = 0, fails = 0;
 
 	memset(&run, 0, sizeof(run));
 	memset(&rep, 0, sizeof(rep));
 	run.ctx = ctx;
+	/* the list torchgate releases cached, when there is a valid one */
+	rc = tg_cache_index(&releases, 0, &releases_from, &err);
+	if (rc < 0)
+		goto oom;
+	if (rc)
+		tg_releases_use(&releases);
+	else if (err.code && !ctx->quiet)
+		cli_error(CMD, "warning: %s; the embedded release list is used",
+			  err.msg);
+	rc = 0;
+	err.code = 0;
 	tg_require_init(&run.rq, &ctx->table, strict_private);
 	if (declared_arg) {
 		status = parse_declared(&l);
@@ -242,6 +258,9 @@ out:
 	tg_declared_list_release(&l);
 	tg_audit_py_index_free(run.pyix);
 	tg_audit_cxx_index_free(run.cxxix);
+	tg_releases_use(NULL);
+	tg_index_release(&releases);
+	free(releases_from);
 	return status;
 }
 

@@ -13,7 +13,9 @@ extern const struct cli_command cmd_emit;
 extern const struct cli_command cmd_env;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_probe;
+extern const struct cli_command cmd_releases;
 extern const struct cli_command cmd_require;
+extern const struct cli_command cmd_update;
 extern const struct cli_command cmd_verify;
 extern const struct cli_command cmd_version;
 

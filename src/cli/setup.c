@@ -8,6 +8,7 @@
  */
 #include "cli/setup.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/opt.h"
@@ -32,7 +33,8 @@ shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
 				  0,
 				  &ctx->table_path,
 				  "FILE",
-				  "use FILE instead of the built-in table",
+				  "use FILE, not the cached or built-in table\n"
+				  "(check --which-table says which is used)",
 				  NULL};
 	const struct cli_opt v = {CLI_OPT_VALUE,
 				  "torch-version",
@@ -126,9 +128,12 @@ cli_setup_run(const struct cli_command *c, int argc, char **argv)
 		ctx.version = &ctx.given;
 	}
 	if ((c->setup & CLI_TABLE) &&
-	    (status = cli_load_table(c->name, ctx.table_path, &ctx.table)))
+	    (status =
+		 cli_load_table(c->name, ctx.table_path, ctx.quiet, &ctx.table,
+				&ctx.table_src, &ctx.table_from)))
 		goto out;
-	if (c->resolve && (status = c->resolve(&ctx, argc, argv)) != CLI_OK)
+	if (c->resolve &&
+	    ((status = c->resolve(&ctx, argc, argv)) != CLI_OK || ctx.done))
 		goto out;
 	if ((c->setup & CLI_TORCH) && !ctx.torch_version) {
 		status = cli_env_probe(c->name, &ctx.env);
@@ -143,6 +148,7 @@ cli_setup_run(const struct cli_command *c, int argc, char **argv)
 out:
 	tg_version_release(&ctx.given);
 	tg_table_release(&ctx.table);
+	free(ctx.table_from);
 	cli_env_release(&ctx.env);
 	return status;
 }

@@ -20,13 +20,16 @@ struct cli_ctx {
 	const char *name; /* cmd->name, for messages */
 	int quiet;
 	const char *table_path;
-	struct tg_table table; /* CLI_TABLE */
+	struct tg_table table;		/* CLI_TABLE */
+	enum tg_cache_source table_src; /* where table came from */
+	char *table_from;		/* its file, NULL when built in */
 	const char *torch_version;
 	struct tg_version given; /* --torch-version, parsed */
 	struct cli_env env;
 	const struct tg_torch *torch; /* CLI_TORCH, unless --torch-version */
 	/* the torch version to judge: --torch-version's, else the torch's */
 	const struct tg_version *version;
+	int done; /* set by resolve: the command is done, status 0 */
 };
 
 /* Run c with argv (argv[0] the command's name); returns the exit status. */

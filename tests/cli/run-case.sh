@@ -9,8 +9,9 @@
 #   stdin   (optional) fed to the snippet
 #   stdout, stderr, exit   what it must print and return
 # It runs in a fresh temporary directory with LC_ALL=C; that directory's
-# path is written as $TMP in what it printed. --update rewrites
-# stdout/stderr/exit from the current binary. --valgrind runs torchgate
+# path is written as $TMP in what it printed, and XDG_CACHE_HOME is
+# $TMP/.cache (no cached table unless the case writes one). --update
+# rewrites stdout/stderr/exit from the current binary. --valgrind runs torchgate
 # under valgrind (memcheck, leaks are errors; exit 99 on a finding).
 set -u
 update=0 vg=0
@@ -44,7 +45,7 @@ WRAP
 fi
 stdin=/dev/null
 [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir \
+(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir XDG_CACHE_HOME=$tmp/.cache \
 	MKTORCH="$case_dir/../../../tools/mktorch.sh" bash "$case_dir/cmd") \
 	<"$stdin" >"$tmp/.out" 2>"$tmp/.err"
 rc=$?

@@ -19,6 +19,8 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
 export LC_ALL=C
+# no cached table or release list but the ones a case makes
+export XDG_CACHE_HOME=$tmp/cache
 T=$src/tests/data/apis-mini.json
 bash "$src/tests/tools/mktorch.sh" sp --version 2.4.1 >/dev/null || exit 2
 printf '1.0\n2.0rc1\n0.9\n' >versions
@@ -66,6 +68,10 @@ audit-sarif||audit --torch-version 2.11 --format=sarif apex
 audit-github||audit --torch-version 2.11 --format=github apex
 audit-floor||audit --torch-version 2.11 --floor 2.4 apex
 audit-clean||audit --torch-version 2.11 clean.py
+check-which||check --which-table
+update-offline||update --offline
+releases-offline||releases --offline
+releases-offline-json||releases --offline --format=json
 "
 fail=0
 bad() {

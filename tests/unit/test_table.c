@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "lib/table/cache.h"
 #include "lib/table/table.h"
 
 /* One entry, with %s spliced in at the end of its members. */
@@ -158,9 +159,59 @@ status(void)
 	free(m);
 }
 
+/* table_version: the format, the order, and the built-in table's value
+ * read at build time being the one its loader reads. */
+static void
+table_versions(void)
+{
+	static const char *const good[] = {"2026.11.29", "1970.01.01",
+					   "2026.12.31.0", "2026.12.31.17"};
+	static const char *const bad[] = {
+	    "2026.1.29",  "2026.13.01",	    "2026.00.10",
+	    "2026.01.32", "2026.01.01.",    "2026.01.01.01",
+	    "26.01.01",	  "2026.01.01.1.2", "",
+	    "2026-01-01"};
+	static const struct {
+		const char *a, *b;
+		int want;
+	} order[] = {
+	    {"2026.11.29", "2026.11.29", 0},
+	    {"2026.11.29", "2026.11.30", -1},
+	    {"2026.12.01", "2026.11.30", 1},
+	    {"2026.11.29.1", "2026.11.29", 1},
+	    {"2026.11.29.0", "2026.11.29", 0},
+	    {"2027.01.01", "2026.12.31.9", 1},
+	    {"2026.11.29.10", "2026.11.29.9", 1},
+	    {NULL, "2026.11.29", -1},
+	    {"2026.11.29", NULL, 1},
+	    {NULL, NULL, 0},
+	};
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_table t = TG_TABLE_INIT;
+	size_t k;
+
+	for (k = 0; k < sizeof(good) / sizeof(good[0]); k++)
+		CHECK(tg_table_version_valid(good[k]), "'%s' valid", good[k]);
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++)
+		CHECK(!tg_table_version_valid(bad[k]), "'%s' invalid", bad[k]);
+	for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
+		CHECK(tg_table_version_cmp(order[k].a, order[k].b) ==
+			  order[k].want,
+		      "cmp %zu", k);
+	CHECK(tg_table_default(&t, &err) == 0, "%s", err.msg);
+	CHECK(t.table_version && tg_cache_builtin_version() &&
+		  strcmp(t.table_version, tg_cache_builtin_version()) == 0,
+	      "built-in table_version '%s', read at build time '%s'",
+	      t.table_version ? t.table_version : "(none)",
+	      tg_cache_builtin_version() ? tg_cache_builtin_version()
+					 : "(none)");
+	tg_table_release(&t);
+}
+
 int
 main(void)
 {
+	table_versions();
 	errors();
 	syntax();
 	status();

@@ -432,10 +432,11 @@ check_one(struct tg_require *rq, const struct tg_declaration *d)
 			rc = add_problem(
 			    rq, TG_REQUIRE_CEILING_STALE, d, NULL,
 			    "stale ceiling: '%s' excludes torch %s%s%s, "
-			    "released (the embedded release list) and "
+			    "released (%s) and "
 			    "supported by the code, which needs %s",
 			    d->text, first, n > 1 ? " ... " : "",
-			    n > 1 ? last : "", rq->requirement);
+			    n > 1 ? last : "", tg_releases_name(),
+			    rq->requirement);
 	}
 	return rc;
 }

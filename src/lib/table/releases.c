@@ -5,11 +5,30 @@
  * released torch (an NGC "2.4.0a0+3bcc3cd", a distribution "1.13.0a0") as
  * that release. This list says which releases exist. It comes from
  * ../shared/research/torch_api_lifecycle.json ("releases"); 2.15.0, marked
- * unverified there, is left out until it is confirmed.
+ * unverified there, is left out until it is confirmed. When torchgate
+ * releases has cached an index, the CLI may put it in the list's place
+ * (tg_releases_use).
  */
 #include "lib/table/releases.h"
 
 #include <string.h>
+
+#include "lib/table/index.h"
+
+/* The cached index in use instead of the embedded list, or NULL. */
+static const struct tg_index *cached;
+
+void
+tg_releases_use(const struct tg_index *ix)
+{
+	cached = ix;
+}
+
+const char *
+tg_releases_name(void)
+{
+	return cached ? "the cached release list" : "the embedded release list";
+}
 
 static const char *const torch_releases[] = {
     "1.0.0",  "1.0.1",	"1.1.0",  "1.2.0",  "1.3.0",  "1.3.1",	"1.4.0",
@@ -54,6 +73,8 @@ tg_releases_is_known(const struct tg_version *v)
 {
 	size_t k;
 
+	if (cached)
+		return tg_index_has_release(cached, v);
 	for (k = 0; k < sizeof(torch_releases) / sizeof(torch_releases[0]); k++)
 		if (same_release(v, torch_releases[k]))
 			return 1;
@@ -63,6 +84,8 @@ tg_releases_is_known(const struct tg_version *v)
 const char *
 tg_releases_at(size_t k)
 {
+	if (cached)
+		return k < cached->n ? cached->v[k].str : NULL;
 	return k < sizeof(torch_releases) / sizeof(torch_releases[0])
 		   ? torch_releases[k]
 		   : NULL;

@@ -79,6 +79,7 @@ tg_table_release(struct tg_table *t)
 	}
 	free(t->apis);
 	free(t->description);
+	free(t->table_version);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -737,12 +738,56 @@ cross_check(struct tload *L, const struct tg_table *t)
 	return rc;
 }
 
+/* YYYY.MM.DD[.N]: a real month and day, N without leading zeros. */
+int
+tg_table_version_valid(const char *s)
+{
+	int y, m, d;
+
+	if (strspn(s, "0123456789") != 4 || s[4] != '.' ||
+	    strspn(s + 5, "0123456789") != 2 || s[7] != '.' ||
+	    strspn(s + 8, "0123456789") != 2)
+		return 0;
+	y = atoi(s);
+	m = atoi(s + 5);
+	d = atoi(s + 8);
+	if (y < 1970 || m < 1 || m > 12 || d < 1 || d > 31)
+		return 0;
+	s += 10;
+	if (!*s)
+		return 1;
+	if (*s != '.' || !s[1] || (s[1] == '0' && s[2]) ||
+	    strspn(s + 1, "0123456789") != strlen(s + 1) || strlen(s + 1) > 9)
+		return 0;
+	return 1;
+}
+
+int
+tg_table_version_cmp(const char *a, const char *b)
+{
+	int k;
+
+	if (!a || !b)
+		return !a && !b ? 0 : a ? 1 : -1;
+	for (k = 0; k < 4; k++) {
+		long x = strtol(a, NULL, 10), y = strtol(b, NULL, 10);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		a += strspn(a, "0123456789");
+		b += strspn(b, "0123456789");
+		a += *a == '.';
+		b += *b == '.';
+	}
+	return 0;
+}
+
 static int
 load_table(struct tg_table *t, const char *text, size_t len, const char *name,
 	   int patterns, struct tg_err *err)
 {
-	static const char *const top[] = {"schema_version", "description",
-					  "entries", NULL};
+	static const char *const top[] = {"schema_version", "table_version",
+					  "description", "entries", NULL};
 	static const char *const top_req[] = {"schema_version", "entries",
 					      NULL};
 	struct tload L = {text, len, name, err, {{NULL, 0}}, 0, NULL, patterns};
@@ -767,6 +812,16 @@ load_table(struct tg_table *t, const char *text, size_t len, const char *name,
 	if (!rc && !(tg_json_is_number(v) && tg_json_number(v) == 1)) {
 		enter(&L, "schema_version");
 		rc = tfail(&L, "schema_version must be 1");
+		L.depth--;
+	}
+	v = tg_json_get(root, "table_version");
+	if (!rc && v)
+		rc = get_str(&L, root, "table_version", 0, &t->table_version);
+	if (!rc && t->table_version &&
+	    !tg_table_version_valid(t->table_version)) {
+		enter(&L, "table_version");
+		rc = tfail(&L, "\"%s\" is not a table version YYYY.MM.DD[.N]",
+			   t->table_version);
 		L.depth--;
 	}
 	v = tg_json_get(root, "description");

@@ -63,12 +63,20 @@ struct tg_table {
 	struct tg_api *apis; /* sorted by id */
 	size_t n;
 	char *description;
+	char *table_version; /* YYYY.MM.DD[.N], NULL when the file has none */
 };
 
 #define TG_TABLE_INIT                                                          \
 	{                                                                      \
-		NULL, 0, NULL                                                  \
+		NULL, 0, NULL, NULL                                            \
 	}
+
+/* Whether s is a table version: YYYY.MM.DD[.N] (a month 01-12, a day
+ * 01-31, N a number without leading zeros). */
+int tg_table_version_valid(const char *s);
+/* Compare two valid table versions by their numbers (a missing .N is
+ * .0); NULL is older than any version. */
+int tg_table_version_cmp(const char *a, const char *b);
 
 /* Parse a table document; name is used in messages ("cannot parse
  * 'NAME': line L, column C: ..."). */

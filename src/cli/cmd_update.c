@@ -1,0 +1,229 @@
+/* cmd_update.c - torchgate update: a newer API table into the cache
+ * SPDX-License-Identifier: MIT
+ *
+ * Downloads the table (cli/fetch: the helper torchgate-fetch does the
+ * transfer), validates it with the loader of the built-in table, and
+ * replaces the cached table atomically only when it loads, matches
+ * --sha256 and its table_version is newer than both the built-in table's
+ * and the cached one's. In every other case the cache stays byte for
+ * byte as it was. A conditional GET (the validators kept beside the
+ * cache) makes an unchanged table cost a 304.
+ *
+ * Exit: 0 updated, not modified, or nothing newer; 2 usage; 4 the body
+ * is not a valid table (or has no table_version) or does not match
+ * --sha256; 5 the transfer failed, the network commands are not built,
+ * or the cache could not be written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/commands.h"
+#include "cli/fetch.h"
+#include "cli/opt.h"
+#include "cli/setup.h"
+#include "lib/table/cache.h"
+#include "lib/table/table.h"
+#include "lib/util/file.h"
+
+#define CMD "update"
+#define VALIDATOR_MAX 1024
+
+static const char *url, *sha256, *timeout, *cacert;
+static int offline, insecure;
+static const struct cli_opt opts[] = {
+    {CLI_OPT_VALUE, "url", 0, &url, "URL",
+     "download from URL (default: $TORCHGATE_TABLE_URL,\n"
+     "then the URL set at configure time)",
+     NULL},
+    {CLI_OPT_VALUE, "sha256", 0, &sha256, "HEX",
+     "accept only a body with this SHA-256", NULL},
+    {CLI_OPT_SWITCH, "offline", 0, &offline, NULL,
+     "download nothing: say which table is used", NULL},
+    {CLI_OPT_VALUE, "timeout", 0, &timeout, "S",
+     "give up a transfer after S seconds (default 30)", NULL},
+    {CLI_OPT_VALUE, "cacert", 0, &cacert, "FILE",
+     "verify TLS with the CA certificates in FILE", NULL},
+    {CLI_OPT_SWITCH, "insecure", 0, &insecure, NULL,
+     "do not verify TLS (loudly; never in a build)", NULL},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+};
+
+static int
+check(struct cli_ctx *ctx, int argc, char **argv)
+{
+	(void)ctx;
+	if (argc)
+		return cli_usage_error(CMD, "unexpected operand '%s'", argv[0]);
+	if (sha256 && (strlen(sha256) != 64 ||
+		       strspn(sha256, "0123456789abcdefABCDEF") != 64))
+		return cli_usage_error(CMD,
+				       "--sha256 must be 64 hexadecimal "
+				       "digits, not '%s'",
+				       sha256);
+	if (timeout)
+		return cli_fetch_timeout(CMD, timeout);
+	return CLI_OK;
+}
+
+/* The cached table's table_version into *cached (a new string or NULL
+ * when there is no valid cached table). */
+static int
+cached_version(const char *dir, char **cached)
+{
+	struct tg_table t = TG_TABLE_INIT;
+	char *path = tg_cache_file(dir, TG_CACHE_TABLE);
+	int rc;
+
+	*cached = NULL;
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_table_load(&t, path, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (!rc && t.table_version && !(*cached = strdup(t.table_version)))
+		rc = TG_ENOMEM;
+	tg_table_release(&t);
+	return rc == TG_ENOMEM ? rc : 0;
+}
+
+static int
+run(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_table t = TG_TABLE_INIT;
+	struct tg_buf body = TG_BUF_INIT;
+	struct cli_fetch f = {0};
+	char etag[VALIDATOR_MAX], lm[VALIDATOR_MAX], oetag[VALIDATOR_MAX],
+	    olm[VALIDATOR_MAX];
+	char *dir = NULL, *cached = NULL, *path = NULL;
+	const char *builtin = tg_cache_builtin_version(), *newest, *env;
+	int status = CLI_IO, nm = 0, rc;
+
+	(void)ctx;
+	(void)argc;
+	(void)argv;
+	if ((rc = tg_cache_dir(&dir, &err))) {
+		cli_error(CMD, "%s", err.msg);
+		goto out;
+	}
+	if (cached_version(dir, &cached) ||
+	    !(path = tg_cache_file(dir, TG_CACHE_TABLE))) {
+		status = cli_out_of_memory(CMD);
+		goto out;
+	}
+	newest = tg_table_version_cmp(cached, builtin) > 0 ? cached : builtin;
+	if (offline) {
+		if (newest == cached)
+			printf("offline: nothing downloaded; the cached table "
+			       "'%s' (table_version %s) is used\n",
+			       path, cached);
+		else
+			printf("offline: nothing downloaded; the built-in "
+			       "table (table_version %s) is used\n",
+			       builtin ? builtin : "none");
+		status = CLI_OK;
+		goto out;
+	}
+	env = getenv("TORCHGATE_TABLE_URL");
+	f.url = url ? url : env && *env ? env : TG_TABLE_URL;
+	if (!*f.url) {
+		status = cli_usage_error(CMD, "no table URL: give --url URL or "
+					      "set TORCHGATE_TABLE_URL");
+		goto out;
+	}
+	if (insecure) /* loudly: --quiet does not silence it */
+		cli_error(CMD, "warning: --insecure: the server's TLS "
+			       "certificate is not verified");
+	if (cached)
+		tg_cache_validators(dir, TG_CACHE_TABLE, oetag, olm,
+				    sizeof(oetag));
+	else
+		oetag[0] = olm[0] = '\0';
+	f.timeout = timeout;
+	f.sha256 = sha256;
+	f.etag = oetag[0] ? oetag : NULL;
+	f.last_modified = olm[0] ? olm : NULL;
+	f.cacert = cacert;
+	f.insecure = insecure;
+	f.max = TG_TABLE_MAX;
+	tg_buf_init(&body, TG_TABLE_MAX);
+	status = cli_fetch_run(CMD, &f, &body, etag, lm, sizeof(etag), &nm);
+	if (status)
+		goto out;
+	if (nm) {
+		printf("'%s' is not modified: the cached table (table_version "
+		       "%s) stays\n",
+		       f.url, cached);
+		goto out;
+	}
+	rc = tg_table_parse(&t, body.data ? body.data : "", body.len, f.url,
+			    &err);
+	if (rc) {
+		cli_error(CMD, "%s; the cache is unchanged", err.msg);
+		status = rc == TG_ENOMEM ? CLI_IO : CLI_BAD_INPUT;
+		goto out;
+	}
+	if (!t.table_version) {
+		cli_error(CMD,
+			  "'%s' has no table_version: it cannot be newer "
+			  "than the built-in table; the cache is unchanged",
+			  f.url);
+		status = CLI_BAD_INPUT;
+		goto out;
+	}
+	if (tg_table_version_cmp(t.table_version, newest) <= 0) {
+		printf("'%s' has table_version %s, not newer than the %s "
+		       "table's %s: the cache is unchanged\n",
+		       f.url, t.table_version,
+		       newest == cached ? "cached" : "built-in",
+		       newest ? newest : "none");
+		goto out;
+	}
+	if ((rc = tg_cache_mkdir(dir, &err)) ||
+	    (rc = tg_cache_store(dir, TG_CACHE_TABLE, body.data, body.len, etag,
+				 lm, &err))) {
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(rc);
+		goto out;
+	}
+	printf("updated '%s' from '%s': table_version %s (was %s, %s)\n", path,
+	       f.url, t.table_version, newest ? newest : "none",
+	       newest == cached ? "cached" : "built-in");
+out:
+	tg_table_release(&t);
+	tg_buf_release(&body);
+	free(path);
+	free(cached);
+	free(dir);
+	return status;
+}
+
+const struct cli_command cmd_update = {
+    .name = CMD,
+    .summary = "download a newer API table into the cache",
+    .setup = CLI_QUIET,
+    .opts = opts,
+    .synopsis = "usage: torchgate update [--url URL] [--sha256 HEX] "
+		"[--offline]\n"
+		"                        [--timeout S] [--cacert FILE] "
+		"[--insecure] [--quiet]",
+    .about = "Download the API table from URL and keep it in the cache\n"
+	     "($XDG_CACHE_HOME/torchgate/apis.json, or ~/.cache/torchgate/),\n"
+	     "where every table user finds it, only when it loads as the\n"
+	     "built-in table does, matches --sha256 and its table_version is\n"
+	     "newer than the built-in and the cached table's; otherwise the\n"
+	     "cache is left byte for byte as it was. The transfer is done by\n"
+	     "the helper torchgate-fetch (libcurl): TLS verified, timeouts,\n"
+	     "a size cap, redirects to http and https only, retries after a\n"
+	     "5xx or a timeout, a conditional GET, the proxy environment.",
+    .exits = "Exit status: 0 updated, not modified or nothing newer, 2 "
+	     "usage, 4 not a\n"
+	     "valid table or a --sha256 mismatch, 5 the transfer failed, the\n"
+	     "network commands are not built, or the cache cannot be "
+	     "written.",
+    .check = check,
+    .run = run,
+};

@@ -1,0 +1,265 @@
+/* main.c - torchgate-fetch: the HTTP transfer of torchgate's network
+ * commands
+ * SPDX-License-Identifier: MIT
+ *
+ * torchgate never links libcurl (its start-up would pay for 33 shared
+ * libraries); `torchgate update` and `torchgate releases` run this
+ * helper instead (posix_spawn, no shell), as git runs git-remote-http.
+ * It does one GET (lib/net/http.c) and nothing else: the body to
+ * standard output (or --output FILE), the response's ETag and
+ * Last-Modified as "etag: V" and "last-modified: V" lines to the
+ * descriptor --meta-fd N, and a one-line message naming the URL and the
+ * cause on standard error. --sha256 HEX is checked here, with OpenSSL's
+ * EVP (libcrypto, which libcurl loads anyway), before any byte is
+ * written. What the body means is torchgate's business: it validates it
+ * with the same loader as the built-in data.
+ *
+ * Exit status: 0 the body was written, 1 not modified (a 304 to a
+ * conditional GET: nothing written), 2 usage, 4 the body does not match
+ * --sha256, 5 the transfer failed (network, TLS, HTTP status, timeout,
+ * a body over --max-size, a redirect refused) or the body could not be
+ * written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <openssl/evp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "lib/net/http.h"
+
+#define FETCH_MAX_SIZE_DEFAULT ((size_t)32 * 1024 * 1024)
+
+static const char *who = "torchgate-fetch";
+
+static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "torchgate: WHO: message" on stderr, one line. */
+static void
+say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "torchgate: %s: ", who);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int
+usage(const char *why)
+{
+	fprintf(stderr,
+		"torchgate-fetch: %s\n"
+		"usage: torchgate-fetch [--who NAME] [--max-size BYTES] "
+		"[--timeout S]\n"
+		"         [--connect-timeout S] [--retries N] [--backoff-ms "
+		"MS]\n"
+		"         [--etag V] [--last-modified V] [--accept TYPE] "
+		"[--cacert FILE]\n"
+		"         [--insecure] [--sha256 HEX] [--meta-fd N] [--output "
+		"FILE] URL\n",
+		why);
+	return 2;
+}
+
+static int
+number(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtol(s, &end, 10);
+	return !errno && end != s && !*end && *out >= lo && *out <= hi;
+}
+
+static int
+write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The body's SHA-256 in lower-case hex into hex (65 bytes); 0 or -1. */
+static int
+sha256_hex(const char *p, size_t n, char hex[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int len = 0, k;
+
+	if (!EVP_Digest(p, n, md, &len, EVP_sha256(), NULL) || len != 32)
+		return -1;
+	for (k = 0; k < len; k++)
+		snprintf(hex + 2 * k, 3, "%02x", md[k]);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+	    {"who", required_argument, NULL, 'w'},
+	    {"max-size", required_argument, NULL, 'm'},
+	    {"timeout", required_argument, NULL, 't'},
+	    {"connect-timeout", required_argument, NULL, 'c'},
+	    {"retries", required_argument, NULL, 'r'},
+	    {"backoff-ms", required_argument, NULL, 'b'},
+	    {"etag", required_argument, NULL, 'e'},
+	    {"last-modified", required_argument, NULL, 'l'},
+	    {"accept", required_argument, NULL, 'a'},
+	    {"cacert", required_argument, NULL, 'C'},
+	    {"insecure", no_argument, NULL, 'k'},
+	    {"sha256", required_argument, NULL, 's'},
+	    {"meta-fd", required_argument, NULL, 'M'},
+	    {"output", required_argument, NULL, 'o'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct tg_http_req q = {0};
+	struct tg_http_res r = {TG_BUF_INIT, 0, 0, 0, "", ""};
+	struct tg_err err = TG_ERR_INIT;
+	const char *sha = NULL, *output = NULL;
+	char hex[65];
+	long v, meta_fd = -1;
+	int o, fd = 1, status = 5;
+
+	q.max = FETCH_MAX_SIZE_DEFAULT;
+	q.timeout_s = 30;
+	q.connect_timeout_s = 10;
+	q.retries = 2;
+	q.backoff_ms = 500;
+	q.user_agent = "torchgate/" PACKAGE_VERSION;
+	while ((o = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		switch (o) {
+		case 'w':
+			who = optarg;
+			break;
+		case 'm':
+			if (!number(optarg, 1, LONG_MAX, &v))
+				return usage("--max-size: a positive number");
+			q.max = (size_t)v;
+			break;
+		case 't':
+			if (!number(optarg, 1, 3600, &q.timeout_s))
+				return usage("--timeout: 1 to 3600 seconds");
+			break;
+		case 'c':
+			if (!number(optarg, 1, 3600, &q.connect_timeout_s))
+				return usage("--connect-timeout: 1 to 3600 "
+					     "seconds");
+			break;
+		case 'r':
+			if (!number(optarg, 0, 10, &v))
+				return usage("--retries: 0 to 10");
+			q.retries = (int)v;
+			break;
+		case 'b':
+			if (!number(optarg, 0, 60000, &v))
+				return usage("--backoff-ms: 0 to 60000");
+			q.backoff_ms = (unsigned)v;
+			break;
+		case 'e':
+			q.etag = optarg;
+			break;
+		case 'l':
+			q.last_modified = optarg;
+			break;
+		case 'a':
+			q.accept = optarg;
+			break;
+		case 'C':
+			q.cacert = optarg;
+			break;
+		case 'k':
+			q.insecure = 1;
+			break;
+		case 's':
+			if (strlen(optarg) != 64 ||
+			    strspn(optarg, "0123456789abcdefABCDEF") != 64)
+				return usage("--sha256: 64 hexadecimal digits");
+			sha = optarg;
+			break;
+		case 'M':
+			if (!number(optarg, 3, 1000, &meta_fd))
+				return usage("--meta-fd: 3 to 1000");
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		default:
+			return usage("unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return usage("one URL expected");
+	q.url = argv[optind];
+	tg_buf_init(&r.body, q.max);
+	if (q.connect_timeout_s > q.timeout_s)
+		q.connect_timeout_s = q.timeout_s;
+	if (tg_http_get(&q, &r, &err)) {
+		say("%s", err.msg);
+		goto out;
+	}
+	if (meta_fd >= 0) {
+		FILE *m = fdopen((int)meta_fd, "w");
+
+		if (!m) {
+			say("cannot write the validators: %s", strerror(errno));
+			goto out;
+		}
+		if (r.etag[0])
+			fprintf(m, "etag: %s\n", r.etag);
+		if (r.last_modified[0])
+			fprintf(m, "last-modified: %s\n", r.last_modified);
+		if (fclose(m) != 0) {
+			say("cannot write the validators: %s", strerror(errno));
+			goto out;
+		}
+	}
+	if (r.not_modified) {
+		status = 1;
+		goto out;
+	}
+	if (sha) {
+		if (sha256_hex(r.body.data ? r.body.data : "", r.body.len,
+			       hex)) {
+			say("cannot compute the SHA-256 of '%s'", q.url);
+			goto out;
+		}
+		if (strcasecmp(hex, sha) != 0) {
+			say("'%s' does not match --sha256: its SHA-256 is %s",
+			    q.url, hex);
+			status = 4;
+			goto out;
+		}
+	}
+	if (output && (fd = creat(output, 0666)) < 0) {
+		say("cannot write '%s': %s", output, strerror(errno));
+		goto out;
+	}
+	if (write_all(fd, r.body.data ? r.body.data : "", r.body.len) ||
+	    (output && close(fd) != 0)) {
+		say("cannot write '%s': %s", output ? output : "(stdout)",
+		    strerror(errno));
+		goto out;
+	}
+	status = 0;
+out:
+	tg_buf_release(&r.body);
+	return status;
+}
