@@ -10,8 +10,8 @@
 #include "cli/setup.h"
 
 const struct cli_command *const cli_commands[] = {
-    &cmd_audit, &cmd_check,  &cmd_discover, &cmd_emit,    &cmd_env,
-    &cmd_help,  &cmd_probe,  &cmd_releases, &cmd_require, &cmd_update,
+    &cmd_audit,	 &cmd_check,   &cmd_discover, &cmd_emit,    &cmd_env,
+    &cmd_help,	 &cmd_probe,   &cmd_releases, &cmd_require, &cmd_update,
     &cmd_verify, &cmd_version, NULL,
 };
 
