@@ -63,6 +63,7 @@ run_case() {
 	: >"$d/log" && chmod 666 "$d/log" && chmod 1777 "$d" || return 2
 	[ -f "$c/stdin" ] && stdin=$c/stdin
 	(cd "$d/t" && env LC_ALL=C TORCHGATE="$bin" CASE_DIR="$c" \
+		XDG_CACHE_HOME="$d/t/.cache" \
 		MKTORCH="$c/../../../tools/mktorch.sh" \
 		TORCHGATE_FAIL_ALLOC="$n" TORCHGATE_ALLOC_LOG="$d/log" \
 		ASAN_OPTIONS="detect_leaks=1:log_path=$d/san:abort_on_error=0" \
