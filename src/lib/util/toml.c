@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lib/util/buf.h"
+#include "lib/util/str.h"
 #include "lib/util/toml.h"
 
 enum {
@@ -132,48 +133,6 @@ static struct tg_toml_value *
 lookup(struct tg_toml_value *t, const char *key)
 {
 	return (struct tg_toml_value *)tg_toml_get(t, key);
-}
-
-/* Whether s[0..len) is UTF-8 without NUL bytes; else *at the first bad
- * byte. */
-static int
-valid_utf8(const unsigned char *s, size_t len, size_t *at)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n, k;
-		unsigned long cp;
-
-		if (c && c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1, cp = c & 0x1f;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2, cp = c & 0x0f;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3, cp = c & 0x07;
-		else
-			goto bad;
-		if (i + n >= len)
-			goto bad;
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				goto bad;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			goto bad;
-		i += n + 1;
-	}
-	return 1;
-bad:
-	*at = i;
-	return 0;
 }
 
 static int
@@ -880,6 +839,7 @@ tg_toml_parse(struct tg_toml_value **out, const char *src, size_t len,
 	struct rd r;
 	struct tg_buf b = TG_BUF_INIT;
 	struct tg_toml_value *root, *cur;
+	const char *nul;
 	size_t bad;
 
 	*out = NULL;
@@ -889,7 +849,10 @@ tg_toml_parse(struct tg_toml_value **out, const char *src, size_t len,
 	r.line = 1;
 	r.name = name;
 	r.err = err;
-	if (!valid_utf8((const unsigned char *)src, len, &bad)) {
+	/* UTF-8 without NUL bytes: the first bad byte */
+	nul = memchr(src, '\0', len);
+	bad = nul ? (size_t)(nul - src) : len;
+	if (!tg_str_utf8_valid(src, bad, &bad) || nul) {
 		for (r.i = 0; r.i < bad; r.i++)
 			if (src[r.i] == '\n') {
 				r.line++;
