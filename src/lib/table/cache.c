@@ -76,6 +76,35 @@ tg_cache_source_name(enum tg_cache_source s)
 	return "built-in";
 }
 
+/* Read the cache's file name: 1 with *path (the caller frees it) and
+ * in *read what reading it gave (0 with *text, or *absent, or an error
+ * with its reason in e), 0 when there is no cache directory, or
+ * TG_ENOMEM. */
+static int
+read_cached(const char *name, size_t max, const char *what, char **path,
+	    char **text, size_t *len, int *absent, int *read, struct tg_err *e)
+{
+	char *dir = NULL;
+	int rc = tg_cache_dir(&dir, e);
+
+	*text = NULL;
+	if (rc == TG_ENOENT)
+		return 0;
+	if (rc)
+		return rc;
+	*path = tg_cache_file(dir, name);
+	free(dir);
+	if (!*path)
+		return TG_ENOMEM;
+	*read = tg_file_read_as(*path, max, what, text, len, absent, e);
+	if (*read == TG_ENOMEM) {
+		free(*path);
+		*path = NULL;
+		return TG_ENOMEM;
+	}
+	return 1;
+}
+
 /* The cached table into t when it is there, valid and newer than the
  * built-in one: 1 used, 0 not (a reason in warn when it was unusable),
  * or TG_ENOMEM. */
@@ -83,21 +112,14 @@ static int
 try_cache(struct tg_table *t, char **from, struct tg_err *warn)
 {
 	struct tg_err e = TG_ERR_INIT;
-	char *dir = NULL, *path = NULL, *text = NULL;
+	char *path = NULL, *text = NULL;
 	size_t len;
-	int absent = 0, rc;
+	int absent = 0, rc = 0, got;
 
-	rc = tg_cache_dir(&dir, &e);
-	if (rc == TG_ENOENT)
-		return 0;
-	if (rc)
-		return rc;
-	path = tg_cache_file(dir, TG_CACHE_TABLE);
-	free(dir);
-	if (!path)
-		return TG_ENOMEM;
-	rc = tg_file_read_as(path, TG_TABLE_MAX, "a table", &text, &len,
-			     &absent, &e);
+	got = read_cached(TG_CACHE_TABLE, TG_TABLE_MAX, "a table", &path, &text,
+			  &len, &absent, &rc, &e);
+	if (got <= 0)
+		return got;
 	if (!rc && !absent)
 		rc = tg_table_parse(t, text, len, path, &e);
 	free(text);
@@ -260,22 +282,15 @@ int
 tg_cache_index(struct tg_index *ix, int pre, char **from, struct tg_err *warn)
 {
 	struct tg_err e = TG_ERR_INIT;
-	char *dir = NULL, *path = NULL, *text = NULL;
+	char *path = NULL, *text = NULL;
 	size_t len;
-	int absent = 0, rc;
+	int absent = 0, rc = 0, got;
 
 	*from = NULL;
-	rc = tg_cache_dir(&dir, &e);
-	if (rc == TG_ENOENT)
-		return 0;
-	if (rc)
-		return rc;
-	path = tg_cache_file(dir, TG_CACHE_INDEX);
-	free(dir);
-	if (!path)
-		return TG_ENOMEM;
-	rc = tg_file_read_as(path, TG_INDEX_MAX, "an index", &text, &len,
-			     &absent, &e);
+	got = read_cached(TG_CACHE_INDEX, TG_INDEX_MAX, "an index", &path,
+			  &text, &len, &absent, &rc, &e);
+	if (got <= 0)
+		return got;
 	if (!rc && !absent)
 		rc = tg_index_parse(ix, text, len, path, pre, &e);
 	free(text);
