@@ -36,6 +36,7 @@ enum cli_setup {
 	CLI_TORCH = 1 << 3,	    /* probe; a torch required: ctx->torch */
 	CLI_TORCH_VERSION = 1 << 4, /* --torch-version V instead of a torch */
 	CLI_OWN_ARGS = 1 << 5,	    /* parses its own argv (subcommands) */
+	CLI_NO_OPERANDS = 1 << 6,   /* an operand is a usage error */
 };
 
 struct cli_command {

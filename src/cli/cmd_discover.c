@@ -315,16 +315,6 @@ print_text(const struct tg_decls *d, const struct diff *df,
 }
 
 static int
-check(struct cli_ctx *ctx, int argc, char **argv)
-{
-	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-				       argv[0]);
-	return CLI_OK;
-}
-
-static int
 run(struct cli_ctx *ctx, int argc, char **argv)
 {
 	const struct tg_table *table = &ctx->table;
@@ -380,7 +370,7 @@ out:
 const struct cli_command cmd_discover = {
     .name = CMD,
     .summary = "the deprecations this torch declares, against the table",
-    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH,
+    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis = "usage: torchgate discover [--table FILE] "
 		"[--format=text|json] [--quiet]\n"
@@ -401,6 +391,5 @@ const struct cli_command cmd_discover = {
     .exits = "Exit status: 0 torch and the table agree, 1 they differ, 2 "
 	     "usage, 3 no\n"
 	     "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.",
-    .check = check,
     .run = run,
 };

@@ -272,9 +272,8 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	int same;
 
 	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-				       argv[0]);
+	(void)argc;
+	(void)argv;
 	if (!header && !module)
 		return cli_usage_error(CMD, "nothing to write: give --header "
 					    "or --module");
@@ -423,7 +422,8 @@ out:
 const struct cli_command cmd_emit = {
     .name = CMD,
     .summary = "write the guard header and Python constants",
-    .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION,
+    .setup =
+	CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis =
 	"usage: torchgate emit [--header FILE] [--module FILE]\n"

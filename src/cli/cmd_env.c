@@ -30,16 +30,6 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };
 
-static int
-check(struct cli_ctx *ctx, int argc, char **argv)
-{
-	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-				       argv[0]);
-	return CLI_OK;
-}
-
 /* packaging's default_environment() from the interpreter's files and
  * uname(2): what cannot be worked out is left out (a marker naming it
  * is then a warning). */
@@ -128,7 +118,7 @@ out:
 const struct cli_command cmd_env = {
     .name = CMD,
     .summary = "audit a whole environment against its torch",
-    .setup = CLI_QUIET | CLI_ENV | CLI_TORCH,
+    .setup = CLI_QUIET | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis =
 	"usage: torchgate env [--format=FORMAT] [--no-elf] [--all] [--quiet]\n"
@@ -151,6 +141,5 @@ const struct cli_command cmd_env = {
 	     "2 usage, 3 no torch found, 4 a torch file is malformed, 5 a "
 	     "file\n"
 	     "cannot be read or out of memory.",
-    .check = check,
     .run = run,
 };

@@ -43,9 +43,8 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	size_t j, k;
 
 	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-				       argv[0]);
+	(void)argc;
+	(void)argv;
 	if (fields.n && format)
 		return cli_usage_error(CMD, "--format and --field exclude each "
 					    "other");
@@ -155,7 +154,7 @@ out:
 const struct cli_command cmd_probe = {
     .name = CMD,
     .summary = "which torch is installed, from files alone",
-    .setup = CLI_QUIET | CLI_ENV,
+    .setup = CLI_QUIET | CLI_ENV | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis =
 	"usage: torchgate probe [--format=FORMAT | --field=NAME] [--quiet]\n"

@@ -60,8 +60,8 @@ static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected operand '%s'", argv[0]);
+	(void)argc;
+	(void)argv;
 	if (timeout)
 		return cli_fetch_timeout(CMD, timeout);
 	return CLI_OK;
@@ -238,7 +238,7 @@ out:
 const struct cli_command cmd_releases = {
     .name = CMD,
     .summary = "the released torch versions, from the package index",
-    .setup = 0,
+    .setup = CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis = "usage: torchgate releases [--index URL] "
 		"[--format=text|json] [--offline] [--pre]\n"

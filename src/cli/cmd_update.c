@@ -54,8 +54,8 @@ static int
 check(struct cli_ctx *ctx, int argc, char **argv)
 {
 	(void)ctx;
-	if (argc)
-		return cli_usage_error(CMD, "unexpected operand '%s'", argv[0]);
+	(void)argc;
+	(void)argv;
 	if (sha256 && (strlen(sha256) != 64 ||
 		       strspn(sha256, "0123456789abcdefABCDEF") != 64))
 		return cli_usage_error(CMD,
@@ -204,7 +204,7 @@ out:
 const struct cli_command cmd_update = {
     .name = CMD,
     .summary = "download a newer API table into the cache",
-    .setup = CLI_QUIET,
+    .setup = CLI_QUIET | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis = "usage: torchgate update [--url URL] [--sha256 HEX] "
 		"[--offline]\n"

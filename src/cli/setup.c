@@ -105,6 +105,11 @@ cli_setup_run(const struct cli_command *c, int argc, char **argv)
 	}
 	argc -= first;
 	argv += first;
+	if ((c->setup & CLI_NO_OPERANDS) && argc) {
+		status = cli_usage_error(c->name, "unexpected argument '%s'",
+					 argv[0]);
+		goto out;
+	}
 	if (c->check && (status = c->check(&ctx, argc, argv)) != CLI_OK)
 		goto out;
 	if (ctx.torch_version) {
