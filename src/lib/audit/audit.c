@@ -478,3 +478,17 @@ bad:
 	*column = (size_t)(src + i - ls) + 1;
 	return 1;
 }
+
+const char *
+tg_audit_marker(const char *s, size_t n)
+{
+	static const char key[] = "torchgate";
+	const size_t kl = sizeof(key) - 1;
+	const char *c, *e = s + n;
+
+	for (c = memchr(s, ':', n); c;
+	     c = memchr(c + 1, ':', (size_t)(e - c - 1)))
+		if ((size_t)(c - s) >= kl && memcmp(c - kl, key, kl) == 0)
+			return c - kl;
+	return NULL;
+}

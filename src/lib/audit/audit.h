@@ -198,4 +198,8 @@ void tg_audit_result_sort(struct tg_audit_result *r);
 int tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
 		      const char **why);
 
+/* Where "torchgate:" (a suppression's start) is in s[0..n), or NULL;
+ * found by its colon, as most comments hold none. */
+const char *tg_audit_marker(const char *s, size_t n);
+
 #endif

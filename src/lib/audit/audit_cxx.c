@@ -98,6 +98,7 @@ struct cx {
 	size_t nreg, capreg;
 	size_t added; /* findings this file */
 	int full;     /* FINDINGS_MAX reached, noted */
+	int dedupe;   /* look for the same finding from another pattern */
 	/* the line cursor */
 	size_t cur_off, cur_line, cur_ls;
 	int oom;
@@ -567,8 +568,11 @@ add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
 	f.api = a;
 	position(x, b, &f.line, &f.column);
 	/* the same entry at the same place from two of its patterns: an
-	 * entry's findings are the last ones added */
-	for (k = x->r->nfindings; k-- > x->r->nfindings - x->added;) {
+	 * entry's findings are the last ones added (none to look at while
+	 * its first pattern of this pass runs: a pattern's matches do not
+	 * overlap) */
+	for (k = x->r->nfindings;
+	     x->dedupe && k-- > x->r->nfindings - x->added;) {
 		const struct tg_audit_finding *o = &x->r->findings[k];
 
 		if (o->api != a)
@@ -1073,9 +1077,13 @@ struct tg_audit_cxx_index {
 	struct lit *lits;
 	size_t nlits;
 	unsigned char keybits[65536 / 8]; /* keys (key4) some literal has */
-	unsigned short head[65536];	  /* per key: first literal + 1 */
-	unsigned short *next; /* per literal: the next of its key + 1 */
-	int read_all;	      /* a wanted method's id is too short a key */
+	/* by two bytes: how far the four bytes' window may move when they
+	 * are its last two (Wu-Manber): 0 when they are bytes 2-3 of a
+	 * literal, 1 bytes 1-2, 2 bytes 0-1, else 3 */
+	unsigned char shift[65536];
+	unsigned short head[65536]; /* per key: first literal + 1 */
+	unsigned short *next;	    /* per literal: the next of its key + 1 */
+	int read_all; /* a wanted method's id is too short a key */
 	const struct tg_table *t;
 };
 
@@ -1145,13 +1153,20 @@ key4(const char *s)
 	return (unsigned)((v * UINT32_C(2654435761)) >> 16);
 }
 
+/* The two bytes at s, the prefilter's skip table's index. */
+static unsigned
+pair2(const char *s)
+{
+	return (unsigned)(unsigned char)s[0] << 8 | (unsigned char)s[1];
+}
+
 /* Add literal l (of pattern pat, or a trigger) to the prefilter's
  * keys. */
 static void
 add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 {
 	struct lit *e = &ix->lits[ix->nlits++];
-	unsigned key = key4(l);
+	unsigned key = key4(l), j;
 
 	e->s = l;
 	e->len = strlen(l);
@@ -1159,6 +1174,9 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	ix->next[ix->nlits - 1] = ix->head[key];
 	ix->head[key] = (unsigned short)ix->nlits;
 	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
+	for (j = 0; j < 3; j++)
+		if (ix->shift[pair2(l + j)] > 2 - j)
+			ix->shift[pair2(l + j)] = (unsigned char)(2 - j);
 }
 
 /* Whether pattern literal l can be looked for in the source: four bytes
@@ -1191,6 +1209,7 @@ build_keys(struct tg_audit_cxx_index *ix)
 	ix->nlits = 0;
 	ix->read_all = 0;
 	memset(ix->keybits, 0, sizeof(ix->keybits));
+	memset(ix->shift, 3, sizeof(ix->shift));
 	memset(ix->head, 0, sizeof(ix->head));
 	for (k = 0; k < ix->npats; k++)
 		for (j = 0; ix->pats[k].wanted && !ix->pats[k].always &&
@@ -1324,17 +1343,24 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 		found[k] = ix->pats[k].wanted && ix->pats[k].always;
 		any |= found[k];
 	}
-	for (i = 0; i + 4 <= len; i++) {
-		unsigned key = key4(src + i);
+	for (i = 0; i + 4 <= len;) {
+		unsigned key, sh = ix->shift[pair2(src + i + 2)];
+		size_t at = i;
 
+		if (sh) {
+			i += sh;
+			continue;
+		}
+		key = key4(src + at);
+		i++;
 		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
 			continue;
 		for (k = ix->head[key]; k; k = ix->next[k - 1]) {
 			const struct lit *l = &ix->lits[k - 1];
 
 			if ((l->pat >= ix->npats || !found[l->pat]) &&
-			    l->len <= len - i &&
-			    memcmp(src + i, l->s, l->len) == 0) {
+			    l->len <= len - at &&
+			    memcmp(src + at, l->s, l->len) == 0) {
 				if (l->pat < ix->npats)
 					found[l->pat] = 1;
 				else if (l->pat >= ix->npats + 2)
@@ -1554,7 +1580,7 @@ suppression(struct cx *x, const struct tg_clex_tok *t)
 	char buf[1024];
 	size_t n = 0, w = 0, line = t->line;
 
-	p = memmem(s, t->len, key, sizeof(key) - 1);
+	p = tg_audit_marker(s, t->len);
 	if (!p)
 		return 0;
 	for (const char *q = s; q < p; q++)
@@ -1748,17 +1774,23 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			k = e;
 			continue;
 		}
+		x.dedupe = 0;
 		for (j = k; j < e && !rc && !x.full; j++)
-			if (found[j])
+			if (found[j]) {
 				rc = run_pattern(&x, &ix->pats[j], x.code,
 						 TG_AUDIT_IN_CODE, err);
+				x.dedupe = 1;
+			}
 		if (method && !rc && !x.full &&
 		    (found[ix->npats + k] || ix->read_all))
 			rc = mention_id(&x, a);
+		x.dedupe = 0;
 		for (j = k; !method && j < e && !rc && !x.full; j++)
-			if (found[j])
+			if (found[j]) {
 				rc = run_pattern(&x, &ix->pats[j], x.ment,
 						 TG_AUDIT_IN_COMMENT, err);
+				x.dedupe = 1;
+			}
 		k = e;
 	}
 	if (rc || x.oom)

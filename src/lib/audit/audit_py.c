@@ -67,6 +67,7 @@
  * Worst case: linear in the input; memory is the line buffer, the
  * bindings and the block stack, all bounded, plus the findings.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +80,8 @@
 #define CHAIN_MAX 32	  /* components of a dotted name */
 #define NAME_MAX_LEN 512  /* bytes of a resolved dotted name */
 #define BINDINGS_MAX 4096 /* names bound per file */
-#define BIND_SLOTS 8192	  /* a power of two, > BINDINGS_MAX */
+#define BIND_SLOTS0 64	  /* the first hash table (a power of two) */
+#define HOT_BITS 16384	  /* the filter of names a line must hold to matter */
 #define STARS_MAX 16
 #define ROOTS_MAX 8
 #define BLOCKS_MAX 200
@@ -158,6 +160,10 @@ struct tg_audit_py_index {
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];
 	size_t nroots;
+	/* a bit per hash of a root, a method's or a method parameter's
+	 * name: a logical line with none of them (and no string, and no
+	 * name the file bound) cannot hold a use (hot_line) */
+	unsigned char hot[HOT_BITS / 8];
 };
 
 static uint32_t
@@ -171,6 +177,32 @@ hash_bytes(const char *s, size_t n)
 		h *= 16777619u;
 	}
 	return h;
+}
+
+/* The hot filter's key of name s[0..n) (n > 0): from its length and
+ * three of its bytes, as every name of a file is looked up. */
+static inline uint32_t
+hot_key(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return ((uint32_t)u[0] * 131u + (uint32_t)u[n - 1] * 31u +
+		(uint32_t)u[n / 2] * 17u + (uint32_t)n * 7u) &
+	       (HOT_BITS - 1);
+}
+
+static void
+hot_set(unsigned char *bits, const char *s, size_t n)
+{
+	uint32_t k = n ? hot_key(s, n) : 0;
+
+	bits[k >> 3] |= (unsigned char)(1u << (k & 7));
+}
+
+static int
+hot_get(const unsigned char *bits, uint32_t k)
+{
+	return bits[k >> 3] & (1u << (k & 7));
 }
 
 static const struct tg_api *
@@ -670,6 +702,14 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	}
 	for (b = 0; b < NBEHAV; b++)
 		ix->behav[b] = tg_table_find(t, behaviours[b].id);
+	for (k = 0; k < ix->nroots; k++)
+		hot_set(ix->hot, ix->roots[k], ix->rootlen[k]);
+	for (k = 0; k < ix->nmethods; k++)
+		hot_set(ix->hot, ix->methods[k].name, ix->methods[k].nlen);
+	for (k = 0; k < ix->nparams; k++)
+		if (ix->params[k].method)
+			hot_set(ix->hot, ix->params[k].func,
+				ix->params[k].flen);
 	rc = 0;
 	*out = ix;
 	ix = NULL;
@@ -723,16 +763,16 @@ struct state {
 	int cont; /* the buffer continues a longer logical line */
 	int noted_long, noted_nul, noted_bind, noted_unterm;
 	struct binding *bind;
-	uint32_t *slots; /* index + 1 into bind, 0 empty */
-	size_t nbind;
+	uint32_t *slots;	       /* index + 1 into bind, 0 empty */
+	size_t nbind, capbind, nslots; /* nslots: a power of two, > 2 nbind */
 	/* a bit per (first byte, length) some bound name has: most names
 	 * are not bound, and are told so without hashing */
 	unsigned char bound_bits[256 / 8];
+	unsigned char hot[HOT_BITS / 8]; /* the index's, and names bound */
+	int hot_line;			 /* the line may hold a use */
 	char *stars[STARS_MAX];
 	size_t nstars;
-	struct block blocks[BLOCKS_MAX];
 	size_t nblocks;
-	struct interval iv[INTERVALS_MAX];
 	size_t niv;
 	size_t last_line; /* the last line of the previous logical line */
 	/* reading an f-string's fields (scan_fields): the string's token
@@ -740,6 +780,10 @@ struct state {
 	 * line; SIZE_MAX when not */
 	size_t field_of, field_line;
 	int rc;
+	/* last, and not cleared for a new file: only [0, nblocks) and
+	 * [0, niv) are ever read */
+	struct block blocks[BLOCKS_MAX];
+	struct interval iv[INTERVALS_MAX];
 };
 
 static inline int
@@ -799,6 +843,50 @@ bound_bit(const struct state *st, const char *s, size_t n)
 	return st->bound_bits[k >> 3] & (1u << (k & 7));
 }
 
+static void
+slot_put(uint32_t *slots, size_t nslots, size_t h, size_t v)
+{
+	size_t k;
+
+	for (k = h & (nslots - 1); slots[k]; k = (k + 1) & (nslots - 1))
+		;
+	slots[k] = (uint32_t)v;
+}
+
+/* Room for one more binding: the array and the table grow as a file
+ * binds more names (most bind a few), the table kept under half full.
+ * 0, or TG_ENOMEM. */
+static int
+bind_room(struct state *st)
+{
+	size_t k;
+
+	if (st->nbind == st->capbind) {
+		size_t cap = st->capbind ? 2 * st->capbind : BIND_SLOTS0 / 2;
+		struct binding *v = realloc(st->bind, cap * sizeof(*v));
+
+		if (!v)
+			return TG_ENOMEM;
+		st->bind = v;
+		st->capbind = cap;
+	}
+	if (2 * (st->nbind + 1) > st->nslots) {
+		size_t ns = st->nslots ? 2 * st->nslots : BIND_SLOTS0;
+		uint32_t *sl = calloc(ns, sizeof(*sl));
+
+		if (!sl)
+			return TG_ENOMEM;
+		for (k = 0; k < st->nbind; k++)
+			slot_put(sl, ns,
+				 hash_bytes(st->bind[k].name, st->bind[k].nlen),
+				 k + 1);
+		free(st->slots);
+		st->slots = sl;
+		st->nslots = ns;
+	}
+	return 0;
+}
+
 static struct binding *
 bind_find(const struct state *st, const char *s, size_t n)
 {
@@ -806,7 +894,7 @@ bind_find(const struct state *st, const char *s, size_t n)
 
 	if (!bound_bit(st, s, n))
 		return NULL;
-	k = hash_bytes(s, n) & (BIND_SLOTS - 1);
+	k = hash_bytes(s, n) & (st->nslots - 1);
 
 	for (;;) {
 		uint32_t v = st->slots[k];
@@ -817,7 +905,7 @@ bind_find(const struct state *st, const char *s, size_t n)
 		b = &st->bind[v - 1];
 		if (b->nlen == n && memcmp(b->name, s, n) == 0)
 			return b;
-		k = (k + 1) & (BIND_SLOTS - 1);
+		k = (k + 1) & (st->nslots - 1);
 	}
 }
 
@@ -858,16 +946,19 @@ bind_set(struct state *st, const char *s, size_t n, const char *target,
 					BINDINGS_MAX);
 		return;
 	}
+	if (bind_room(st)) {
+		free(c);
+		st->rc = TG_ENOMEM;
+		return;
+	}
 	b = &st->bind[st->nbind++];
 	b->name = s;
 	b->nlen = n;
 	b->target = c;
 	k = filter_key(s, n);
 	st->bound_bits[k >> 3] |= (unsigned char)(1u << (k & 7));
-	for (k = hash_bytes(s, n) & (BIND_SLOTS - 1); st->slots[k];
-	     k = (k + 1) & (BIND_SLOTS - 1))
-		;
-	st->slots[k] = (uint32_t)st->nbind;
+	hot_set(st->hot, s, n);
+	slot_put(st->slots, st->nslots, hash_bytes(s, n), st->nbind);
 }
 
 /* The dotted name a head name stands for: its binding, itself for a
@@ -1029,26 +1120,26 @@ static void
 scan_mentions(struct state *st, const char *text, size_t n, size_t line,
 	      size_t col, enum tg_audit_in in, size_t ti)
 {
+	const char *end = text + n, *d, *from = text;
 	size_t r;
 
-	for (r = 0; r < st->ix->nroots; r++) {
-		const char *root = st->ix->roots[r];
-		size_t rl = strlen(root);
-		const char *p = text, *end = text + n;
-
-		while (p < end &&
-		       (p = memmem(p, (size_t)(end - p), root, rl))) {
+	/* a mention is "root." : each '.' (memchr) with a root before it */
+	for (d = memchr(text, '.', n); d && d + 1 < end;
+	     d = memchr(d + 1, '.', (size_t)(end - d - 1))) {
+		for (r = 0; r < st->ix->nroots; r++) {
+			const char *root = st->ix->roots[r];
+			size_t rl = st->ix->rootlen[r];
+			const char *p = d - rl, *q;
 			char full[NAME_MAX_LEN];
 			size_t comp[CHAIN_MAX + 1], fl = 0, nc, kc, pos, l2, c2;
 			const struct tg_api *a;
-			const char *q = p;
 
-			if ((p > text && (ident_char((unsigned char)p[-1]) ||
-					  p[-1] == '.')) ||
-			    p + rl >= end || p[rl] != '.') {
-				p += rl;
+			if ((size_t)(d - from) < rl ||
+			    memcmp(p, root, rl) != 0 ||
+			    (p > text && (ident_char((unsigned char)p[-1]) ||
+					  p[-1] == '.')))
 				continue;
-			}
+			q = p;
 			while (q < end && fl + 1 < sizeof(full) &&
 			       (ident_char((unsigned char)*q) ||
 				(*q == '.' && q + 1 < end &&
@@ -1079,7 +1170,11 @@ scan_mentions(struct state *st, const char *text, size_t n, size_t line,
 				emit(st, a, l2, c2, in, "reference", ti, p,
 				     (size_t)(q - p));
 			}
-			p = q > p ? q : p + rl;
+			/* the chain is read: on after it */
+			from = q;
+			if (q > d + 1)
+				d = q - 1;
+			break;
 		}
 	}
 }
@@ -1092,7 +1187,7 @@ scan_suppression(struct state *st, const struct tg_pylex_tok *t)
 	char idbuf[64][128];
 	size_t nids = 0;
 
-	p = memmem(c, t->len, "torchgate:", 10);
+	p = tg_audit_marker(c, t->len);
 	if (!p)
 		return;
 	p += 10;
@@ -2704,6 +2799,11 @@ blocks_line(struct state *st, int *header)
 		}
 		pop_block(st);
 	}
+	if (!clause && !(tok_kw(st, 0, "if") || tok_kw(st, 0, "try") ||
+			 tok_kw(st, a, "def") || tok_kw(st, 0, "class") ||
+			 tok_kw(st, a, "with") || tok_kw(st, a, "for") ||
+			 tok_kw(st, 0, "while")))
+		return 0; /* no compound statement's header */
 	c = header_colon(st, 0, st->n);
 	if (clause) {
 		top = &st->blocks[st->nblocks - 1];
@@ -2864,6 +2964,11 @@ process_line(struct state *st)
 
 	if (!st->n)
 		return;
+	if (!st->hot_line && !st->cont && !st->nstars) {
+		/* no use here: only the blocks it opens or closes */
+		blocks_line(st, &header);
+		goto out;
+	}
 	if (st->cont) {
 		memset(st->ann, 0, st->n);
 		st->niv = 0;
@@ -2909,6 +3014,7 @@ process_line(struct state *st)
 out:
 	st->last_line = st->t[st->n - 1].line;
 	st->n = 0;
+	st->hot_line = 0;
 }
 
 /* Whether src can hold a finding at all: a use, an import, a mention
@@ -2950,20 +3056,20 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 
 	if (!may_match(ix, src, len))
 		return 0;
-	st = calloc(1, sizeof(*st));
+	st = malloc(sizeof(*st));
 	if (!st)
 		return TG_ENOMEM;
+	memset(st, 0, offsetof(struct state, blocks));
 	st->ix = ix;
 	st->s = src;
 	st->len = len;
 	st->field_of = SIZE_MAX;
+	memcpy(st->hot, ix->hot, sizeof(st->hot));
 	st->path = path;
 	st->r = r;
 	st->t = malloc(cap * sizeof(*st->t));
 	st->ann = malloc(cap);
-	st->slots = calloc(BIND_SLOTS, sizeof(*st->slots));
-	st->bind = malloc(BINDINGS_MAX * sizeof(*st->bind));
-	if (!st->t || !st->ann || !st->slots || !st->bind) {
+	if (!st->t || !st->ann || bind_room(st)) {
 		rc = TG_ENOMEM;
 		goto out;
 	}
@@ -2982,7 +3088,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 		switch (tok.kind) {
 		case TG_PYLEX_COMMENT:
 			/* a suppression's ids are no mentions */
-			if (memmem(src + tok.off, tok.len, "torchgate:", 10))
+			if (tg_audit_marker(src + tok.off, tok.len))
 				scan_suppression(st, &tok);
 			else if (tok.len > 1)
 				scan_mentions(st, src + tok.off + 1,
@@ -3004,6 +3110,14 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 				    tok.col + 1, "audit-nul", NULL,
 				    "NUL byte in Python source");
 			continue;
+		case TG_PYLEX_NAME:
+			if (!st->hot_line &&
+			    hot_get(st->hot, hot_key(src + tok.off, tok.len)))
+				st->hot_line = 1;
+			break;
+		case TG_PYLEX_STRING:
+			st->hot_line = 1;
+			break;
 		default:
 			break;
 		}

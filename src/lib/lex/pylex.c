@@ -19,10 +19,11 @@
 /* Byte classes (the table is these rules, written out). */
 #define C_START 1 /* starts a name: letters, '_', bytes >= 0x80 */
 #define C_DIGIT 2
+#define C_SPACE 4 /* ' ', '\t', '\f' */
 
 static const unsigned char cls[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -97,6 +98,19 @@ prefix_flags(const char *s, size_t a, size_t e)
 
 static size_t read_str(const char *s, size_t len, size_t q, int fl, int level,
 		       unsigned *out);
+
+/* The bytes a string's body stops at, by quote (0 '\'', 1 '"') and
+ * whether it is an f-string: its quote, '\\', '\n', and for an f-string
+ * '{' and '}'. All others are skipped in a tight loop. */
+#define STOP(q, f)                                                             \
+	{                                                                      \
+		['\n'] = 1, ['\\'] = 1, [q] = 1, ['{'] = (f), ['}'] = (f)      \
+	}
+static const unsigned char str_stop[2][2][256] = {
+    {STOP('\'', 0), STOP('\'', 1)},
+    {STOP('"', 0), STOP('"', 1)},
+};
+#undef STOP
 
 /* The field of an f-string opening at s[i] ('{'): the index after its
  * closing '}', or, with *bad set, where the string ends unterminated (a
@@ -198,8 +212,15 @@ read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
 		*out |= TG_PYLEX_TOO_DEEP;
 	}
 	while (k < len) {
-		char c = s[k];
+		const unsigned char *stop =
+		    str_stop[qc == '"'][(fl & TG_PYLEX_FSTRING) != 0];
+		char c;
 
+		while (k < len && !stop[(unsigned char)s[k]])
+			k++;
+		if (k >= len)
+			break;
+		c = s[k];
 		if (c == '\\') {
 			if (k + 1 < len && (fl & TG_PYLEX_FSTRING) &&
 			    (s[k + 1] == '{' || s[k + 1] == '}')) {
@@ -374,10 +395,12 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	t->pre = t->quote = 0;
 	for (;;) {
 		i = lx->pos;
+		while (i < len && (cls[(unsigned char)s[i]] & C_SPACE))
+			i++;
+		lx->pos = i;
 		if (i >= len)
 			break;
-		if (s[i] == ' ' || s[i] == '\t' || s[i] == '\f' ||
-		    (s[i] == '\r' && !(i + 1 < len && s[i + 1] == '\n'))) {
+		if (s[i] == '\r' && !(i + 1 < len && s[i + 1] == '\n')) {
 			lx->pos++;
 			continue;
 		}
@@ -415,8 +438,9 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		if (t->kind == TG_PYLEX_NEWLINE)
 			lx->code = 0;
 	} else if (s[i] == '#') {
-		for (end = i; end < len && s[end] != '\n'; end++)
-			;
+		const char *nl = memchr(s + i, '\n', len - i);
+
+		end = nl ? (size_t)(nl - s) : len;
 		if (end > i && end < len && s[end - 1] == '\r')
 			end--;
 		t->kind = TG_PYLEX_COMMENT;

@@ -77,7 +77,17 @@ grow(struct tg_buf *b, size_t extra)
 int
 tg_buf_add(struct tg_buf *b, const void *data, size_t len)
 {
-	int rc = grow(b, len);
+	int rc;
+
+	/* the common case, without grow's checks */
+	if (!b->err && len < b->cap - b->len && b->len <= b->max &&
+	    len <= b->max - b->len) {
+		memcpy(b->data + b->len, data, len);
+		b->len += len;
+		b->data[b->len] = '\0';
+		return 0;
+	}
+	rc = grow(b, len);
 
 	if (rc)
 		return rc;

@@ -194,6 +194,11 @@ int
 tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
+	/* the bytes that need an escape: controls, '"', '\\', DEL */
+	static const unsigned char esc_byte[256] = {
+	    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
+	    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
+	    1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
 	size_t i = 0, run;
 
 	tg_buf_addc(b, '"');
@@ -202,11 +207,9 @@ tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
 		char esc[6] = {'\\', 'u', '0', '0', 0, 0};
 
 		/* the bytes that go out as they are, in one append */
-		for (run = i; run < len; run++) {
-			c = (unsigned char)s[run];
-			if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
-				break;
-		}
+		for (run = i; run < len && !esc_byte[(unsigned char)s[run]];
+		     run++)
+			;
 		if (run > i)
 			tg_buf_add(b, s + i, run - i);
 		if (run == len)
