@@ -13,7 +13,9 @@
  * comments.
  *
  * Bindings: one scope for the whole file, in source order (a name bound
- * inside a function counts after it for the rest of the file). Only
+ * inside a function counts after it for the rest of the file), but a
+ * def's parameters hide the torch names they spell in its body (the
+ * def's block puts them back when it ends). Only
  * names bound to a table root ("torch", "functorch": the first component
  * of an id) are kept, at most BINDINGS_MAX; a root name is bound to
  * itself until something else binds it. Star imports of a torch module
@@ -83,6 +85,7 @@
 #define BIND_SLOTS0 64	  /* the first hash table (a power of two) */
 #define HOT_BITS 16384	  /* the filter of names a line must hold to matter */
 #define STARS_MAX 16
+#define SHADOWS_MAX 8 /* parameters of one def that hide a torch name */
 #define ROOTS_MAX 8
 #define BLOCKS_MAX 200
 #define INTERVALS_MAX 64
@@ -730,8 +733,18 @@ struct binding {
 	char *target; /* NULL: bound to something that is not torch */
 };
 
+/* A def's parameter that hides a name bound to torch: the binding to
+ * put back when the def's block ends. */
+struct shadow {
+	const char *name; /* into the source */
+	size_t nlen;
+	char *target;
+};
+
 struct block {
 	size_t indent, line;
+	struct shadow shadows[SHADOWS_MAX];
+	size_t nshadows;
 	int kind;   /* B_IF, B_TRY, B_OTHER */
 	int clause; /* try: 0 body, 1 except, 2 else, 3 finally */
 	enum tg_audit_guard guard;
@@ -2634,7 +2647,18 @@ close_clause(struct state *st, struct block *b)
 static void
 pop_block(struct state *st)
 {
-	close_clause(st, &st->blocks[st->nblocks - 1]);
+	struct block *b = &st->blocks[st->nblocks - 1];
+	size_t k;
+
+	close_clause(st, b);
+	/* a def's body ends: the names its parameters hid are torch's
+	 * again */
+	for (k = b->nshadows; k-- > 0;) {
+		struct shadow *h = &b->shadows[k];
+
+		bind_set(st, h->name, h->nlen, h->target, strlen(h->target));
+		free(h->target);
+	}
 	st->nblocks--;
 }
 
@@ -2955,6 +2979,53 @@ header_targets(struct state *st, size_t e)
 	}
 }
 
+/* The parameters of the def whose '(' is token p, on its own header
+ * line (its body on the lines below): each one that names a module or
+ * entry of torch (an alias, or a root) hides it in the body, which is
+ * the top block; the block's end puts it back. */
+static void
+shadow_params(struct state *st, size_t p)
+{
+	struct block *b = st->nblocks ? &st->blocks[st->nblocks - 1] : NULL;
+	size_t i, d, e, tn;
+
+	/* the def's block (none when the stack was full) */
+	if (!b || b->line != st->t[0].line || b->indent != st->t[0].col ||
+	    !tok_op(st, p, "("))
+		return;
+	d = st->t[p].depth + 1;
+	e = closer(st, p);
+	for (i = p + 1; i < e && !st->rc; i++) {
+		const struct tg_pylex_tok *t = &st->t[i];
+		const char *s = st->s + t->off, *target;
+		char *c;
+
+		/* a parameter: a name after '(' or ',' (or '*', '**'
+		 * after one), at the parameters' own depth */
+		if (t->kind != TG_PYLEX_NAME || t->depth != d)
+			continue;
+		if (!(i == p + 1 || tok_op(st, i - 1, ",") ||
+		      ((tok_op(st, i - 1, "*") || tok_op(st, i - 1, "**")) &&
+		       (i - 1 == p + 1 || tok_op(st, i - 2, ",")))))
+			continue;
+		if (!(target = resolve_head(st, s, t->len, &tn)))
+			continue;
+		if (b->nshadows == SHADOWS_MAX)
+			break;
+		if (!(c = malloc(tn + 1))) {
+			st->rc = TG_ENOMEM;
+			return;
+		}
+		memcpy(c, target, tn);
+		c[tn] = '\0';
+		b->shadows[b->nshadows].name = s;
+		b->shadows[b->nshadows].nlen = t->len;
+		b->shadows[b->nshadows].target = c;
+		b->nshadows++;
+		bind_set(st, s, t->len, NULL, 0);
+	}
+}
+
 /* One buffered logical line. */
 static void
 process_line(struct state *st)
@@ -2987,6 +3058,8 @@ process_line(struct state *st)
 
 			scan_refs(st, k + 1, st->n);
 			stmt_assign(st, 0, st->n);
+			if (!start && !tok_kw(st, 0, "class"))
+				shadow_params(st, k + 1);
 			goto out;
 		}
 		scan_refs(st, 0, start ? start : st->n);
@@ -3156,6 +3229,12 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 		pop_block(st);
 	rc = st->rc;
 out:
+	while (st->nblocks) {
+		struct block *b = &st->blocks[--st->nblocks];
+
+		while (b->nshadows)
+			free(b->shadows[--b->nshadows].target);
+	}
 	for (k = 0; k < st->nbind; k++)
 		free(st->bind[k].target);
 	for (k = 0; k < st->nstars; k++)
