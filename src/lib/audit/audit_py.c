@@ -169,10 +169,11 @@ struct tg_audit_py_index {
 	unsigned char hot[HOT_BITS / 8];
 };
 
+#define HASH0 2166136261u /* FNV-1a */
+
 static uint32_t
-hash_bytes(const char *s, size_t n)
+hash_more(uint32_t h, const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;
 	size_t k;
 
 	for (k = 0; k < n; k++) {
@@ -180,6 +181,12 @@ hash_bytes(const char *s, size_t n)
 		h *= 16777619u;
 	}
 	return h;
+}
+
+static uint32_t
+hash_bytes(const char *s, size_t n)
+{
+	return hash_more(HASH0, s, n);
 }
 
 /* The hot filter's key of name s[0..n) (n > 0): from its length and
@@ -209,9 +216,9 @@ hot_get(const unsigned char *bits, uint32_t k)
 }
 
 static const struct tg_api *
-index_find(const struct tg_audit_py_index *ix, const char *s, size_t n)
+index_find_h(const struct tg_audit_py_index *ix, const char *s, size_t n,
+	     uint32_t h)
 {
-	uint32_t h = hash_bytes(s, n);
 	size_t k = h & (ix->nslots - 1);
 
 	for (;;) {
@@ -223,6 +230,12 @@ index_find(const struct tg_audit_py_index *ix, const char *s, size_t n)
 			return e->api;
 		k = (k + 1) & (ix->nslots - 1);
 	}
+}
+
+static const struct tg_api *
+index_find(const struct tg_audit_py_index *ix, const char *s, size_t n)
+{
+	return index_find_h(ix, s, n, hash_bytes(s, n));
 }
 
 /* Add name -> api; the first entry to claim a name keeps it. */
@@ -1002,11 +1015,19 @@ static const struct tg_api *
 match_longest(const struct state *st, const char *full, size_t ncomp,
 	      const size_t *comp, size_t minc, size_t *kc)
 {
+	/* hp[k]: the hash of the first k components; a prefix's hash goes
+	 * on from the one before it */
+	uint32_t hp[CHAIN_MAX + 1];
 	size_t k;
 
+	hp[0] = HASH0;
+	for (k = 1; k <= ncomp; k++)
+		hp[k] =
+		    hash_more(k > 1 ? hash_more(hp[k - 1], ".", 1) : HASH0,
+			      full + comp[k - 1], comp[k] - 1 - comp[k - 1]);
 	for (k = ncomp; k >= minc && k >= 1; k--) {
 		size_t end = comp[k] - 1;
-		const struct tg_api *a = index_find(st->ix, full, end);
+		const struct tg_api *a = index_find_h(st->ix, full, end, hp[k]);
 
 		if (!a && k >= 4) {
 			/* package.submodule.Name -> package.Name */
@@ -1017,7 +1038,10 @@ match_longest(const struct state *st, const char *full, size_t ncomp,
 			if ((c0 >= 'a' && c0 <= 'z') || c0 == '_') {
 				memcpy(buf, full, a0);
 				memcpy(buf + a0, full + a1, end - a1);
-				a = index_find(st->ix, buf, a0 + end - a1);
+				a = index_find_h(
+				    st->ix, buf, a0 + end - a1,
+				    hash_more(hash_more(hp[k - 2], ".", 1),
+					      full + a1, end - a1));
 			}
 		}
 		if (a) {
@@ -1924,7 +1948,14 @@ ci_contains(const char *s, size_t n, const char *needle)
 	size_t m = strlen(needle), k, j;
 
 	for (k = 0; k + m <= n; k++) {
-		for (j = 0; j < m; j++) {
+		char c0 = s[k];
+
+		/* the first byte alone rules out most places */
+		if (c0 >= 'A' && c0 <= 'Z')
+			c0 = (char)(c0 - 'A' + 'a');
+		if (c0 != needle[0])
+			continue;
+		for (j = 1; j < m; j++) {
 			char c = s[k + j];
 
 			if (c >= 'A' && c <= 'Z')
@@ -1952,7 +1983,7 @@ torch_word(const char *s, size_t n)
 		char h = s[k + 4], c = k + 5 < n ? s[k + 5] : '_';
 		int lower = h >= 'a' && h <= 'z';
 
-		if (ci_contains(s + k, 5, "torch") &&
+		if ((s[k] | 0x20) == 't' && ci_contains(s + k, 5, "torch") &&
 		    !(lower ? c >= 'a' && c <= 'z' : c >= 'A' && c <= 'Z'))
 			return 1;
 	}
