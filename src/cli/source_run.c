@@ -32,7 +32,8 @@
 struct job {
 	char *path;
 	enum cli_lang lang;
-	int rc; /* the analyzer's: 0 or TG_ENOMEM */
+	int regular; /* stat said a regular file as it was queued */
+	int rc;	     /* the analyzer's: 0 or TG_ENOMEM */
 	int read_rc;
 	char msg[256]; /* unreadable: why */
 	const char *why;
@@ -86,7 +87,10 @@ run_job(const struct cli_source_opts *o, struct job *j)
 	char *src = NULL;
 	size_t len = 0;
 
-	j->read_rc = tg_file_read(j->path, o->file_max, &src, &len, NULL, &err);
+	j->read_rc =
+	    j->regular
+		? tg_file_read_walked(j->path, o->file_max, &src, &len, &err)
+		: tg_file_read(j->path, o->file_max, &src, &len, NULL, &err);
 	if (j->read_rc) {
 		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
 		return;
@@ -211,7 +215,7 @@ drain(struct run *q)
 /* Queue one file, first handing the oldest job over when the ring is
  * full, and after it any that are done already. */
 static int
-queue_file(struct run *q, const char *path, enum cli_lang lang)
+queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
 {
 	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
 	struct job *j;
@@ -231,6 +235,7 @@ queue_file(struct run *q, const char *path, enum cli_lang lang)
 	memset(j, 0, sizeof(*j));
 	j->path = copy;
 	j->lang = lang;
+	j->regular = regular;
 	j->r = init;
 	pthread_mutex_lock(&q->mu);
 	q->tail++;
@@ -290,7 +295,8 @@ want(void *ctx, const struct tg_walk_entry *e)
 static int
 on_file(void *ctx, const struct tg_walk_entry *e)
 {
-	return queue_file(ctx, e->path, cli_source_lang(e->name));
+	return queue_file(ctx, e->path, cli_source_lang(e->name),
+			  e->st && S_ISREG(e->st->st_mode));
 }
 
 static int
@@ -338,10 +344,13 @@ operand(struct run *q, const char *path)
 			return tell(q, CLI_SOURCE_SKIPPED, path, 1,
 				    "not a Python, C, C++ or CUDA file by "
 				    "its name");
-		return queue_file(q, path, lang) ? q->failed : drain(q);
+		return queue_file(q, path, lang, S_ISREG(st.st_mode))
+			   ? q->failed
+			   : drain(q);
 	}
 	memset(&wo, 0, sizeof(wo));
 	wo.want = want;
+	wo.want_name = want;
 	wo.file = on_file;
 	wo.skipped = on_skipped;
 	wo.ctx = q;

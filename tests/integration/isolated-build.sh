@@ -41,6 +41,13 @@ MKTORCH=$SRCDIR/tests/tools/mktorch.sh
 
 mkdir -p "$tmp/home" "$tmp/bin" "$tmp/out"
 ln -s "$TG" "$tmp/bin/torchgate"
+# python -m build makes its environment with virtualenv where that is
+# importable (Debian's python3-virtualenv, which pre-commit pulls in),
+# else with venv; the cases below are venv's, so the frontend is kept
+# from importing virtualenv (VENV_ONLY); virtualenv's own case is last
+mkdir -p "$tmp/novirtualenv"
+echo 'raise ModuleNotFoundError("hidden by isolated-build.sh")' >"$tmp/novirtualenv/virtualenv.py"
+VENV_ONLY=PYTHONPATH=$tmp/novirtualenv
 # a clean, offline environment; torchgate on PATH
 run() {
 	env -i HOME="$tmp/home" PATH="$tmp/bin:/usr/bin:/bin" LC_ALL=C.UTF-8 \
@@ -80,7 +87,7 @@ build_case() {
 	log=$tmp/$name-$tool.log
 	case $tool in
 	pip) (cd "$tmp" && run "$py" -m pip wheel --no-deps -w "$out" "$w") >"$log" 2>&1 ;;
-	build) (cd "$w" && run "$py" -m build --wheel -o "$out" .) >"$log" 2>&1 ;;
+	build) (cd "$w" && run "$VENV_ONLY" "$py" -m build --wheel -o "$out" .) >"$log" 2>&1 ;;
 	esac
 	check "$name/$tool: build exit status" "$?" 0
 	whl=$(ls "$out"/ampext-*.whl 2>/dev/null | head -n 1)
@@ -141,11 +148,23 @@ got=$(grep -m1 '^err ' "$tmp/probe-pip.txt")
 check_has "probe in pip's build: note" "$got" "torchgate: probe: note: pip's isolated build environment '"
 check_has "probe in pip's build: note" "$got" "pip-build-env-"
 check "probe in pip's build: version" "$(grep -m1 '^out ' "$tmp/probe-pip.txt")" "out 2.11.0"
-(cd "$P" && run PROBE_OUT="$tmp/probe-build.txt" "$PY" -m build --wheel -o "$tmp/out/probe" .) >"$tmp/probe-build.log" 2>&1
+(cd "$P" && run "$VENV_ONLY" PROBE_OUT="$tmp/probe-build.txt" "$PY" -m build --wheel -o "$tmp/out/probe" .) >"$tmp/probe-build.log" 2>&1
 got=$(grep -m1 '^err ' "$tmp/probe-build.txt")
 check_has "probe in build's venv: note" "$got" "is python -m build's isolated build venv: describing '$PY', the interpreter that ran build"
 check_has "probe in build's venv: interpreter" "$(grep -m1 '^exe ' "$tmp/probe-build.txt")" "/build-env-"
 check "probe in build's venv: version" "$(grep -m1 '^out ' "$tmp/probe-build.txt")" "out 2.11.0"
+
+# --- a build environment virtualenv made: its pyvenv.cfg names no
+# frontend (base-executable is the system's python also when build ran
+# from a venv), so torchgate says so and stops, never guesses
+if run "$PY" -c 'import virtualenv' 2>/dev/null; then
+	(cd "$P" && run PROBE_OUT="$tmp/probe-virtualenv.txt" "$PY" -m build --wheel -o "$tmp/out/probe-ve" .) >"$tmp/probe-ve.log" 2>&1
+	got=$(grep -m1 '^err ' "$tmp/probe-virtualenv.txt")
+	check_has "probe in virtualenv's build env: message" "$got" "is the throwaway venv of an isolated build (python -m build) and its pyvenv.cfg does not name the interpreter that made it: name the environment the package is built for with --python, --prefix or --site-packages"
+	check "probe in virtualenv's build env: no version" "$(grep -c '^out [0-9]' "$tmp/probe-virtualenv.txt")" 0
+else
+	echo "note: python3-virtualenv is not installed: python -m build's virtualenv case not run"
+fi
 rm -rf "$tmp/home/.local"
 
 finish

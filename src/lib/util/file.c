@@ -81,9 +81,12 @@ check_mode(const char *path, const struct stat *st, size_t max,
 	return 0;
 }
 
-int
-tg_file_open(const char *path, size_t max, const char *what, int *fd,
-	     size_t *size, int *absent, struct tg_err *err)
+/* tg_file_open; walked: the caller found path a regular file a moment
+ * ago, so no stat before the open, and O_NONBLOCK stays (a regular
+ * file's reads ignore it; read_bounded clears it on an EAGAIN). */
+static int
+open_checked(const char *path, size_t max, const char *what, int *fd,
+	     size_t *size, int *absent, int walked, struct tg_err *err)
 {
 	struct stat st;
 	int f, flags, rc;
@@ -95,7 +98,7 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	/* stat first: opening a device can itself do something (a tape
 	 * rewinds); fstat after, on what was opened, in case the path was
 	 * swapped in between */
-	if (stat(path, &st) != 0) {
+	if (!walked && stat(path, &st) != 0) {
 		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
 			*absent = 1;
 			return 0;
@@ -103,7 +106,7 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				  strerror(errno));
 	}
-	if ((rc = check_mode(path, &st, max, what, err)))
+	if (!walked && (rc = check_mode(path, &st, max, what, err)))
 		return rc;
 	/* O_NONBLOCK: opening a FIFO with no writer would block for ever */
 	f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -118,7 +121,7 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	if (fstat(f, &st) != 0)
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
-	else if (!(rc = check_mode(path, &st, max, what, err)) &&
+	else if (!(rc = check_mode(path, &st, max, what, err)) && !walked &&
 		 ((flags = fcntl(f, F_GETFL)) < 0 ||
 		  fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
@@ -132,10 +135,19 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	return 0;
 }
 
+int
+tg_file_open(const char *path, size_t max, const char *what, int *fd,
+	     size_t *size, int *absent, struct tg_err *err)
+{
+	return open_checked(path, max, what, fd, size, absent, 0, err);
+}
+
+/* walked: see open_checked; the read also stops at the size fstat gave
+ * (a snapshot of a file being written) instead of reading on to EOF. */
 static int
 read_bounded(const char *path, size_t max, const char *what, char **out,
 	     size_t *len, int *truncated, int *absent, int allow_trunc,
-	     struct tg_err *err)
+	     int walked, struct tg_err *err)
 {
 	int fd = -1, rc = 0;
 	char *data = NULL;
@@ -149,8 +161,8 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 		max = SIZE_MAX - 2 - PAD;
 	/* a head read takes any size; a whole read is refused before it
 	 * reads a byte when the file is already too large */
-	rc = tg_file_open(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
-			  absent, err);
+	rc = open_checked(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
+			  absent, walked, err);
 	if (rc || fd < 0)
 		return rc;
 	/* the size may change while it is read (a file being written): the
@@ -183,9 +195,17 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 			data = p;
 			cap = ncap;
 		}
+		if (walked && size > 0 && n == size)
+			break;
 		r = read(fd, data + n, cap - n);
 		if (r < 0) {
+			int flags;
+
 			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN && walked &&
+			    (flags = fcntl(fd, F_GETFL)) >= 0 &&
+			    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
 				continue;
 			rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s",
 					path, strerror(errno));
@@ -220,21 +240,28 @@ int
 tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
 	     struct tg_err *err)
 {
-	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, err);
+	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, 0, err);
+}
+
+int
+tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
+		    struct tg_err *err)
+{
+	return read_bounded(path, max, NULL, out, len, NULL, NULL, 0, 1, err);
 }
 
 int
 tg_file_read_as(const char *path, size_t max, const char *what, char **out,
 		size_t *len, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, what, out, len, NULL, absent, 0, err);
+	return read_bounded(path, max, what, out, len, NULL, absent, 0, 0, err);
 }
 
 int
 tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
+	return read_bounded(path, max, NULL, out, len, truncated, absent, 1, 0,
 			    err);
 }
 

@@ -34,6 +34,14 @@ int tg_file_open(const char *path, size_t max, const char *what, int *fd,
 int tg_file_read(const char *path, size_t max, char **out, size_t *len,
 		 int *absent, struct tg_err *err);
 
+/* As tg_file_read, for a path a directory walk found to be a regular
+ * file a moment ago: no stat before the open (the descriptor's fstat
+ * still refuses what is not a regular file), and the bytes up to the
+ * size fstat gave: a file being written is read as it was then. Two
+ * to four system calls fewer a file. */
+int tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
+			struct tg_err *err);
+
 /* As tg_file_read, naming the kind of file in the message of a file
  * over max ("larger than the 64 KiB limit for pyvenv.cfg"). */
 int tg_file_read_as(const char *path, size_t max, const char *what, char **out,

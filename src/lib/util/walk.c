@@ -3,7 +3,8 @@
  *
  * Depth-first; a directory is read whole and closed, its names sorted,
  * before any of its entries is looked at, so no directory stays open
- * while the walk goes deeper. Every entry costs a stat (of the target) and, when readdir
+ * while the walk goes deeper. Every entry costs a stat (of the target),
+ * but a regular file the caller's want_name leaves out, and, when readdir
  * says it is or may be a symlink, an lstat and a realpath for the root
  * policy (see walk.h). Directories are identified by device and inode:
  * the ones on the current path to tell a loop, a hash set of all the
@@ -176,6 +177,9 @@ walk_entry(struct walker *w, const char *path, const char *rel,
 	e.st = NULL;
 	e.depth = w->depth + 1;
 	e.is_link = nm->type == DT_LNK;
+	if (nm->type == DT_REG && w->o->want_name &&
+	    !w->o->want_name(w->o->ctx, &e))
+		goto out;
 	if (nm->type == DT_UNKNOWN && lstat(child, &lst) == 0)
 		e.is_link = S_ISLNK(lst.st_mode);
 	if (stat(child, &st) != 0) {

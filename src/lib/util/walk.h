@@ -84,6 +84,11 @@ struct tg_walk_opts {
 	 * says which); NULL: everything. Asked before any loop or limit
 	 * check, so an unwanted entry costs nothing but its stat. */
 	int (*want)(void *ctx, const struct tg_walk_entry *e);
+	/* Optional: asked first, with st NULL, for an entry readdir says is
+	 * a regular file (not a link): 0 leaves it out without a stat (a
+	 * walk that wants a few kinds of files by name saves the stat of
+	 * all the others). */
+	int (*want_name)(void *ctx, const struct tg_walk_entry *e);
 	/* A wanted regular file: 0 to go on, a negative TG_E* to stop. */
 	int (*file)(void *ctx, const struct tg_walk_entry *e);
 	/* What was left out and why (msg: "a symlink loop", "deeper than
