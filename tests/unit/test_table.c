@@ -208,10 +208,135 @@ table_versions(void)
 	tg_table_release(&t);
 }
 
+/* The exclusion list: one good document and its matching, then each
+ * kind of bad document with its message. */
+#define EXCL_HEAD                                                              \
+	"{\"schema_version\": 1, \"description\": \"d\",\n \"excluded\": ["
+#define EXCL_ONE(sym, kind, msg)                                               \
+	"{\"symbol\": \"" sym "\", \"kind\": \"" kind "\", \"message\": " msg  \
+	", \"torch\": [\"2.11\"], \"category\": \"internal\", \"see\": null, " \
+	"\"reason\": \"r\"}"
+
+static void
+excluded(void)
+{
+	static const struct {
+		const char *doc, *msg;
+	} bad[] = {
+	    {EXCL_HEAD EXCL_ONE("b", "warnings.warn", "null") ",\n" EXCL_ONE(
+		 "a", "warnings.warn", "null") "]}",
+	     "cannot parse 'X': line 3, column 1: entry 'a': warnings.warn "
+	     "after \"b\" warnings.warn: entries must be sorted by symbol, "
+	     "then kind, each once"},
+	    {EXCL_HEAD EXCL_ONE("a", "warnings.warn", "null") ",\n" EXCL_ONE(
+		 "a", "warnings.warn", "null") "]}",
+	     "cannot parse 'X': line 3, column 1: entry 'a': warnings.warn "
+	     "after \"a\" warnings.warn: entries must be sorted by symbol, "
+	     "then kind, each once"},
+	    {EXCL_HEAD EXCL_ONE("a", "warn", "null") "]}",
+	     "cannot parse 'X': line 2, column 39: entry 'a': \"warn\" is not "
+	     "a valid kind"},
+	    {EXCL_HEAD EXCL_ONE("a", "warnings.warn", "\"\"") "]}",
+	     "cannot parse 'X': line 2, column 67: entry 'a': \"message\" "
+	     "must be null or not empty"},
+	    {EXCL_HEAD "{\"symbol\": \"a\"}]}",
+	     "cannot parse 'X': line 2, column 15: entry 'a': lacks the field "
+	     "\"kind\""},
+	    {EXCL_HEAD "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+		       "\"message\": null, \"torch\": [\"2.x\"], \"category\": "
+		       "\"internal\", \"see\": null, \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 83: entry 'a': \"2.x\" is not "
+	     "a release version X.Y[.Z]"},
+	    {EXCL_HEAD
+	     "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+	     "\"message\": null, \"torch\": [\"2.11\"], \"category\": "
+	     "\"boring\", \"see\": \"x(\", \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 105: entry 'a': \"boring\" is "
+	     "not a valid category"},
+	    {EXCL_HEAD
+	     "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+	     "\"message\": null, \"torch\": [\"2.11\"], \"category\": "
+	     "\"other\", \"see\": \"x(\", \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 121: entry 'a': \"x(\" is not a "
+	     "valid id"},
+	    {"{\"schema_version\": 1, \"excluded\": []}",
+	     "cannot parse 'X': line 1, column 1: the exclusion list lacks the "
+	     "field \"description\""},
+	    {"{\"schema_version\": 1, \"description\": \"d\", \"excluded\": "
+	     "{}}",
+	     "cannot parse 'X': line 1, column 55: \"excluded\" must be an "
+	     "array"},
+	    {"{\"schema_version\": 1, \"description\": \"d\", \"excluded\": [],"
+	     " \"x\": 1}",
+	     "cannot parse 'X': line 1, column 64: unknown field \"x\" in the "
+	     "exclusion list"},
+	};
+	static const char good[] = EXCL_HEAD EXCL_ONE(
+	    "at::f", "C10_DEPRECATED_MESSAGE",
+	    "null") ",\n" EXCL_ONE("torch.g", "warnings.warn",
+				   "null") ",\n" EXCL_ONE("torch.g",
+							  "warnings.warn",
+							  "\"second\"") "]}";
+	struct tg_excluded x = TG_EXCLUDED_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	size_t k;
+
+	CHECK(tg_table_excluded_parse(&x, good, strlen(good), "X", &err) == 0,
+	      "%s", err.msg);
+	CHECK(x.n == 3 && strcmp(x.description, "d") == 0, "3 entries");
+	CHECK(tg_table_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE",
+				      NULL) == &x.v[0],
+	      "match without a message");
+	CHECK(tg_table_excluded_match(&x, "at::f", "[[deprecated]]", "m") ==
+		  NULL,
+	      "another kind");
+	CHECK(tg_table_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE",
+				      "m") == NULL,
+	      "another symbol");
+	CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+				      "the second one") == &x.v[1],
+	      "the first entry that matches");
+	tg_table_excluded_release(&x);
+	/* a message selects: only the entry with one */
+	{
+		static const char sel[] = EXCL_HEAD EXCL_ONE(
+		    "torch.g", "warnings.warn", "\"second\"") "]}";
+
+		CHECK(tg_table_excluded_parse(&x, sel, strlen(sel), "X",
+					      &err) == 0,
+		      "%s", err.msg);
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      "the second one") == &x.v[0],
+		      "message found");
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      "the first one") == NULL,
+		      "message not found");
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      NULL) == NULL,
+		      "no message");
+		tg_table_excluded_release(&x);
+	}
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		CHECK(tg_table_excluded_parse(&x, bad[k].doc,
+					      strlen(bad[k].doc), "X",
+					      &err) == TG_EINVAL,
+		      "bad %zu rejected", k);
+		CHECK_STR(err.msg, bad[k].msg, "bad exclusion list");
+		CHECK(x.n == 0 && x.v == NULL, "released");
+	}
+	CHECK(tg_table_excluded_default(&x, &err) == 0, "built-in: %s",
+	      err.msg);
+	CHECK(x.n > 0, "the built-in list has entries");
+	tg_table_excluded_release(&x);
+	CHECK_STR(tg_table_excl_category_name(TG_EXCL_MODULE_LEVEL),
+		  "module-level", "category name");
+}
+
 int
 main(void)
 {
 	table_versions();
+	excluded();
 	errors();
 	syntax();
 	status();
