@@ -53,7 +53,8 @@ struct diff {
 	char ***paths;		     /* per table entry, nfiles each */
 	const struct tg_api *apis;   /* the table's: paths[a - apis] */
 	const struct tg_api **missing;
-	size_t nmissing, nunknown, nexcluded;
+	const struct tg_excl **mexcl; /* per missing entry, or NULL */
+	size_t nmissing, nunknown, nexcluded, nexcused;
 };
 
 static const char *
@@ -112,6 +113,7 @@ diff_release(struct diff *df, const struct tg_table *table)
 	free(df->excl);
 	free(df->hit);
 	free(df->missing);
+	free(df->mexcl);
 }
 
 static int
@@ -128,7 +130,9 @@ diff_run(struct diff *df, const struct tg_decls *d,
 	df->hit = calloc(table->n + 1, 1);
 	df->paths = calloc(table->n + 1, sizeof(*df->paths));
 	df->missing = calloc(table->n + 1, sizeof(*df->missing));
-	if (!df->api || !df->excl || !df->hit || !df->paths || !df->missing)
+	df->mexcl = calloc(table->n + 1, sizeof(*df->mexcl));
+	if (!df->api || !df->excl || !df->hit || !df->paths || !df->missing ||
+	    !df->mexcl)
 		return TG_ENOMEM;
 	for (j = 0; j < table->n; j++) {
 		const struct tg_api *a = &table->apis[j];
@@ -171,8 +175,12 @@ diff_run(struct diff *df, const struct tg_decls *d,
 			continue;
 		for (k = 0; k < a->nfiles && !exists; k++)
 			exists = tg_path_is_file(df->paths[j][k]);
-		if (exists)
-			df->missing[df->nmissing++] = a;
+		if (!exists)
+			continue;
+		df->mexcl[df->nmissing] = tg_table_excluded_match(
+		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
+		df->nexcused += df->mexcl[df->nmissing] != NULL;
+		df->missing[df->nmissing++] = a;
 	}
 	return 0;
 }
@@ -215,7 +223,7 @@ json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
 
 static void
 json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
-	     const char *base, size_t nbase)
+	     const struct tg_excl *e, const char *base, size_t nbase)
 {
 	char **paths = df->paths[a - df->apis];
 	size_t k;
@@ -229,6 +237,10 @@ json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
 		if (tg_path_is_file(paths[k]))
 			tg_jsonw_str(w, shown(paths[k], base, nbase));
 	tg_jsonw_end(w);
+	tg_jsonw_kstr(w, "excluded",
+		      e ? tg_table_excl_category_name(e->category) : NULL);
+	if (e)
+		tg_jsonw_kstr(w, "reason", e->reason);
 	tg_jsonw_end(w);
 }
 
@@ -303,7 +315,7 @@ print_json(const struct tg_decls *d, const struct diff *df,
 	tg_jsonw_key(&w, "not_declared");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < df->nmissing; k++)
-		json_missing(&w, df, df->missing[k], base, nbase);
+		json_missing(&w, df, df->missing[k], df->mexcl[k], base, nbase);
 	tg_jsonw_end(&w);
 	tg_jsonw_end(&w);
 	return tg_jsonw_finish(&w);
@@ -365,6 +377,11 @@ print_text(const struct tg_decls *d, const struct diff *df,
 				sep = ", ";
 			}
 		puts(*sep == ',' ? ")" : "");
+		if (df->mexcl[k])
+			printf(
+			    "      excluded, %s: %s\n",
+			    tg_table_excl_category_name(df->mexcl[k]->category),
+			    df->mexcl[k]->reason);
 	}
 }
 
@@ -419,7 +436,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	} else {
 		print_text(&decls, &df, t, base, strlen(base));
 	}
-	if (df.nunknown > df.nexcluded || df.nmissing)
+	if (df.nunknown > df.nexcluded || df.nmissing > df.nexcused)
 		status = CLI_FAILED;
 out:
 	diff_release(&df, table);

@@ -139,6 +139,7 @@ done <<'MUT'
 x[0]["kind"] = "warn"
 x[0]["category"] = "boring"
 x[0]["message"] = ""
+x[0]["kind"] = "not-declared"; x[0]["message"] = "m"
 x[0]["torch"] = []
 x[0]["torch"] = ["2.x"]
 x[0]["see"] = "torch.(bad)"

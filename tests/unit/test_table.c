@@ -259,6 +259,10 @@ excluded(void)
 	     "\"other\", \"see\": \"x(\", \"reason\": \"r\"}]}",
 	     "cannot parse 'X': line 2, column 121: entry 'a': \"x(\" is not a "
 	     "valid id"},
+	    {EXCL_HEAD EXCL_ONE("torch.f", "not-declared", "\"m\"") "]}",
+	     "cannot parse 'X': line 2, column 72: entry 'torch.f': "
+	     "\"message\" "
+	     "must be null for kind \"not-declared\""},
 	    {"{\"schema_version\": 1, \"excluded\": []}",
 	     "cannot parse 'X': line 1, column 1: the exclusion list lacks the "
 	     "field \"description\""},

@@ -1126,6 +1126,7 @@ load_excl(struct tload *L, const struct tg_json *o, struct tg_excl *e)
 					    "C10_DEPRECATED_MESSAGE",
 					    "TORCH_WARN_DEPRECATION",
 					    "[[deprecated]]",
+					    TG_EXCL_NOT_DECLARED,
 					    NULL};
 	const struct tg_json *v = tg_json_get(o, "symbol");
 	int rc, kind = 0, cat = 0;
@@ -1149,6 +1150,12 @@ load_excl(struct tload *L, const struct tg_json *o, struct tg_excl *e)
 	if (!rc && e->message && !e->message[0]) {
 		enter(L, "message");
 		rc = tfail(L, "\"message\" must be null or not empty");
+		L->depth--;
+	}
+	if (!rc && e->message && strcmp(e->kind, TG_EXCL_NOT_DECLARED) == 0) {
+		enter(L, "message");
+		rc = tfail(L, "\"message\" must be null for kind \"%s\"",
+			   TG_EXCL_NOT_DECLARED);
 		L->depth--;
 	}
 	if (!rc)

@@ -152,8 +152,14 @@ enum tg_excl_category {
 	TG_EXCL_OTHER,
 };
 
+/* The kind of an exclusion that is no declaration: a table entry, by its
+ * id, deprecated in torch but not declared where discover reads (a
+ * TORCH_WARN_ONCE in ATen's compiled sources, a deprecation only the
+ * docs state). Its message is always NULL. */
+#define TG_EXCL_NOT_DECLARED "not-declared"
+
 struct tg_excl {
-	char *symbol;  /* as discover names it */
+	char *symbol;  /* as discover names it; a table id for not-declared */
 	char *kind;    /* a declaration kind, as discover spells it */
 	char *message; /* NULL, or a substring the declaration's message has */
 	char **torch;  /* the installs that declare it ("1.13", "2.11") */
