@@ -76,6 +76,9 @@ del e[1]["notes"]
 e[1]["surprise"] = True
 e[2]["introduced"]["version"] = "2.4.0a0"
 e[2]["introduced"]["bound"] = "roughly"
+e[2]["introduced"]["bound"] = "between"
+e[2]["introduced"]["after"] = "1.0"
+e[2]["removed"]["bound"] = "between"; e[2]["removed"]["after"] = "1.0"
 e[2]["deprecated"]["status"] = "sure"
 e[2]["warning"]["category"] = "Warning"
 e[2]["evidence"]["files"] = ["/etc/passwd"]

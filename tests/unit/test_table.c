@@ -336,10 +336,91 @@ excluded(void)
 		  "module-level", "category name");
 }
 
+/* bound "between": after, before version; counted as at-or-before. */
+static void
+between(void)
+{
+	static const char intro[] =
+	    "\"bound\": \"exact\", \"status\": \"verified\", \"note\": \"\"}";
+	static const struct {
+		const char *with, *want;
+	} cases[] = {
+	    {"\"bound\": \"between\", \"after\": \"1.13\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     NULL},
+	    {"\"bound\": \"between\", \"status\": \"verified\", \"note\": "
+	     "\"\"}",
+	     "cannot parse 'T': line 4, column 16: entry 'torch.x': bound "
+	     "\"between\" needs \"after\""},
+	    {"\"bound\": \"exact\", \"after\": \"1.13\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 16: entry 'torch.x': only "
+	     "bound \"between\" may have \"after\""},
+	    {"\"bound\": \"between\", \"after\": \"2.3\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 64: entry 'torch.x': after "
+	     "2.3 is not before version 2.3"},
+	    {"\"bound\": \"between\", \"after\": \"1.x\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 64: entry 'torch.x': \"1.x\" "
+	     "is not a release version X.Y[.Z]"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		char *d = doc("torch.x", "2.3", "x", "", ""), *p, *n;
+		int rc;
+
+		p = strstr(d, intro);
+		n = malloc(strlen(d) + strlen(cases[k].with) + 1);
+		CHECK(p && n, "template");
+		if (!p || !n) {
+			free(d);
+			free(n);
+			continue;
+		}
+		memcpy(n, d, (size_t)(p - d));
+		strcpy(n + (p - d), cases[k].with);
+		strcat(n, p + strlen(intro));
+		rc = tg_table_parse(&t, n, strlen(n), "T", &err);
+		if (!cases[k].want) {
+			static const char *const v[] = {"1.13", "2.0", "2.3"};
+			static const enum tg_api_status want[] = {
+			    TG_API_NOT_YET, TG_API_NOT_YET, TG_API_AVAILABLE};
+			size_t i;
+
+			CHECK(rc == 0, "between loads: %s", err.msg);
+			CHECK(rc == 0 &&
+				  t.apis[0].introduced.bound ==
+				      TG_BOUND_BETWEEN &&
+				  strcmp(t.apis[0].introduced.after, "1.13") ==
+				      0,
+			      "after read");
+			for (i = 0; rc == 0 && i < 3; i++) {
+				struct tg_version tv = TG_VERSION_INIT;
+
+				tg_version_parse(&tv, v[i], strlen(v[i]), NULL);
+				CHECK(tg_api_status(&t.apis[0], &tv) == want[i],
+				      "between: status in %s", v[i]);
+				tg_version_release(&tv);
+			}
+		} else {
+			CHECK(rc == TG_EINVAL, "case %zu rejected", k);
+			CHECK_STR(err.msg, cases[k].want, "between");
+		}
+		tg_table_release(&t);
+		free(d);
+		free(n);
+	}
+}
+
 int
 main(void)
 {
 	table_versions();
+	between();
 	excluded();
 	errors();
 	syntax();

@@ -31,6 +31,8 @@ event_release(struct tg_event *e)
 {
 	free(e->version);
 	tg_version_release(&e->ver);
+	free(e->after);
+	tg_version_release(&e->after_ver);
 	free(e->note);
 	free(e->withdrawn);
 	tg_version_release(&e->withdrawn_ver);
@@ -397,12 +399,12 @@ get_event(struct tload *L, const struct tg_json *entry, const char *key,
 	  struct tg_event *ev)
 {
 	static const char *const allowed[] = {
-	    "version",	 "bound",	 "status", "note",
-	    "withdrawn", "announced_by", NULL};
+	    "version", "bound",	    "after",	    "status",
+	    "note",    "withdrawn", "announced_by", NULL};
 	static const char *const required[] = {"version", "bound", "status",
 					       "note", NULL};
 	static const char *const bounds[] = {"exact", "at-or-before", "before",
-					     NULL};
+					     "between", NULL};
 	const struct tg_json *obj = tg_json_get(entry, key);
 	int rc, b = 0, f = 0;
 
@@ -412,6 +414,27 @@ get_event(struct tload *L, const struct tg_json *entry, const char *key,
 		rc = get_version(L, obj, "version", &ev->version, &ev->ver);
 	if (!rc)
 		rc = get_enum(L, obj, "bound", bounds, &b);
+	if (!rc && (b == TG_BOUND_BETWEEN) != !!tg_json_get(obj, "after"))
+		rc = tfail(L, "%s",
+			   b == TG_BOUND_BETWEEN
+			       ? "bound \"between\" needs \"after\""
+			       : "only bound \"between\" may have "
+				 "\"after\"");
+	if (!rc && b == TG_BOUND_BETWEEN && !ev->version)
+		rc = tfail(L, "bound \"between\" needs a version");
+	if (!rc && b == TG_BOUND_BETWEEN)
+		rc = get_version(L, obj, "after", &ev->after, &ev->after_ver);
+	if (!rc && b == TG_BOUND_BETWEEN && !ev->after) {
+		enter(L, "after");
+		rc = tfail(L, "expected a string for \"after\"");
+		L->depth--;
+	}
+	if (!rc && ev->after && tg_version_cmp(&ev->after_ver, &ev->ver) >= 0) {
+		enter(L, "after");
+		rc = tfail(L, "after %s is not before version %s", ev->after,
+			   ev->version);
+		L->depth--;
+	}
 	if (!rc)
 		rc = get_enum(L, obj, "status", fact_names, &f);
 	if (!rc)

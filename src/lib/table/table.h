@@ -19,7 +19,14 @@
 #define TG_TABLE_MAX ((size_t)32 * 1024 * 1024)
 
 enum tg_fact { TG_FACT_VERIFIED, TG_FACT_INFERRED, TG_FACT_UNVERIFIED };
-enum tg_bound { TG_BOUND_EXACT, TG_BOUND_AT_OR_BEFORE, TG_BOUND_BEFORE };
+/* between: after the release "after" (which lacks it), at or before
+ * version; it counts as at-or-before version everywhere. */
+enum tg_bound {
+	TG_BOUND_EXACT,
+	TG_BOUND_AT_OR_BEFORE,
+	TG_BOUND_BEFORE,
+	TG_BOUND_BETWEEN,
+};
 
 /* Each version string of an entry comes with its parse, made when the
  * table loads (a *_ver is zeroed, str NULL, where its string is NULL),
@@ -29,6 +36,8 @@ struct tg_event {
 	char *version; /* NULL: did not happen (introduced: before 1.0) */
 	struct tg_version ver;
 	enum tg_bound bound;
+	char *after; /* between: the last release known without it */
+	struct tg_version after_ver;
 	enum tg_fact status;
 	char *note;
 	char *withdrawn; /* deprecated: taken back in this release */
