@@ -10,8 +10,11 @@
  * (torch.cuda.amp.autocast_mode.custom_fwd is torch.cuda.amp.custom_fwd)
  * or one names the other's parent (a warning in torch.distributed.
  * launch.main declares torch.distributed.launch; one in a function, the
- * entry for its parameter). Exit 1 when either list is non-empty, so a
- * table review can gate on it.
+ * entry for its parameter). A declaration without an entry is excluded
+ * when the exclusion list (data/apis-excluded.json, or --exclusions
+ * FILE) names it, else unaccounted. Exit 1 when a declaration is
+ * unaccounted or an entry not declared: the gate of a table against an
+ * installed torch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,23 +34,27 @@
 
 #define CMD "discover"
 
-static const char *format;
+static const char *format, *exclusions;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
      formats},
+    {CLI_OPT_VALUE, "exclusions", 0, &exclusions, "FILE",
+     "use the exclusion list FILE, not the built-in one", NULL},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };
 
 /* The diff: which entry each declaration matched, which entries were
  * matched, and the installed evidence paths of every entry. */
 struct diff {
-	const struct tg_api **api; /* per declaration, or NULL */
-	char *hit;		   /* per table entry */
-	char ***paths;		   /* per table entry, nfiles each */
-	const struct tg_api *apis; /* the table's: paths[a - apis] */
+	const struct tg_api **api;   /* per declaration, or NULL */
+	const struct tg_excl **excl; /* per declaration without an entry */
+	char *hit;		     /* per table entry */
+	char ***paths;		     /* per table entry, nfiles each */
+	const struct tg_api *apis;   /* the table's: paths[a - apis] */
 	const struct tg_api **missing;
-	size_t nmissing, nunknown;
+	const struct tg_excl **mexcl; /* per missing entry, or NULL */
+	size_t nmissing, nunknown, nexcluded, nexcused;
 };
 
 static const char *
@@ -103,24 +110,29 @@ diff_release(struct diff *df, const struct tg_table *table)
 	}
 	free(df->paths);
 	free(df->api);
+	free(df->excl);
 	free(df->hit);
 	free(df->missing);
+	free(df->mexcl);
 }
 
 static int
 diff_run(struct diff *df, const struct tg_decls *d,
-	 const struct tg_table *table, const struct tg_torch *t,
-	 const struct tg_version *v)
+	 const struct tg_table *table, const struct tg_excluded *x,
+	 const struct tg_torch *t, const struct tg_version *v)
 {
 	size_t j, k;
 
 	memset(df, 0, sizeof(*df));
 	df->apis = table->apis;
 	df->api = calloc(d->n + 1, sizeof(*df->api));
+	df->excl = calloc(d->n + 1, sizeof(*df->excl));
 	df->hit = calloc(table->n + 1, 1);
 	df->paths = calloc(table->n + 1, sizeof(*df->paths));
 	df->missing = calloc(table->n + 1, sizeof(*df->missing));
-	if (!df->api || !df->hit || !df->paths || !df->missing)
+	df->mexcl = calloc(table->n + 1, sizeof(*df->mexcl));
+	if (!df->api || !df->excl || !df->hit || !df->paths || !df->missing ||
+	    !df->mexcl)
 		return TG_ENOMEM;
 	for (j = 0; j < table->n; j++) {
 		const struct tg_api *a = &table->apis[j];
@@ -148,7 +160,11 @@ diff_run(struct diff *df, const struct tg_decls *d,
 			}
 			df->hit[j] = 1;
 		}
+		if (!df->api[k])
+			df->excl[k] = tg_table_excluded_match(
+			    x, d->v[k].symbol, d->v[k].kind, d->v[k].message);
 		df->nunknown += !df->api[k];
+		df->nexcluded += df->excl[k] != NULL;
 	}
 	for (j = 0; j < table->n; j++) {
 		const struct tg_api *a = &table->apis[j];
@@ -159,8 +175,12 @@ diff_run(struct diff *df, const struct tg_decls *d,
 			continue;
 		for (k = 0; k < a->nfiles && !exists; k++)
 			exists = tg_path_is_file(df->paths[j][k]);
-		if (exists)
-			df->missing[df->nmissing++] = a;
+		if (!exists)
+			continue;
+		df->mexcl[df->nmissing] = tg_table_excluded_match(
+		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
+		df->nexcused += df->mexcl[df->nmissing] != NULL;
+		df->missing[df->nmissing++] = a;
 	}
 	return 0;
 }
@@ -178,7 +198,7 @@ shown(const char *file, const char *base, size_t nbase)
 
 static void
 json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
-	  const struct tg_api *a, int full)
+	  const struct tg_api *a, const struct tg_excl *e, int full)
 {
 	tg_jsonw_object(w, TG_JSONW_FLOW);
 	tg_jsonw_kstr(w, "symbol", d->symbol);
@@ -189,13 +209,21 @@ json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
 		tg_jsonw_kstr(w, "message", d->message);
 		tg_jsonw_kstr(w, "replacement", d->replacement);
 		tg_jsonw_kstr(w, "table_id", a ? a->id : NULL);
+		tg_jsonw_kstr(w, "excluded",
+			      e ? tg_table_excl_category_name(e->category)
+				: NULL);
+	} else if (e) {
+		tg_jsonw_kstr(w, "category",
+			      tg_table_excl_category_name(e->category));
+		tg_jsonw_kstr(w, "see", e->see);
+		tg_jsonw_kstr(w, "reason", e->reason);
 	}
 	tg_jsonw_end(w);
 }
 
 static void
 json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
-	     const char *base, size_t nbase)
+	     const struct tg_excl *e, const char *base, size_t nbase)
 {
 	char **paths = df->paths[a - df->apis];
 	size_t k;
@@ -209,6 +237,10 @@ json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
 		if (tg_path_is_file(paths[k]))
 			tg_jsonw_str(w, shown(paths[k], base, nbase));
 	tg_jsonw_end(w);
+	tg_jsonw_kstr(w, "excluded",
+		      e ? tg_table_excl_category_name(e->category) : NULL);
+	if (e)
+		tg_jsonw_kstr(w, "reason", e->reason);
 	tg_jsonw_end(w);
 }
 
@@ -246,7 +278,7 @@ print_json(const struct tg_decls *d, const struct diff *df,
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < d->n; k++) {
 		json_decl(&w, &d->v[k], shown(d->v[k].file, base, nbase),
-			  df->api[k], 1);
+			  df->api[k], df->excl[k], 1);
 		spill(out);
 	}
 	tg_jsonw_end(&w);
@@ -255,14 +287,35 @@ print_json(const struct tg_decls *d, const struct diff *df,
 	for (k = 0; k < d->n; k++) {
 		if (!df->api[k])
 			json_decl(&w, &d->v[k],
-				  shown(d->v[k].file, base, nbase), NULL, 0);
+				  shown(d->v[k].file, base, nbase), NULL, NULL,
+				  0);
+		spill(out);
+	}
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "excluded");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < d->n; k++) {
+		if (df->excl[k])
+			json_decl(&w, &d->v[k],
+				  shown(d->v[k].file, base, nbase), NULL,
+				  df->excl[k], 0);
+		spill(out);
+	}
+	tg_jsonw_end(&w);
+	tg_jsonw_key(&w, "unaccounted");
+	tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	for (k = 0; k < d->n; k++) {
+		if (!df->api[k] && !df->excl[k])
+			json_decl(&w, &d->v[k],
+				  shown(d->v[k].file, base, nbase), NULL, NULL,
+				  0);
 		spill(out);
 	}
 	tg_jsonw_end(&w);
 	tg_jsonw_key(&w, "not_declared");
 	tg_jsonw_array(&w, TG_JSONW_BLOCK);
 	for (k = 0; k < df->nmissing; k++)
-		json_missing(&w, df, df->missing[k], base, nbase);
+		json_missing(&w, df, df->missing[k], df->mexcl[k], base, nbase);
 	tg_jsonw_end(&w);
 	tg_jsonw_end(&w);
 	return tg_jsonw_finish(&w);
@@ -289,8 +342,21 @@ print_text(const struct tg_decls *d, const struct diff *df,
 			printf("      table: %s\n", df->api[k]->id);
 	}
 	printf("not in the table: %zu\n", df->nunknown);
+	printf("excluded: %zu\n", df->nexcluded);
+	for (k = 0; k < d->n; k++) {
+		const struct tg_excl *e = df->excl[k];
+
+		if (!e)
+			continue;
+		printf("  %s:%zu: %s %s\n", shown(d->v[k].file, base, nbase),
+		       d->v[k].line, d->v[k].kind, d->v[k].symbol);
+		printf("      %s%s%s: %s\n",
+		       tg_table_excl_category_name(e->category),
+		       e->see ? ", see " : "", e->see ? e->see : "", e->reason);
+	}
+	printf("unaccounted: %zu\n", df->nunknown - df->nexcluded);
 	for (k = 0; k < d->n; k++)
-		if (!df->api[k])
+		if (!df->api[k] && !df->excl[k])
 			printf("  %s:%zu: %s %s\n",
 			       shown(d->v[k].file, base, nbase), d->v[k].line,
 			       d->v[k].kind, d->v[k].symbol);
@@ -311,6 +377,11 @@ print_text(const struct tg_decls *d, const struct diff *df,
 				sep = ", ";
 			}
 		puts(*sep == ',' ? ")" : "");
+		if (df->mexcl[k])
+			printf(
+			    "      excluded, %s: %s\n",
+			    tg_table_excl_category_name(df->mexcl[k]->category),
+			    df->mexcl[k]->reason);
 	}
 }
 
@@ -320,6 +391,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	const struct tg_table *table = &ctx->table;
 	const struct tg_torch *t = ctx->torch;
 	struct tg_decls decls = TG_DECLS_INIT;
+	struct tg_excluded excl = TG_EXCLUDED_INIT;
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf out = TG_BUF_INIT;
 	struct diff df;
@@ -330,6 +402,13 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	memset(&df, 0, sizeof(df));
+	r = exclusions ? tg_table_excluded_load(&excl, exclusions, &err)
+		       : tg_table_excluded_default(&excl, &err);
+	if (r) {
+		cli_error(CMD, "%s", err.msg);
+		status = r == TG_EINVAL ? CLI_BAD_INPUT : CLI_IO;
+		goto out;
+	}
 	r = tg_discover(&decls, t->dir, t->include_dir, &err);
 	if (r) {
 		/* A directory that cannot be read, too many files, memory:
@@ -341,8 +420,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	for (k = 0; !quiet && k < decls.notes.n; k++)
 		cli_error(CMD, "warning: %s", decls.notes.v[k].message);
 	base = tg_path_dirname(t->dir);
-	if (!base ||
-	    diff_run(&df, &decls, table, t, &t->src[t->version_from].v)) {
+	if (!base || diff_run(&df, &decls, table, &excl, t,
+			      &t->src[t->version_from].v)) {
 		cli_error(CMD, "out of memory");
 		status = CLI_IO;
 		goto out;
@@ -357,13 +436,14 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	} else {
 		print_text(&decls, &df, t, base, strlen(base));
 	}
-	if (df.nunknown || df.nmissing)
+	if (df.nunknown > df.nexcluded || df.nmissing > df.nexcused)
 		status = CLI_FAILED;
 out:
 	diff_release(&df, table);
 	free(base);
 	tg_buf_release(&out);
 	tg_discover_release(&decls);
+	tg_table_excluded_release(&excl);
 	return status;
 }
 
@@ -373,7 +453,8 @@ const struct cli_command cmd_discover = {
     .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
     .synopsis = "usage: torchgate discover [--table FILE] "
-		"[--format=text|json] [--quiet]\n"
+		"[--exclusions FILE]\n"
+		"                          [--format=text|json] [--quiet]\n"
 		"                          [--python PATH | --prefix DIR |\n"
 		"                           --site-packages DIR...]",
     .about =
@@ -384,12 +465,16 @@ const struct cli_command cmd_discover = {
 	"TORCH_WARN_DEPRECATION in its headers. For each: the name it "
 	"applies\n"
 	"to, file:line, the message and the replacement the message names.\n"
-	"Then compare with the table: declarations it has no entry for, and\n"
+	"Then compare with the table: declarations it has no entry for\n"
+	"(excluded when the exclusion list names them, else unaccounted), "
+	"and\n"
 	"entries it calls deprecated in this torch that torch does not "
 	"declare.\n"
 	"Files only: torch is never imported.",
-    .exits = "Exit status: 0 torch and the table agree, 1 they differ, 2 "
-	     "usage, 3 no\n"
-	     "torch found, 4 a bad table or bad torch metadata, 5 I/O failure.",
+    .exits =
+	"Exit status: 0 every declaration tabled or excluded and every "
+	"deprecated\n"
+	"entry declared, 1 not, 2 usage, 3 no torch found, 4 a bad table,\n"
+	"exclusion list or torch metadata, 5 I/O failure.",
     .run = run,
 };

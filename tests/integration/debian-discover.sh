@@ -67,9 +67,15 @@ for s in ("at::Tensor::type",):
         print("FAIL: %s not harvested" % s); bad += 1
 if kinds.get("C10_DEPRECATED_MESSAGE", 0) < 1:
     print("FAIL: no C10_DEPRECATED_MESSAGE"); bad += 1
-for k in ("not_in_table", "not_declared"):
+for k in ("not_in_table", "excluded", "unaccounted", "not_declared"):
     if not isinstance(doc.get(k), list):
         print("FAIL: no list %s" % k); bad += 1
+# every declaration without an entry is excluded or unaccounted, once
+if not bad:
+    split = [(d["symbol"], d["line"], d["file"]) for d in doc["excluded"] + doc["unaccounted"]]
+    if sorted(split) != sorted((d["symbol"], d["line"], d["file"]) for d in doc["not_in_table"]):
+        print("FAIL: excluded + unaccounted is not not_in_table"); bad += 1
+    print("not in the table: %d, excluded %d, unaccounted %d" % (len(doc["not_in_table"]), len(doc["excluded"]), len(doc["unaccounted"])))
 sys.exit(1 if bad else 0)
 PY
 finish

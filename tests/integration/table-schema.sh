@@ -6,6 +6,8 @@
 # data/apis.json and tests/data/apis-mini.json must pass both the JSON
 # Schema (data/apis.schema.json, checked with Debian's python3-jsonschema)
 # and torchgate's own strict loader; each mutation below must fail both.
+# The same for the exclusion list data/apis-excluded.json and its schema
+# (loaded by discover --exclusions), whose see ids must be in the table.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
@@ -13,8 +15,8 @@ PY=/usr/bin/python3
 	die "$PY cannot import jsonschema (apt-get install python3-jsonschema)"
 schema=$SRCDIR/data/apis.schema.json
 
-validate() { # FILE -> 0 valid, 1 invalid
-	"$PY" - "$schema" "$1" <<'PY'
+validate() { # FILE [SCHEMA] -> 0 valid, 1 invalid
+	"$PY" - "${2:-$schema}" "$1" <<'PY'
 import json, sys, jsonschema
 schema = json.load(open(sys.argv[1]))
 jsonschema.Draft7Validator.check_schema(schema)
@@ -74,6 +76,9 @@ del e[1]["notes"]
 e[1]["surprise"] = True
 e[2]["introduced"]["version"] = "2.4.0a0"
 e[2]["introduced"]["bound"] = "roughly"
+e[2]["introduced"]["bound"] = "between"
+e[2]["introduced"]["after"] = "1.0"
+e[2]["removed"]["bound"] = "between"; e[2]["removed"]["after"] = "1.0"
 e[2]["deprecated"]["status"] = "sure"
 e[2]["warning"]["category"] = "Warning"
 e[2]["evidence"]["files"] = ["/etc/passwd"]
@@ -83,5 +88,69 @@ e[3]["replacement"]["since"] = 2.4
 doc["schema_version"] = 2
 doc["entries"] = []
 doc["extra"] = 1
+MUT
+
+# the exclusion list: schema and loader (discover with --exclusions, on a
+# fake torch; 0 or 1 is a list that loaded, 4 one that did not)
+xschema=$SRCDIR/data/apis-excluded.schema.json
+xlist=$SRCDIR/data/apis-excluded.json
+bash "$SRCDIR/tests/tools/mktorch.sh" "$tmp/sp" >/dev/null
+xloads() {
+	"$TG" discover --site-packages "$tmp/sp" --exclusions "$1" --quiet >/dev/null 2>"$tmp/err"
+	[ $? -le 1 ]
+}
+if validate "$xlist" "$xschema"; then ok "schema: $xlist"; else fail "schema rejects $xlist"; fi
+if xloads "$xlist"; then ok "loader: $xlist"; else fail "loader rejects $xlist: $(cat "$tmp/err")"; fi
+unknown=$("$PY" - "$xlist" "$SRCDIR/data/apis.json" <<'PY'
+import json, sys
+ids = {e["id"] for e in json.load(open(sys.argv[2]))["entries"]}
+print(" ".join(sorted({x["see"] for x in json.load(open(sys.argv[1]))["excluded"]
+                       if x["see"] and x["see"] not in ids})))
+PY
+)
+check "exclusions whose see is not a table id" "$unknown" ""
+"$TG" discover --site-packages "$tmp/sp" --format=json --quiet >"$tmp/xa.json"
+"$TG" discover --site-packages "$tmp/sp" --format=json --quiet --exclusions "$xlist" >"$tmp/xb.json"
+if cmp -s "$tmp/xa.json" "$tmp/xb.json" &&
+	"$TG" discover --site-packages "$tmp/sp" --quiet --exclusions "$tmp/nowhere" 2>/dev/null
+	[ $? -eq 5 ]; then
+	ok "discover reads the built-in list without --exclusions, the file with it"
+else
+	fail "discover --exclusions: the built-in list and the file differ, or a missing file is not exit 5"
+fi
+i=0
+while IFS= read -r expr; do
+	i=$((i + 1))
+	"$PY" - "$xlist" "$tmp/x$i.json" "$expr" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+x = doc["excluded"] = doc["excluded"] or [{"symbol": "a", "kind": "warnings.warn", "message": None, "torch": ["2.11"], "category": "internal", "see": None, "reason": "r"}]
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+	if validate "$tmp/x$i.json" "$xschema" >/dev/null; then
+		fail "exclusion schema accepts mutation: $expr"
+	else
+		ok "exclusion schema rejects: $expr"
+	fi
+	if xloads "$tmp/x$i.json"; then
+		fail "exclusion loader accepts mutation: $expr"
+	else
+		ok "exclusion loader rejects: $expr -> $(head -c 160 "$tmp/err")"
+	fi
+done <<'MUT'
+x[0]["kind"] = "warn"
+x[0]["category"] = "boring"
+x[0]["message"] = ""
+x[0]["kind"] = "not-declared"; x[0]["message"] = "m"
+x[0]["torch"] = []
+x[0]["torch"] = ["2.x"]
+x[0]["see"] = "torch.(bad)"
+x[0]["reason"] = ""
+x[0]["extra"] = 1
+del x[0]["see"]
+doc["schema_version"] = 2
+del doc["description"]
+doc["excluded"] = {}
 MUT
 finish

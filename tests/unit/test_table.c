@@ -208,10 +208,220 @@ table_versions(void)
 	tg_table_release(&t);
 }
 
+/* The exclusion list: one good document and its matching, then each
+ * kind of bad document with its message. */
+#define EXCL_HEAD                                                              \
+	"{\"schema_version\": 1, \"description\": \"d\",\n \"excluded\": ["
+#define EXCL_ONE(sym, kind, msg)                                               \
+	"{\"symbol\": \"" sym "\", \"kind\": \"" kind "\", \"message\": " msg  \
+	", \"torch\": [\"2.11\"], \"category\": \"internal\", \"see\": null, " \
+	"\"reason\": \"r\"}"
+
+static void
+excluded(void)
+{
+	static const struct {
+		const char *doc, *msg;
+	} bad[] = {
+	    {EXCL_HEAD EXCL_ONE("b", "warnings.warn", "null") ",\n" EXCL_ONE(
+		 "a", "warnings.warn", "null") "]}",
+	     "cannot parse 'X': line 3, column 1: entry 'a': warnings.warn "
+	     "after \"b\" warnings.warn: entries must be sorted by symbol, "
+	     "then kind, each once"},
+	    {EXCL_HEAD EXCL_ONE("a", "warnings.warn", "null") ",\n" EXCL_ONE(
+		 "a", "warnings.warn", "null") "]}",
+	     "cannot parse 'X': line 3, column 1: entry 'a': warnings.warn "
+	     "after \"a\" warnings.warn: entries must be sorted by symbol, "
+	     "then kind, each once"},
+	    {EXCL_HEAD EXCL_ONE("a", "warn", "null") "]}",
+	     "cannot parse 'X': line 2, column 39: entry 'a': \"warn\" is not "
+	     "a valid kind"},
+	    {EXCL_HEAD EXCL_ONE("a", "warnings.warn", "\"\"") "]}",
+	     "cannot parse 'X': line 2, column 67: entry 'a': \"message\" "
+	     "must be null or not empty"},
+	    {EXCL_HEAD "{\"symbol\": \"a\"}]}",
+	     "cannot parse 'X': line 2, column 15: entry 'a': lacks the field "
+	     "\"kind\""},
+	    {EXCL_HEAD "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+		       "\"message\": null, \"torch\": [\"2.x\"], \"category\": "
+		       "\"internal\", \"see\": null, \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 83: entry 'a': \"2.x\" is not "
+	     "a release version X.Y[.Z]"},
+	    {EXCL_HEAD
+	     "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+	     "\"message\": null, \"torch\": [\"2.11\"], \"category\": "
+	     "\"boring\", \"see\": \"x(\", \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 105: entry 'a': \"boring\" is "
+	     "not a valid category"},
+	    {EXCL_HEAD
+	     "{\"symbol\": \"a\", \"kind\": \"[[deprecated]]\", "
+	     "\"message\": null, \"torch\": [\"2.11\"], \"category\": "
+	     "\"other\", \"see\": \"x(\", \"reason\": \"r\"}]}",
+	     "cannot parse 'X': line 2, column 121: entry 'a': \"x(\" is not a "
+	     "valid id"},
+	    {EXCL_HEAD EXCL_ONE("torch.f", "not-declared", "\"m\"") "]}",
+	     "cannot parse 'X': line 2, column 72: entry 'torch.f': "
+	     "\"message\" "
+	     "must be null for kind \"not-declared\""},
+	    {"{\"schema_version\": 1, \"excluded\": []}",
+	     "cannot parse 'X': line 1, column 1: the exclusion list lacks the "
+	     "field \"description\""},
+	    {"{\"schema_version\": 1, \"description\": \"d\", \"excluded\": "
+	     "{}}",
+	     "cannot parse 'X': line 1, column 55: \"excluded\" must be an "
+	     "array"},
+	    {"{\"schema_version\": 1, \"description\": \"d\", \"excluded\": [],"
+	     " \"x\": 1}",
+	     "cannot parse 'X': line 1, column 64: unknown field \"x\" in the "
+	     "exclusion list"},
+	};
+	static const char good[] = EXCL_HEAD EXCL_ONE(
+	    "at::f", "C10_DEPRECATED_MESSAGE",
+	    "null") ",\n" EXCL_ONE("torch.g", "warnings.warn",
+				   "null") ",\n" EXCL_ONE("torch.g",
+							  "warnings.warn",
+							  "\"second\"") "]}";
+	struct tg_excluded x = TG_EXCLUDED_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	size_t k;
+
+	CHECK(tg_table_excluded_parse(&x, good, strlen(good), "X", &err) == 0,
+	      "%s", err.msg);
+	CHECK(x.n == 3 && strcmp(x.description, "d") == 0, "3 entries");
+	CHECK(tg_table_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE",
+				      NULL) == &x.v[0],
+	      "match without a message");
+	CHECK(tg_table_excluded_match(&x, "at::f", "[[deprecated]]", "m") ==
+		  NULL,
+	      "another kind");
+	CHECK(tg_table_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE",
+				      "m") == NULL,
+	      "another symbol");
+	CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+				      "the second one") == &x.v[1],
+	      "the first entry that matches");
+	tg_table_excluded_release(&x);
+	/* a message selects: only the entry with one */
+	{
+		static const char sel[] = EXCL_HEAD EXCL_ONE(
+		    "torch.g", "warnings.warn", "\"second\"") "]}";
+
+		CHECK(tg_table_excluded_parse(&x, sel, strlen(sel), "X",
+					      &err) == 0,
+		      "%s", err.msg);
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      "the second one") == &x.v[0],
+		      "message found");
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      "the first one") == NULL,
+		      "message not found");
+		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
+					      NULL) == NULL,
+		      "no message");
+		tg_table_excluded_release(&x);
+	}
+	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		CHECK(tg_table_excluded_parse(&x, bad[k].doc,
+					      strlen(bad[k].doc), "X",
+					      &err) == TG_EINVAL,
+		      "bad %zu rejected", k);
+		CHECK_STR(err.msg, bad[k].msg, "bad exclusion list");
+		CHECK(x.n == 0 && x.v == NULL, "released");
+	}
+	CHECK(tg_table_excluded_default(&x, &err) == 0, "built-in: %s",
+	      err.msg);
+	CHECK(x.n > 0, "the built-in list has entries");
+	tg_table_excluded_release(&x);
+	CHECK_STR(tg_table_excl_category_name(TG_EXCL_MODULE_LEVEL),
+		  "module-level", "category name");
+}
+
+/* bound "between": after, before version; counted as at-or-before. */
+static void
+between(void)
+{
+	static const char intro[] =
+	    "\"bound\": \"exact\", \"status\": \"verified\", \"note\": \"\"}";
+	static const struct {
+		const char *with, *want;
+	} cases[] = {
+	    {"\"bound\": \"between\", \"after\": \"1.13\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     NULL},
+	    {"\"bound\": \"between\", \"status\": \"verified\", \"note\": "
+	     "\"\"}",
+	     "cannot parse 'T': line 4, column 16: entry 'torch.x': bound "
+	     "\"between\" needs \"after\""},
+	    {"\"bound\": \"exact\", \"after\": \"1.13\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 16: entry 'torch.x': only "
+	     "bound \"between\" may have \"after\""},
+	    {"\"bound\": \"between\", \"after\": \"2.3\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 64: entry 'torch.x': after "
+	     "2.3 is not before version 2.3"},
+	    {"\"bound\": \"between\", \"after\": \"1.x\", \"status\": "
+	     "\"verified\", \"note\": \"\"}",
+	     "cannot parse 'T': line 4, column 64: entry 'torch.x': \"1.x\" "
+	     "is not a release version X.Y[.Z]"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		char *d = doc("torch.x", "2.3", "x", "", ""), *p, *n;
+		int rc;
+
+		p = strstr(d, intro);
+		n = malloc(strlen(d) + strlen(cases[k].with) + 1);
+		CHECK(p && n, "template");
+		if (!p || !n) {
+			free(d);
+			free(n);
+			continue;
+		}
+		memcpy(n, d, (size_t)(p - d));
+		strcpy(n + (p - d), cases[k].with);
+		strcat(n, p + strlen(intro));
+		rc = tg_table_parse(&t, n, strlen(n), "T", &err);
+		if (!cases[k].want) {
+			static const char *const v[] = {"1.13", "2.0", "2.3"};
+			static const enum tg_api_status want[] = {
+			    TG_API_NOT_YET, TG_API_NOT_YET, TG_API_AVAILABLE};
+			size_t i;
+
+			CHECK(rc == 0, "between loads: %s", err.msg);
+			CHECK(rc == 0 &&
+				  t.apis[0].introduced.bound ==
+				      TG_BOUND_BETWEEN &&
+				  strcmp(t.apis[0].introduced.after, "1.13") ==
+				      0,
+			      "after read");
+			for (i = 0; rc == 0 && i < 3; i++) {
+				struct tg_version tv = TG_VERSION_INIT;
+
+				tg_version_parse(&tv, v[i], strlen(v[i]), NULL);
+				CHECK(tg_api_status(&t.apis[0], &tv) == want[i],
+				      "between: status in %s", v[i]);
+				tg_version_release(&tv);
+			}
+		} else {
+			CHECK(rc == TG_EINVAL, "case %zu rejected", k);
+			CHECK_STR(err.msg, cases[k].want, "between");
+		}
+		tg_table_release(&t);
+		free(d);
+		free(n);
+	}
+}
+
 int
 main(void)
 {
 	table_versions();
+	between();
+	excluded();
 	errors();
 	syntax();
 	status();

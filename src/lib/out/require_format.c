@@ -24,8 +24,10 @@ text_fact(struct tg_buf *b, const struct tg_require *rq,
 {
 	if (strcmp(r->fact, "introduced") == 0)
 		tg_buf_addf(&*b, "introduced in %s%s", r->version,
-			    r->bound == TG_BOUND_AT_OR_BEFORE ? " or earlier"
-							      : "");
+			    r->bound == TG_BOUND_AT_OR_BEFORE ||
+				    r->bound == TG_BOUND_BETWEEN
+				? " or earlier"
+				: "");
 	else if (strcmp(r->fact, "replacement") == 0)
 		tg_buf_addf(b, "exists since %s, as the replacement of %s",
 			    r->version, r->repl_of->id);
@@ -138,8 +140,10 @@ json_reason(struct tg_jsonw *w, const struct tg_require_reason *r)
 	tg_jsonw_kstr(w, "version", r->version);
 	tg_jsonw_kstr(w, "status", tg_api_fact_name(r->status));
 	tg_jsonw_kstr(w, "bound",
-		      r->bound == TG_BOUND_AT_OR_BEFORE ? "at-or-before"
-							: "exact");
+		      r->bound == TG_BOUND_AT_OR_BEFORE ||
+			      r->bound == TG_BOUND_BETWEEN
+			  ? "at-or-before"
+			  : "exact");
 	tg_jsonw_key(w, "replaces");
 	if (r->repl_of)
 		tg_jsonw_str(w, r->repl_of->id);

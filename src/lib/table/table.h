@@ -19,7 +19,14 @@
 #define TG_TABLE_MAX ((size_t)32 * 1024 * 1024)
 
 enum tg_fact { TG_FACT_VERIFIED, TG_FACT_INFERRED, TG_FACT_UNVERIFIED };
-enum tg_bound { TG_BOUND_EXACT, TG_BOUND_AT_OR_BEFORE, TG_BOUND_BEFORE };
+/* between: after the release "after" (which lacks it), at or before
+ * version; it counts as at-or-before version everywhere. */
+enum tg_bound {
+	TG_BOUND_EXACT,
+	TG_BOUND_AT_OR_BEFORE,
+	TG_BOUND_BEFORE,
+	TG_BOUND_BETWEEN,
+};
 
 /* Each version string of an entry comes with its parse, made when the
  * table loads (a *_ver is zeroed, str NULL, where its string is NULL),
@@ -29,6 +36,8 @@ struct tg_event {
 	char *version; /* NULL: did not happen (introduced: before 1.0) */
 	struct tg_version ver;
 	enum tg_bound bound;
+	char *after; /* between: the last release known without it */
+	struct tg_version after_ver;
 	enum tg_fact status;
 	char *note;
 	char *withdrawn; /* deprecated: taken back in this release */
@@ -134,5 +143,72 @@ int tg_api_replacement_exists(const struct tg_api *a,
  * "TORCH_CUDA_AMP_CUSTOM_FWD", "torch.distributed._tensor" ->
  * "TORCH_DISTRIBUTED_P_TENSOR". */
 char *tg_api_macro_name(const char *id);
+
+/* ---- the exclusion list (data/apis-excluded.json) ----
+ *
+ * The declarations torch makes that the table deliberately has no entry
+ * for (schema data/apis-excluded.schema.json, loaded as strictly as the
+ * table): an internal helper no client calls, a second spelling of an
+ * entry, a parameter-level warning folded into its function's entry, a
+ * module-level warning, ... discover counts a declaration it matches as
+ * accounted for. The build embeds data/apis-excluded.json beside the
+ * table. */
+enum tg_excl_category {
+	TG_EXCL_INTERNAL,
+	TG_EXCL_DUPLICATE,
+	TG_EXCL_PARAMETER,
+	TG_EXCL_MODULE_LEVEL,
+	TG_EXCL_OTHER,
+};
+
+/* The kind of an exclusion that is no declaration: a table entry, by its
+ * id, deprecated in torch but not declared where discover reads (a
+ * TORCH_WARN_ONCE in ATen's compiled sources, a deprecation only the
+ * docs state). Its message is always NULL. */
+#define TG_EXCL_NOT_DECLARED "not-declared"
+
+struct tg_excl {
+	char *symbol;  /* as discover names it; a table id for not-declared */
+	char *kind;    /* a declaration kind, as discover spells it */
+	char *message; /* NULL, or a substring the declaration's message has */
+	char **torch;  /* the installs that declare it ("1.13", "2.11") */
+	size_t ntorch;
+	enum tg_excl_category category;
+	char *see; /* the table id it is folded into, or NULL */
+	char *reason;
+};
+
+struct tg_excluded {
+	struct tg_excl *v; /* sorted by symbol, then kind, as in the file */
+	size_t n;
+	char *description;
+};
+
+#define TG_EXCLUDED_INIT                                                       \
+	{                                                                      \
+		NULL, 0, NULL                                                  \
+	}
+
+/* Parse an exclusion list; name is used in messages, as for the table.
+ * Entries must be sorted by symbol, then kind (then message, null
+ * first), each once. */
+int tg_table_excluded_parse(struct tg_excluded *x, const char *text, size_t len,
+			    const char *name, struct tg_err *err);
+/* Read and parse the file path (at most TG_TABLE_MAX bytes). */
+int tg_table_excluded_load(struct tg_excluded *x, const char *path,
+			   struct tg_err *err);
+/* The exclusion list built into the binary. */
+int tg_table_excluded_default(struct tg_excluded *x, struct tg_err *err);
+void tg_table_excluded_release(struct tg_excluded *x);
+
+/* The entry that excludes a declaration: the same symbol and kind, and
+ * a message that is NULL or found in msg (NULL msg matches only a NULL
+ * message). The first such entry, or NULL. */
+const struct tg_excl *tg_table_excluded_match(const struct tg_excluded *x,
+					      const char *symbol,
+					      const char *kind,
+					      const char *msg);
+
+const char *tg_table_excl_category_name(enum tg_excl_category c);
 
 #endif
