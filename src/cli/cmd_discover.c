@@ -163,6 +163,15 @@ diff_run(struct diff *df, const struct tg_decls *d,
 		if (!df->api[k])
 			df->excl[k] = tg_table_excluded_match(
 			    x, d->v[k].symbol, d->v[k].kind, d->v[k].message);
+		/* a declaration folded into an entry (see) declares it: a
+		 * helper that warns for it, a parameter's warning */
+		if (df->excl[k] && df->excl[k]->see) {
+			const struct tg_api *a =
+			    tg_table_find(table, df->excl[k]->see);
+
+			if (a)
+				df->hit[a - table->apis] = 1;
+		}
 		df->nunknown += !df->api[k];
 		df->nexcluded += df->excl[k] != NULL;
 	}

@@ -119,6 +119,65 @@ static const struct tcase cases[] = {
      "code -\n"
      "10:18 torch.utils.checkpoint.checkpoint.use_reentrant argument code "
      "-\n"},
+    /* issue 16: entries split off an entry that covered several names
+     * (torch.jit.load is no longer torch.jit.script), and lookalikes
+     * that are not the deprecated API */
+    {"jit-split",
+     "import torch\ntorch.jit.load(p)\ntorch.jit.script(m)\n"
+     "torch.jit.fork(f)\ntorch.jit.trace_module(m, {})\n"
+     "torch.jit.is_scripting()\n",
+     "2:1 torch.jit.load call code -\n"
+     "3:1 torch.jit.script call code -\n"
+     "4:1 torch.jit.fork call code -\n"
+     "5:1 torch.jit.trace_module call code -\n"},
+    {"upsample-split",
+     "import torch.nn.functional as F\nF.upsample_nearest(x, 2)\n"
+     "F.upsample(x, 2)\nF.interpolate(x, 2)\n",
+     "2:1 torch.nn.functional.upsample_nearest call code -\n"
+     "3:1 torch.nn.functional.upsample call code -\n"},
+    {"nn-init-underscore",
+     "import torch\nimport torch.nn.init as init\n"
+     "from torch.nn.init import normal, normal_\ninit.uniform(w)\n"
+     "init.uniform_(w)\ntorch.nn.init.kaiming_normal_(w)\n"
+     "torch.nn.init.kaiming_normal(w)\n",
+     "3:27 torch.nn.init.normal import code -\n"
+     "4:1 torch.nn.init.uniform call code -\n"
+     "7:1 torch.nn.init.kaiming_normal call code -\n"},
+    {"has-cuda",
+     "import torch\nif torch.has_cuda: pass\n"
+     "torch.backends.cuda.is_built()\ntorch.cuda.is_available()\n",
+     "2:4 torch.has_cuda attribute code -\n"},
+    {"parameter-16",
+     "import torch\nimport torch.nn as nn\n"
+     "torch.autograd.backward(t, grad_variables=g)\n"
+     "torch.autograd.backward(t, grad_tensors=g)\n"
+     "nn.Hardtanh(min_value=-2)\nnn.Hardtanh(min_val=-2)\n"
+     "sched.step(epoch=3)\nsched.step()\n"
+     "torch.nn.functional.gumbel_softmax(x, eps=1e-5)\n",
+     "3:28 torch.autograd.backward.grad_variables argument code -\n"
+     "5:13 torch.nn.Hardtanh.min_value argument code -\n"
+     "7:12 torch.optim.lr_scheduler.LRScheduler.step.epoch argument code -\n"
+     "7:12 torch.optim.lr_scheduler.ReduceLROnPlateau.step.epoch argument code "
+     "-\n"
+     "9:39 torch.nn.functional.gumbel_softmax.eps argument code -\n"},
+    {"method-16",
+     "d.sample_n(3)\nd.sample((3,))\nctx.mark_shared_storage((a, b))\n"
+     "t.resize_as(u)\nt.resize_as_(u)\n",
+     "1:3 torch.distributions.Distribution.sample_n method code -\n"
+     "3:5 torch.autograd.function.FunctionCtx.mark_shared_storage method code "
+     "-\n"
+     "4:3 torch.Tensor.resize_as method code -\n"},
+    {"private-real-code",
+     "from torch._utils import _flatten_dense_tensors\n"
+     "import torch.distributed as dist\n"
+     "dist.distributed_c10d._get_default_group()\n"
+     "from mylib import _get_default_group\n_get_default_group()\n"
+     "from torch.nn.modules.batchnorm import _BatchNorm\n"
+     "from torch.optim.lr_scheduler import LRScheduler, _LRScheduler\n",
+     "1:26 torch._utils._flatten_dense_tensors import code -\n"
+     "3:1 torch.distributed.distributed_c10d._get_default_group call code -\n"
+     "6:40 torch.nn.modules.batchnorm._BatchNorm import code -\n"
+     "7:51 torch.optim.lr_scheduler._LRScheduler import code -\n"},
     /* mentions */
     {"mentions",
      "def f():\n    \"\"\"Returns a\n    torch.cuda.amp.GradScaler.\"\"\"\n"
