@@ -3,7 +3,7 @@
  *
  * Rebuilds, from the probe's facts, what torch.utils.cpp_extension hands
  * the compiler: include_paths() (torch/include, its csrc/api/include,
- * TH and THC where torch < 2 has them, CUDA_HOME/include), the target
+ * TH and THC for torch 1.x where they exist, CUDA_HOME/include), the target
  * Python's headers (setuptools' build_ext adds them), BuildExtension's
  * -DTORCH_API_INCLUDE_EXTENSION_H, -DTORCH_EXTENSION_NAME and the C++11
  * ABI define, the C++ standard torch's CMake config says (cpp_extension
@@ -306,6 +306,19 @@ tg_flags_cuda_arch(const char *list, char **out, size_t max, struct tg_err *err)
 
 /* ---- the whole list ---- */
 
+/* The torch is 1.x (its version's first release number is 1), or its
+ * version is unknown and so it may be. */
+static int
+torch_1x(const struct tg_torch *t)
+{
+	const struct tg_version *v;
+
+	if (!t->version)
+		return 1;
+	v = &t->src[t->version_from].v;
+	return v->nrelease && v->release[0].n == 1 && v->release[0].p[0] <= '1';
+}
+
 /* a then b, malloc'd; NULL when out of memory */
 static char *
 from2(const char *a, const char *b)
@@ -442,7 +455,9 @@ tg_flags_compute(struct tg_flags *f, const struct tg_torch *t,
 		ADD(TG_FLAG_INCLUDE, cn, t->api_include_dir,
 		    "cpp_extension.include_paths(): "
 		    "torch/include/torch/csrc/api/include");
-	for (k = 0; k < 2 && !r; k++) {
+	/* TH and THC: only torch 1.x lists them (2.x wheels still ship a
+	 * THC directory that include_paths() leaves out) */
+	for (k = 0; k < 2 && !r && torch_1x(t); k++) {
 		const char *sub = k ? "THC" : "TH";
 		int d = has_dir(t->include_dir, sub);
 
