@@ -1,6 +1,7 @@
 // tgext_cuda.cu - one CUDA kernel for the example's CUDA variant
 // SPDX-License-Identifier: MIT
 #include <torch/extension.h>
+#include <c10/cuda/CUDAException.h>
 
 __global__ void
 add_one_kernel(const float *in, float *out, int64_t n)
