@@ -10,17 +10,26 @@
 # PATH; 'pre-commit run --all-files' must fail on a C++ file using a
 # removed torch API (THC, gone in 1.11), naming the file and the API,
 # and pass once it is gone; a file of another type (.txt) is not passed
-# to the hook. Offline: language system
-# needs no download. It fails, never skips, when pre-commit or git is
-# missing.
-# Exit status: 0 all passed, 1 something failed, 2 usage.
+# to the hook. Offline: language system needs no download. pre-commit
+# is optional (the README says why): without it the test is skipped
+# (exit status 77, which CTest counts as a skip) and prints why; it fails
+# when git is missing.
+# Exit status: 0 all passed, 1 something failed, 2 usage, 77 skipped.
 set -u
 export LC_ALL=C
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 need "$SRCDIR/.pre-commit-hooks.yaml" "the hooks file (SRCDIR '$SRCDIR')"
-need_deb pre-commit
 need_cmd git
+# pre-commit is optional (README, "pre-commit"): Debian's brings
+# python3-virtualenv, and with virtualenv importable 'python -m build'
+# makes its isolated environments with it, which name no interpreter
+# that torchgate could follow (integration-isolated-build then fails)
+if ! command -v pre-commit >/dev/null; then
+	echo "SKIP: pre-commit is not installed (optional, see the README's pre-commit section): apt-get install pre-commit to run this test"
+	tg_lib_finished=yes
+	exit 77
+fi
 
 mkdir -p "$tmp/home" "$tmp/bin" "$tmp/hooks" "$tmp/repo"
 ln -s "$TG" "$tmp/bin/torchgate"
