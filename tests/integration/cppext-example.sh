@@ -37,7 +37,7 @@ run() {
 	env -i HOME="$tmp/home" PATH="$tmp/bin:/usr/bin:/bin" LC_ALL=C.UTF-8 \
 		PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 "$@"
 }
-cp -R "$EXAMPLE" "$tmp/src" && rm -rf "$tmp/src/build" "$tmp/src"/*.egg-info ||
+cp -R "$EXAMPLE" "$tmp/src" && chmod -R u+w "$tmp/src" && rm -rf "$tmp/src/build" "$tmp/src"/*.egg-info ||
 	die "cannot copy the example"
 
 # setup.py must never import torch: a torch.py next to it that fails
