@@ -306,6 +306,20 @@ tg_flags_cuda_arch(const char *list, char **out, size_t max, struct tg_err *err)
 
 /* ---- the whole list ---- */
 
+/* s is a C identifier: [A-Za-z_][A-Za-z0-9_]* */
+static int
+c_identifier(const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		      (*p >= 'A' && *p <= 'Z') ||
+		      (p != s && *p >= '0' && *p <= '9')))
+			return 0;
+	return p != s;
+}
+
 /* The torch is 1.x (its version's first release number is 1), or its
  * version is unknown and so it may be. */
 static int
@@ -414,19 +428,11 @@ tg_flags_compute(struct tg_flags *f, const struct tg_torch *t,
 				  "torch at '%s' has no libraries (no lib/ "
 				  "with libc10.so there)",
 				  t->dir);
-	if (o->name) {
-		for (s = (char *)o->name; *s; s++)
-			if (!(*s == '_' || (*s >= 'a' && *s <= 'z') ||
-			      (*s >= 'A' && *s <= 'Z') ||
-			      (s != o->name && *s >= '0' && *s <= '9')))
-				break;
-		if (*s || !*o->name)
-			return tg_err_set(err, TG_EINVAL,
-					  "the extension name '%s' is not a C "
-					  "identifier (PYBIND11_MODULE needs "
-					  "one)",
-					  o->name);
-	}
+	if (o->name && !c_identifier(o->name))
+		return tg_err_set(err, TG_EINVAL,
+				  "the extension name '%s' is not a C "
+				  "identifier (PYBIND11_MODULE needs one)",
+				  o->name);
 	if (o->cuda && (!cuda || strcmp(cuda, "None") == 0))
 		return tg_err_set(err, TG_ENOENT,
 				  "torch at '%s' is not built with CUDA "
