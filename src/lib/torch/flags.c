@@ -505,7 +505,7 @@ tg_flags_compute(struct tg_flags *f, const struct tg_torch *t,
 	if (t->cxx11_abi >= 0) {
 		snprintf(buf, sizeof(buf), "_GLIBCXX_USE_CXX11_ABI=%d",
 			 t->cxx11_abi);
-		s = from2("BuildExtension before torch 2.10 "
+		s = from2("BuildExtension, which torch 2.11 no longer adds "
 			  "(torch._C._GLIBCXX_USE_CXX11_ABI): ",
 			  t->cxx11_abi_evidence ? t->cxx11_abi_evidence
 						: "the probe");
