@@ -30,9 +30,10 @@ static const struct cli_opt opts[] = {
      "version version_source location agreement cuda\n"
      "hip rocm xpu git_version debug abi_version\n"
      "cxx11_abi cxx_standard include_dirs library_dir\n"
-     "libraries cmake_dir metadata_dir installer\n"
-     "editable shadowed python python_version prefix\n"
-     "sys_path; repeatable: each in turn",
+     "libraries cmake_dir cmake_prefix_path\n"
+     "metadata_dir installer editable shadowed python\n"
+     "python_version prefix sys_path; repeatable:\n"
+     "each in turn",
      NULL},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
 };

@@ -11,6 +11,7 @@ extern const struct cli_command cmd_check;
 extern const struct cli_command cmd_discover;
 extern const struct cli_command cmd_emit;
 extern const struct cli_command cmd_env;
+extern const struct cli_command cmd_flags;
 extern const struct cli_command cmd_help;
 extern const struct cli_command cmd_probe;
 extern const struct cli_command cmd_releases;

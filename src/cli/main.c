@@ -10,9 +10,9 @@
 #include "cli/setup.h"
 
 const struct cli_command *const cli_commands[] = {
-    &cmd_audit,	 &cmd_check,   &cmd_discover, &cmd_emit,    &cmd_env,
-    &cmd_help,	 &cmd_probe,   &cmd_releases, &cmd_require, &cmd_update,
-    &cmd_verify, &cmd_version, NULL,
+    &cmd_audit,	 &cmd_check,  &cmd_discover, &cmd_emit,	    &cmd_env,
+    &cmd_flags,	 &cmd_help,   &cmd_probe,    &cmd_releases, &cmd_require,
+    &cmd_update, &cmd_verify, &cmd_version,  NULL,
 };
 
 const struct cli_command *

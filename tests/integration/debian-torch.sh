@@ -446,12 +446,17 @@ check "pc exit status" "$?" 0
 PKG_CONFIG_PATH=$tmp/pc pkg-config --cflags --modversion torch >"$tmp/pc.out" 2>&1
 check "pkg-config --cflags --modversion exit status" "$?" 0
 export PKG_CONFIG_PATH=$tmp/pc
-check "pkg-config --modversion" "$(pkg-config --modversion torch 2>&1)" "$vpy_ver"
+# Version: is the release segment (pkg-config compares rpm-style), the
+# full version a variable
+check "pkg-config --modversion" "$(pkg-config --modversion torch 2>&1)" "$(echo "$vpy_ver" | sed -E 's/^([0-9]+(\.[0-9]+)*).*/\1/')"
+check "pkg-config --variable=torch_version" "$(pkg-config --variable=torch_version torch 2>&1)" "$vpy_ver"
 pc_cflags=$(pkg-config --cflags torch 2>&1)
 check_has "pkg-config --cflags" " $pc_cflags " " -I${want_inc[0]} "
 check_has "pkg-config --cflags" " $pc_cflags " " -I${want_inc[1]} "
 check_has "pkg-config --cflags" " $pc_cflags " " -D_GLIBCXX_USE_CXX11_ABI=$abi_n "
-check_has "pkg-config --cflags" " $pc_cflags " " -std=c++$std "
+check_lacks "pkg-config --cflags" " $pc_cflags " " -std="
+check "pkg-config --variable=cxx_std_flag" "$(pkg-config --variable=cxx_std_flag torch 2>&1)" "-std=c++$std"
+pc_cflags="$pc_cflags $(pkg-config --variable=cxx_std_flag torch)"
 check_has "pkg-config --libs" " $(pkg-config --libs torch 2>&1) " " -L$loc/lib "
 pkg-config --atleast-version="$v_maj.$v_min" torch && ok "pkg-config --atleast-version=$v_maj.$v_min torch" || fail "pkg-config --atleast-version=$v_maj.$v_min torch failed"
 

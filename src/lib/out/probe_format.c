@@ -11,24 +11,40 @@
 #include "lib/out/probe_format.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/util/jsonw.h"
+#include "lib/util/path.h"
 
 const char *const tg_probe_field_names[] = {
-    "version",	      "version_source",
-    "location",	      "agreement",
-    "cuda",	      "hip",
-    "rocm",	      "xpu",
-    "git_version",    "debug",
-    "abi_version",    "cxx11_abi",
-    "cxx_standard",   "include_dirs",
-    "library_dir",    "libraries",
-    "cmake_dir",      "metadata_dir",
-    "installer",      "editable",
-    "shadowed",	      "python",
-    "python_version", "prefix",
-    "sys_path",	      NULL,
+    "version",
+    "version_source",
+    "location",
+    "agreement",
+    "cuda",
+    "hip",
+    "rocm",
+    "xpu",
+    "git_version",
+    "debug",
+    "abi_version",
+    "cxx11_abi",
+    "cxx_standard",
+    "include_dirs",
+    "library_dir",
+    "libraries",
+    "cmake_dir",
+    "metadata_dir",
+    "installer",
+    "editable",
+    "shadowed",
+    "python",
+    "python_version",
+    "prefix",
+    "sys_path",
+    "cmake_prefix_path",
+    NULL,
 };
 
 int
@@ -560,10 +576,44 @@ pc_value(struct tg_buf *b, const char *s)
 	}
 }
 
+/* The release segment of the reported version ("2.11.0" of
+ * "2.11.0+cu130", "1.13.0" of "1.13.0a0"), for pkg-config's Version:
+ * pkg-config compares rpm-style, where 1.13.0a0 sorts after 1.13.0, the
+ * opposite of PEP 440; the release alone compares the same in both. */
+static void
+pc_release(struct tg_buf *b, const struct tg_torch *t)
+{
+	const struct tg_version *v =
+	    t->version ? &t->src[t->version_from].v : NULL;
+	size_t k;
+
+	if (!v || !v->nrelease) {
+		tg_buf_adds(b, "0");
+		return;
+	}
+	for (k = 0; k < v->nrelease; k++) {
+		if (k)
+			tg_buf_addc(b, '.');
+		tg_buf_add(b, v->release[k].p, v->release[k].n);
+	}
+}
+
+static void
+pc_var(struct tg_buf *b, const char *name, const char *value)
+{
+	tg_buf_addf(b, "%s=", name);
+	if (value)
+		pc_value(b, value);
+	tg_buf_addc(b, '\n');
+}
+
 static void
 write_pc(const struct tg_probe_view *pv, struct tg_buf *b)
 {
 	const struct tg_torch *t = chosen(pv);
+	char num[32];
+	char *cpp = t->cmake_dir ? tg_path_dirname(t->cmake_dir) : NULL;
+	const char *cuda = vpy(t, TG_VPY_CUDA);
 	size_t k;
 
 	tg_buf_adds(b, "prefix=");
@@ -574,10 +624,30 @@ write_pc(const struct tg_probe_view *pv, struct tg_buf *b)
 	tg_buf_adds(b, "\nlibdir=");
 	if (t->library_dir)
 		tg_buf_adds(b, "${prefix}/lib");
-	tg_buf_adds(b, "\n\nName: torch\n"
+	tg_buf_addc(b, '\n');
+	pc_var(b, "torch_version", t->version);
+	snprintf(num, sizeof(num), "%d", t->cxx_standard);
+	pc_var(b, "cxx_standard", t->cxx_standard ? num : NULL);
+	tg_buf_adds(b, "cxx_std_flag=");
+	if (t->cxx_standard)
+		tg_buf_addf(b, "-std=c++%d", t->cxx_standard);
+	tg_buf_addc(b, '\n');
+	pc_var(b, "cxx11_abi",
+	       t->cxx11_abi < 0 ? NULL
+	       : t->cxx11_abi	? "1"
+				: "0");
+	pc_var(b, "abi_version", t->abi_version);
+	pc_var(b, "cuda_version",
+	       cuda && strcmp(cuda, "None") != 0 ? cuda : NULL);
+	pc_var(b, "cmake_dir", t->cmake_dir);
+	pc_var(b, "cmake_prefix_path", cpp);
+	if (t->cmake_dir && !cpp && !b->err)
+		b->err = TG_ENOMEM; /* the buffer keeps the failure */
+	free(cpp);
+	tg_buf_adds(b, "\nName: torch\n"
 		       "Description: PyTorch C++ API, as found by "
 		       "torchgate\nVersion: ");
-	pc_value(b, t->version ? t->version : "0");
+	pc_release(b, t);
 	tg_buf_adds(b, "\nCflags:");
 	if (t->include_dir) {
 		tg_buf_adds(b, " -I${includedir}");
@@ -587,8 +657,6 @@ write_pc(const struct tg_probe_view *pv, struct tg_buf *b)
 	}
 	if (t->cxx11_abi >= 0)
 		tg_buf_addf(b, " -D_GLIBCXX_USE_CXX11_ABI=%d", t->cxx11_abi);
-	if (t->cxx_standard)
-		tg_buf_addf(b, " -std=c++%d", t->cxx_standard);
 	tg_buf_adds(b, "\nLibs:");
 	if (t->library_dir)
 		tg_buf_adds(b, " -L${libdir} -Wl,-rpath,${libdir}");
@@ -732,6 +800,16 @@ tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 			line(b, t->libs[k]);
 	} else if (strcmp(name, "cmake_dir") == 0) {
 		line(b, t->cmake_dir);
+	} else if (strcmp(name, "cmake_prefix_path") == 0) {
+		/* torch.utils.cmake_prefix_path: the directory find_package
+		 * searches for Torch/TorchConfig.cmake */
+		char *d = t->cmake_dir ? tg_path_dirname(t->cmake_dir) : NULL;
+
+		if (t->cmake_dir && !d)
+			return tg_err_set(err, TG_ENOMEM,
+					  "out of memory writing the field");
+		line(b, d);
+		free(d);
 	} else if (strcmp(name, "metadata_dir") == 0) {
 		line(b, t->meta_dir);
 	} else if (strcmp(name, "installer") == 0) {
