@@ -388,31 +388,32 @@ int
 tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 {
 	const char *s = lx->s;
-	size_t len = lx->len, i, end;
+	size_t len = lx->len, i = lx->pos, end;
 	int multiline = 0; /* a string: it may hold newlines */
 
-	t->flags = 0;
-	t->pre = t->quote = 0;
+	/* blanks, lone CRs and backslash continuations between tokens */
 	for (;;) {
-		i = lx->pos;
 		while (i < len && (cls[(unsigned char)s[i]] & C_SPACE))
 			i++;
-		lx->pos = i;
 		if (i >= len)
 			break;
 		if (s[i] == '\r' && !(i + 1 < len && s[i + 1] == '\n')) {
-			lx->pos++;
+			i++;
 			continue;
 		}
 		if (s[i] == '\\' && i + 1 < len &&
 		    (s[i + 1] == '\n' ||
 		     (s[i + 1] == '\r' && i + 2 < len && s[i + 2] == '\n'))) {
+			lx->pos = i;
 			advance(lx, i + (s[i + 1] == '\n' ? 2 : 3));
+			i = lx->pos;
 			continue;
 		}
 		break;
 	}
-	i = lx->pos;
+	lx->pos = i;
+	t->flags = 0;
+	t->pre = t->quote = 0;
 	t->off = i;
 	t->line = lx->line;
 	t->col = i - lx->lstart;
@@ -431,7 +432,25 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		lx->ended = 1;
 		return 1;
 	}
-	if (s[i] == '\n' || s[i] == '\r') {
+	if (id_start((unsigned char)s[i])) {
+		for (end = i + 1; end < len && id_char((unsigned char)s[end]);
+		     end++)
+			;
+		lx->code = 1;
+		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
+		      tg_pylex_string(s, len, i, t))) {
+			/* the most common token: done here */
+			t->kind = TG_PYLEX_NAME;
+			t->len = end - i;
+			lx->pos = end;
+			return 1;
+		}
+		end = i + t->len;
+		multiline = 1;
+		t->line = lx->line;
+		t->col = i - lx->lstart;
+		t->depth = lx->depth;
+	} else if (s[i] == '\n' || s[i] == '\r') {
 		end = i + (s[i] == '\r' ? 2 : 1);
 		t->kind =
 		    lx->depth == 0 && lx->code ? TG_PYLEX_NEWLINE : TG_PYLEX_NL;
@@ -444,21 +463,6 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		if (end > i && end < len && s[end - 1] == '\r')
 			end--;
 		t->kind = TG_PYLEX_COMMENT;
-	} else if (id_start((unsigned char)s[i])) {
-		for (end = i; end < len && id_char((unsigned char)s[end]);
-		     end++)
-			;
-		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
-		      tg_pylex_string(s, len, i, t))) {
-			t->kind = TG_PYLEX_NAME;
-		} else {
-			end = i + t->len;
-			multiline = 1;
-		}
-		t->line = lx->line;
-		t->col = i - lx->lstart;
-		t->depth = lx->depth;
-		lx->code = 1;
 	} else if (s[i] == '\'' || s[i] == '"') {
 		tg_pylex_string(s, len, i, t);
 		end = i + t->len;
