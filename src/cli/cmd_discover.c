@@ -415,7 +415,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		       : tg_table_excluded_default(&excl, &err);
 	if (r) {
 		cli_error(CMD, "%s", err.msg);
-		status = r == TG_EINVAL ? CLI_BAD_INPUT : CLI_IO;
+		status = cli_exit_for(r);
 		goto out;
 	}
 	r = tg_discover(&decls, t->dir, t->include_dir, &err);
@@ -428,6 +428,17 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	for (k = 0; !quiet && k < decls.notes.n; k++)
 		cli_error(CMD, "warning: %s", decls.notes.v[k].message);
+	/* a see of the user's list that names no entry links nothing: say
+	 * so (a typo, or another --table); the built-in list's are checked
+	 * against the built-in table by the tests */
+	for (k = 0; !quiet && exclusions && k < excl.n; k++)
+		if (excl.v[k].see && !tg_table_find(table, excl.v[k].see))
+			cli_error(CMD,
+				  "warning: the exclusion of %s '%s' names "
+				  "'%s' as its see, which the table has no "
+				  "entry for",
+				  excl.v[k].kind, excl.v[k].symbol,
+				  excl.v[k].see);
 	base = tg_path_dirname(t->dir);
 	if (!base || diff_run(&df, &decls, table, &excl, t,
 			      &t->src[t->version_from].v)) {

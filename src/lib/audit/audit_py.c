@@ -52,8 +52,9 @@
  *
  * The expressions of f-string fields are code (scan_fields: each field
  * tokenized on its own, its guards those of the string), the rest of an
- * f-string is text for mentions. Not read: function parameters
- * shadowing an alias; tuple compares are read as if
+ * f-string is text for mentions. Not read: a def's parameters in a
+ * body on the def's own line (def f(torch): return torch.x) or after
+ * type parameters (def f[T](torch)); tuple compares are read as if
  * the name held a tuple as long as the literal: TORCH_VERSION > (2, 4)
  * is >=2.5. The targets of for, with ... as and except ... as end an
  * alias (header_targets).
@@ -1166,13 +1167,15 @@ scan_mentions(struct state *st, const char *text, size_t n, size_t line,
 		for (r = 0; r < st->ix->nroots; r++) {
 			const char *root = st->ix->roots[r];
 			size_t rl = st->ix->rootlen[r];
-			const char *p = d - rl, *q;
+			const char *p, *q;
 			char full[NAME_MAX_LEN];
 			size_t comp[CHAIN_MAX + 1], fl = 0, nc, kc, pos, l2, c2;
 			const struct tg_api *a;
 
-			if ((size_t)(d - from) < rl ||
-			    memcmp(p, root, rl) != 0 ||
+			if ((size_t)(d - from) < rl)
+				continue;
+			p = d - rl;
+			if (memcmp(p, root, rl) != 0 ||
 			    (p > text && (ident_char((unsigned char)p[-1]) ||
 					  p[-1] == '.')))
 				continue;

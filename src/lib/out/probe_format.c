@@ -598,12 +598,28 @@ pc_release(struct tg_buf *b, const struct tg_torch *t)
 	}
 }
 
+/* A variable no Cflags or Libs uses, read back by pkg-config
+ * --variable: as it is, in single quotes when it holds a blank, a quote
+ * or a backslash (pkg-config strips them; a backslash escape would come
+ * back as written), a '#' escaped. */
 static void
 pc_var(struct tg_buf *b, const char *name, const char *value)
 {
+	int quote = value && strpbrk(value, " \t'\"\\") != NULL;
+
 	tg_buf_addf(b, "%s=", name);
-	if (value)
-		pc_value(b, value);
+	if (quote)
+		tg_buf_addc(b, '\'');
+	for (; value && *value; value++) {
+		if (*value == '#')
+			tg_buf_addc(b, '\\');
+		if (*value == '\'' && quote)
+			tg_buf_adds(b, "'\\''");
+		else
+			tg_buf_addc(b, *value);
+	}
+	if (quote)
+		tg_buf_addc(b, '\'');
 	tg_buf_addc(b, '\n');
 }
 

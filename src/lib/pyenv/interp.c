@@ -649,8 +649,10 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 			}
 		}
 		closedir(d);
-		if (rc || !best)
+		if (rc)
 			break;
+		if (!best)
+			continue; /* no _sysconfigdata_: lib-dynload */
 		if (pass == 1) {
 			in->ext_suffix = tg_str_ndup(strchr(best, '.'),
 						     strlen(strchr(best, '.')));

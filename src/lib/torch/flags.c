@@ -24,6 +24,8 @@
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 
+#define NAME_MAX_BYTES 200 /* of --name: a module's name */
+
 static int
 add(struct tg_flags *f, enum tg_flag_kind kind, unsigned use, const char *value,
     const char *from)
@@ -101,27 +103,55 @@ has_dir(const char *dir, const char *rel)
 	return r;
 }
 
+/* The ABI flags of an extension suffix ".cpython-313t-x86_64-linux-gnu.so"
+ * ("t"; "" for ".cpython-311-..."), into abi; 0 when s is not one. */
+static int
+suffix_abi(const char *s, char *abi, size_t cap)
+{
+	size_t k = 0;
+
+	if (!s || strncmp(s, ".cpython-", 9) != 0)
+		return 0;
+	for (s += 9; *s >= '0' && *s <= '9'; s++)
+		;
+	while (*s >= 'a' && *s <= 'z' && k + 1 < cap)
+		abi[k++] = *s++;
+	abi[k] = '\0';
+	return *s == '-' || *s == '.';
+}
+
 /* The target Python's include directory (sysconfig's "include"): the base
- * installation's include/pythonX.Y, or X.Yt for a free-threaded build,
- * holding Python.h. */
+ * installation's include/pythonX.Y plus the ABI flags of its extension
+ * suffix (X.Yt for a free-threaded build, X.Yd for a debug one), holding
+ * Python.h; where the suffix is not known, the first of X.Y, X.Yt, X.Yd,
+ * X.Ym that holds it. */
 static int
 python_include(struct tg_flags *f, const struct tg_interp *in,
 	       struct tg_err *err)
 {
 	static const char *const abis[] = {"", "t", "d", "m"};
-	char rel[64], want[80];
-	const char *base = in->base_prefix ? in->base_prefix : in->prefix;
+	char rel[64], want[80], abi[8];
+	const char *base, *only = NULL;
 	size_t k;
 	int r;
 
+	if (!in)
+		return tg_err_set(err, TG_ENOENT,
+				  "cannot tell where the Python headers are: "
+				  "no interpreter");
+	base = in->base_prefix ? in->base_prefix : in->prefix;
+	if (suffix_abi(in->ext_suffix, abi, sizeof(abi)))
+		only = abi;
 	if (!base || !in->major)
 		return tg_err_set(err, TG_ENOENT,
 				  "cannot tell where the Python headers of "
 				  "'%s' are",
 				  in->executable ? in->executable : "python");
 	for (k = 0; k < sizeof(abis) / sizeof(abis[0]); k++) {
+		if (only && k > 0)
+			break;
 		snprintf(rel, sizeof(rel), "include/python%d.%d%s", in->major,
-			 in->minor, abis[k]);
+			 in->minor, only ? only : abis[k]);
 		snprintf(want, sizeof(want), "%s/Python.h", rel);
 		r = has_file(base, want);
 		if (r < 0)
@@ -134,11 +164,12 @@ python_include(struct tg_flags *f, const struct tg_interp *in,
 			return 0;
 		}
 	}
-	return tg_err_set(err, TG_ENOENT,
-			  "the Python headers are missing: no '%s/include/"
-			  "python%d.%d/Python.h' (install python%d.%d-dev, or "
-			  "python3-dev on Debian and Ubuntu)",
-			  base, in->major, in->minor, in->major, in->minor);
+	return tg_err_set(
+	    err, TG_ENOENT,
+	    "the Python headers are missing: no '%s/include/"
+	    "python%d.%d%s/Python.h' (install python%d.%d-dev, or "
+	    "python3-dev on Debian and Ubuntu)",
+	    base, in->major, in->minor, only ? only : "", in->major, in->minor);
 }
 
 /* pybind11, which torch/extension.h includes: the wheel ships it in
@@ -197,6 +228,26 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Append flag to out[0..*n) unless it is there: a list that names an
+ * architecture twice counts it once against max. */
+static int
+add_gencode(char **out, size_t *n, size_t max, const char *flag,
+	    struct tg_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < *n; k++)
+		if (strcmp(out[k], flag) == 0)
+			return 0;
+	if (*n + 1 > max)
+		return tg_err_set(err, TG_ELIMIT,
+				  "more than %zu CUDA architecture flags", max);
+	if (!(out[*n] = strdup(flag)))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	(*n)++;
+	return 0;
+}
+
 /* Append to out the flags of one arch ("8.0", "9.0+PTX"). */
 static int
 one_arch(const char *a, size_t len, char **out, size_t *n, size_t max,
@@ -204,7 +255,7 @@ one_arch(const char *a, size_t len, char **out, size_t *n, size_t max,
 {
 	char arch[32], num[32], flag[128];
 	size_t k, j = 0;
-	int ptx = 0;
+	int ptx = 0, r;
 
 	if (len >= 4 && strncmp(a + len - 4, "+PTX", 4) == 0) {
 		ptx = 1;
@@ -223,20 +274,15 @@ one_arch(const char *a, size_t len, char **out, size_t *n, size_t max,
 		if (arch[k] != '.')
 			num[j++] = arch[k];
 	num[j] = '\0';
-	if (*n + 2 > max)
-		return tg_err_set(err, TG_ELIMIT,
-				  "more than %zu CUDA architectures", max / 2);
 	snprintf(flag, sizeof(flag), "-gencode=arch=compute_%s,code=sm_%s", num,
 		 num);
-	if (!(out[*n] = strdup(flag)))
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	(*n)++;
+	if ((r = add_gencode(out, n, max, flag, err)))
+		return r;
 	if (ptx) {
 		snprintf(flag, sizeof(flag),
 			 "-gencode=arch=compute_%s,code=compute_%s", num, num);
-		if (!(out[*n] = strdup(flag)))
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		(*n)++;
+		if ((r = add_gencode(out, n, max, flag, err)))
+			return r;
 	}
 	return 0;
 bad:
@@ -428,6 +474,10 @@ tg_flags_compute(struct tg_flags *f, const struct tg_torch *t,
 				  "torch at '%s' has no libraries (no lib/ "
 				  "with libc10.so there)",
 				  t->dir);
+	if (o->name && strlen(o->name) > NAME_MAX_BYTES)
+		return tg_err_set(err, TG_EINVAL,
+				  "the extension name is longer than %d bytes",
+				  NAME_MAX_BYTES);
 	if (o->name && !c_identifier(o->name))
 		return tg_err_set(err, TG_EINVAL,
 				  "the extension name '%s' is not a C "

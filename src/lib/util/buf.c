@@ -80,7 +80,7 @@ tg_buf_add(struct tg_buf *b, const void *data, size_t len)
 	int rc;
 
 	/* the common case, without grow's checks */
-	if (!b->err && len < b->cap - b->len && b->len <= b->max &&
+	if (len && !b->err && len < b->cap - b->len && b->len <= b->max &&
 	    len <= b->max - b->len) {
 		memcpy(b->data + b->len, data, len);
 		b->len += len;

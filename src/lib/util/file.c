@@ -203,8 +203,11 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 
 			if (errno == EINTR)
 				continue;
+			/* once: a read that says EAGAIN while blocking is
+			 * an error */
 			if (errno == EAGAIN && walked &&
 			    (flags = fcntl(fd, F_GETFL)) >= 0 &&
+			    (flags & O_NONBLOCK) &&
 			    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
 				continue;
 			rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s",
