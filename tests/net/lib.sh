@@ -5,7 +5,7 @@
 # wrote its port to $TG_NET_DIR/port. tg runs torchgate and prints what
 # it wrote with the servers' URLs as $URL and $TLS (HTTPS, its certificate
 # $CERT; and $Q as $Q), then its status; seed puts a
-# valid cached table (table_version 2026.12.01, newer than the built-in
+# valid cached table (table_version 2026.12.31, newer than the built-in
 # one) and its validators in the case's cache; same says whether the
 # cache is byte for byte what seed (or snap) left.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY \
@@ -30,7 +30,7 @@ snap() { (cd "$C" 2>/dev/null && sha256sum -- * 2>/dev/null) >.snap; }
 
 seed() {
 	mkdir -p "$C"
-	sed "s/^  \"schema_version\": 1,/&\n  \"table_version\": \"2026.12.01\",/" \
+	sed "s/^  \"schema_version\": 1,/&\n  \"table_version\": \"2026.12.31\",/" \
 		"$MINI" >"$C/apis.json"
 	printf 'etag: "old"\n' >"$C/apis.json.meta"
 	snap
