@@ -12,15 +12,14 @@
 # and pass once it is gone; a file of another type (.txt) is not passed
 # to the hook. Offline: language system needs no download. pre-commit
 # is optional (the README says why): without it the test is skipped
-# (exit status 77, which CTest counts as a skip) and prints why; it fails
-# when git is missing.
+# (exit status 77, which CTest counts as a skip) and prints why; with
+# pre-commit, it fails when git is missing.
 # Exit status: 0 all passed, 1 something failed, 2 usage, 77 skipped.
 set -u
 export LC_ALL=C
 
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 need "$SRCDIR/.pre-commit-hooks.yaml" "the hooks file (SRCDIR '$SRCDIR')"
-need_cmd git
 # pre-commit is optional (README, "pre-commit"): Debian's brings
 # python3-virtualenv, and with virtualenv importable 'python -m build'
 # makes its isolated environments with it, which name no interpreter
@@ -30,6 +29,7 @@ if ! command -v pre-commit >/dev/null; then
 	tg_lib_finished=yes
 	exit 77
 fi
+need_cmd git # pre-commit's own dependency
 
 mkdir -p "$tmp/home" "$tmp/bin" "$tmp/hooks" "$tmp/repo"
 ln -s "$TG" "$tmp/bin/torchgate"
