@@ -178,6 +178,14 @@ static const struct tcase cases[] = {
      "3:1 torch.distributed.distributed_c10d._get_default_group call code -\n"
      "6:40 torch.nn.modules.batchnorm._BatchNorm import code -\n"
      "7:51 torch.optim.lr_scheduler._LRScheduler import code -\n"},
+    {"private-default-collate",
+     "from torch.utils.data._utils.collate import default_collate\n"
+     "default_collate(batch)\n"
+     "from torch.utils.data import default_collate as dc\ndc(batch)\n"
+     "import torch\ntorch.utils.data._utils.collate.default_collate(b)\n",
+     "1:45 torch.utils.data._utils.collate.default_collate import code -\n"
+     "2:1 torch.utils.data._utils.collate.default_collate call code -\n"
+     "6:1 torch.utils.data._utils.collate.default_collate call code -\n"},
     /* mentions */
     {"mentions",
      "def f():\n    \"\"\"Returns a\n    torch.cuda.amp.GradScaler.\"\"\"\n"

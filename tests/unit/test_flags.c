@@ -83,7 +83,18 @@ test_arch(void)
 
 		n = tg_flags_cuda_arch("9.0+PTX;8.0+PTX", out, 3, &err);
 		CHECK(n == TG_ELIMIT, "limit: got %d", n);
-		CHECK_STR(err.msg, "more than 1 CUDA architectures", "limit");
+		CHECK_STR(err.msg, "more than 3 CUDA architecture flags",
+			  "limit");
+	}
+	/* an architecture named again adds no flag: within the limit */
+	{
+		struct tg_err err = TG_ERR_INIT;
+
+		n = tg_flags_cuda_arch("9.0+PTX;9.0+PTX;9.0;9.0+PTX", out, 2,
+				       &err);
+		CHECK(n == 2, "repeated: got %d (%s)", n, err.msg);
+		for (k = 0; n > 0 && k < (size_t)n; k++)
+			free(out[k]);
 	}
 }
 
