@@ -164,7 +164,7 @@ struct tg_audit_py_index {
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];
 	size_t nroots;
-	/* a bit per hash of a root, a method's or a method parameter's
+	/* a bit per hot_key of a root, a method's or a method parameter's
 	 * name: a logical line with none of them (and no string, and no
 	 * name the file bound) cannot hold a use (hot_line) */
 	unsigned char hot[HOT_BITS / 8];
