@@ -629,8 +629,12 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 				NULL, "/lib-dynload"))
 			break;
 		d = opendir(dir);
-		if (!d)
+		if (!d) {
+			/* no such directory is no error; no memory is */
+			if (errno == ENOMEM)
+				rc = TG_ENOMEM;
 			continue;
+		}
 		while ((de = readdir(d)) && !rc) {
 			const char *n = de->d_name, *c;
 			size_t l = strlen(n);
