@@ -1069,6 +1069,8 @@ struct lit {
 	const char *s;
 	size_t len;
 	size_t pat;
+	/* its first eight bytes (fewer: masked), compared as one word */
+	uint64_t head, mask;
 };
 
 struct tg_audit_cxx_index {
@@ -1090,7 +1092,9 @@ struct tg_audit_cxx_index {
 #define SUPPRESSION_KEY "torchgate:"
 #define BRANCH_KEY "TORCH_VERSION_M"
 
-/* Run pattern p over text (the code or the mention copy). */
+/* Run pattern p over text (the code or the mention copy). The JIT's
+ * own search for where a match can start is faster than looking for
+ * the pattern's literals first (memmem cost more than the matching). */
 static int
 run_pattern(struct cx *x, const struct pat *p, const char *text,
 	    enum tg_audit_in in, struct tg_err *err)
@@ -1099,20 +1103,20 @@ run_pattern(struct cx *x, const struct pat *p, const char *text,
 	struct each m;
 	int rc;
 
-	if (!p->always) {
+	if (!p->re) {
 		size_t k;
 
-		for (k = 0; k < p->lits.n; k++)
+		/* said once per file that could hold a use */
+		for (k = 0; !p->always && k < p->lits.n; k++)
 			if (memmem(text, x->len, p->lits.s[k],
 				   strlen(p->lits.s[k])))
 				break;
-		if (k == p->lits.n)
+		if (!p->always && k == p->lits.n)
 			return 0;
-	}
-	if (!p->re)
 		return note(x, "audit-pattern",
 			    "a usage pattern of '%s' does not compile",
 			    p->a->id);
+	}
 	m.x = x;
 	m.a = p->a;
 	m.in = in;
@@ -1171,6 +1175,9 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	e->s = l;
 	e->len = strlen(l);
 	e->pat = pat;
+	e->head = e->mask = 0;
+	memcpy(&e->head, l, e->len < 8 ? e->len : 8);
+	memset(&e->mask, 0xff, e->len < 8 ? e->len : 8);
 	ix->next[ix->nlits - 1] = ix->head[key];
 	ix->head[key] = (unsigned short)ix->nlits;
 	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
@@ -1337,6 +1344,7 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 {
 	size_t i, k;
 	int any = ix->read_all;
+	uint64_t word = 0;
 
 	memset(found, 0, 2 * ix->npats);
 	for (k = 0; k < ix->npats; k++) {
@@ -1355,12 +1363,27 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 		i++;
 		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
 			continue;
+		if (len - at >= 8)
+			memcpy(&word, src + at, 8);
 		for (k = ix->head[key]; k; k = ix->next[k - 1]) {
 			const struct lit *l = &ix->lits[k - 1];
 
-			if ((l->pat >= ix->npats || !found[l->pat]) &&
-			    l->len <= len - at &&
-			    memcmp(src + at, l->s, l->len) == 0) {
+			/* found already: a pattern's or a method id's
+			 * literal, or a trigger whose bits are set */
+			if (l->pat < ix->npats	      ? found[l->pat]
+			    : l->pat >= ix->npats + 2 ? found[l->pat - 2]
+			    : l->pat == ix->npats + 1
+				? (any & FOUND_SUPPRESSION) != 0
+				: (any & FOUND_ANY) != 0)
+				continue;
+			if (l->len > len - at)
+				continue;
+			if (len - at >= 8
+				? (word & l->mask) == l->head &&
+				      (l->len <= 8 ||
+				       memcmp(src + at + 8, l->s + 8,
+					      l->len - 8) == 0)
+				: memcmp(src + at, l->s, l->len) == 0) {
 				if (l->pat < ix->npats)
 					found[l->pat] = 1;
 				else if (l->pat >= ix->npats + 2)
@@ -1694,9 +1717,8 @@ one_per_span(struct tg_audit_result *r, size_t first)
 		int lose = 0;
 
 		/* only an id with a '.' can extend another */
-		for (j = first;
-		     strchr(f->api->id, '.') && j < r->nfindings && !lose;
-		     j++) {
+		for (j = strchr(f->api->id, '.') ? first : r->nfindings;
+		     j < r->nfindings && !lose; j++) {
 			const struct tg_audit_finding *o = &r->findings[j];
 
 			lose = j != i && o->line == f->line &&

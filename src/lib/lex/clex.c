@@ -227,6 +227,37 @@ directive_end(const char *s, size_t len, size_t i)
 	return k;
 }
 
+/* Whether a pp-number starts at s[i]: a digit, or '.' before one. */
+static int
+number_start(const char *s, size_t len, size_t i)
+{
+	return (cls[(unsigned char)s[i]] & C_DIGIT) ||
+	       (s[i] == '.' && i + 1 < len &&
+		(cls[(unsigned char)s[i + 1]] & C_DIGIT));
+}
+
+/* The end of the pp-number at s[i]. */
+static size_t
+number_end(const char *s, size_t len, size_t i)
+{
+	size_t end;
+
+	for (end = i + 1; end < len; end++) {
+		char c = s[end];
+
+		if ((c == '+' || c == '-') &&
+		    (s[end - 1] == 'e' || s[end - 1] == 'E' ||
+		     s[end - 1] == 'p' || s[end - 1] == 'P'))
+			continue;
+		if (c == '\'' && end + 1 < len &&
+		    id_char((unsigned char)s[end + 1]))
+			continue;
+		if (!id_char((unsigned char)c) && c != '.')
+			break;
+	}
+	return end;
+}
+
 void
 tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
 {
@@ -234,6 +265,71 @@ tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
 	lx->s = s;
 	lx->len = len;
 	lx->line = 1;
+}
+
+/* From lx->pos, past the code tokens (names, numbers, punctuators,
+ * error bytes) and blanks to where a comment, literal or directive
+ * starts, or to the end: the state as tg_clex_next would leave it
+ * after returning those tokens. A name before a quote that is a
+ * literal's prefix is left for the caller; a punctuator is passed a
+ * byte at a time, which consumes what longest match would, since none
+ * holds a byte that starts a comment, literal or directive where a
+ * single byte would not ('/' before '/' or '*' is a comment either
+ * way). */
+static void
+skip_code(struct tg_clex *lx)
+{
+	const char *s = lx->s;
+	size_t len = lx->len, i = lx->pos, e, n;
+	int raw;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (cls[c] & C_SPACE) {
+			i++;
+		} else if (c == '\n') {
+			lx->line++;
+			lx->lstart = ++i;
+			lx->code = 0;
+		} else if (id_start(c)) {
+			for (e = i + 1; e < len && id_char((unsigned char)s[e]);
+			     e++)
+				;
+			if (e < len && (s[e] == '"' || s[e] == '\'') &&
+			    e - i <= 3 && prefix(s, i, e, &raw))
+				break;
+			lx->code = 1;
+			i = e;
+		} else if (number_start(s, len, i)) {
+			lx->code = 1;
+			i = number_end(s, len, i);
+		} else if (c == '"' || c == '\'' || (c == '#' && !lx->code) ||
+			   (c == '/' && i + 1 < len &&
+			    (s[i + 1] == '/' || s[i + 1] == '*'))) {
+			break;
+		} else if (c == '\\' && (n = splice(s, len, i)) > 0) {
+			i += n;
+			lx->line++;
+			lx->lstart = i;
+		} else {
+			if (c == '(' || c == '[' || c == '{')
+				lx->depth++;
+			else if ((c == ')' || c == ']' || c == '}') &&
+				 lx->depth)
+				lx->depth--;
+			lx->code = 1;
+			i++;
+		}
+	}
+	lx->pos = i;
+}
+
+int
+tg_clex_next_text(struct tg_clex *lx, struct tg_clex_tok *t)
+{
+	skip_code(lx);
+	return tg_clex_next(lx, t);
 }
 
 int
@@ -286,22 +382,8 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 		end = directive_end(s, len, i);
 	} else if (s[i] == '"' || s[i] == '\'') {
 		end = literal(s, len, i, i, 0, t);
-	} else if ((cls[(unsigned char)s[i]] & C_DIGIT) ||
-		   (s[i] == '.' && i + 1 < len &&
-		    (cls[(unsigned char)s[i + 1]] & C_DIGIT))) {
-		for (end = i + 1; end < len; end++) {
-			char c = s[end];
-
-			if ((c == '+' || c == '-') &&
-			    (s[end - 1] == 'e' || s[end - 1] == 'E' ||
-			     s[end - 1] == 'p' || s[end - 1] == 'P'))
-				continue;
-			if (c == '\'' && end + 1 < len &&
-			    id_char((unsigned char)s[end + 1]))
-				continue;
-			if (!id_char((unsigned char)c) && c != '.')
-				break;
-		}
+	} else if (number_start(s, len, i)) {
+		end = number_end(s, len, i);
 		t->kind = TG_CLEX_NUMBER;
 		multiline = 0;
 	} else if (id_start((unsigned char)s[i])) {

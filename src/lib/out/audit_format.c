@@ -11,6 +11,7 @@
  */
 #include "lib/out/audit_format.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,16 +119,12 @@ text_end(const struct tg_audit_report *rep, struct tg_buf *b)
 	}
 }
 
+/* The members of a finding that its entry and rank decide. */
 static void
-json_finding(struct tg_jsonw *w, const struct tg_audit_item *it)
+json_entry(struct tg_jsonw *w, const struct tg_audit_item *it)
 {
-	const struct tg_audit_finding *f = it->f;
-	const struct tg_api *a = f->api;
+	const struct tg_api *a = it->f->api;
 
-	tg_jsonw_object(w, TG_JSONW_BLOCK);
-	tg_jsonw_kstr(w, "path", it->path);
-	tg_jsonw_kint(w, "line", (long long)f->line);
-	tg_jsonw_kint(w, "column", (long long)f->column);
 	tg_jsonw_kstr(w, "api", a->id);
 	tg_jsonw_kstr(w, "language", a->cxx ? "c++" : "python");
 	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
@@ -137,6 +134,72 @@ json_finding(struct tg_jsonw *w, const struct tg_audit_item *it)
 	tg_jsonw_kstr(w, "replacement_text", a->repl_text);
 	tg_jsonw_kstr(w, "replacement_since", a->repl_since);
 	tg_jsonw_kbool(w, "private", a->is_private);
+}
+
+#define TG_AUDIT_FRAGS 1024 /* a power of two; the table has fewer */
+
+/* json_entry's members for it, written once per entry, rank and depth
+ * into frag_text and then copied: the bytes are those json_entry writes
+ * at that place, since a member's layout depends only on the depth and
+ * on whether it is the first (it never is). Without a slot or memory
+ * for the copy, written directly. */
+static void
+json_entry_cached(struct tg_audit_writer *wr, const struct tg_audit_item *it)
+{
+	struct tg_jsonw *w = &wr->w;
+	const struct tg_api *a = it->f->api;
+	struct tg_audit_frag *f = NULL;
+	size_t h, k, at;
+	struct tg_jsonw w2;
+
+	if (!wr->frags)
+		wr->frags = calloc(TG_AUDIT_FRAGS, sizeof(*wr->frags));
+	h = ((size_t)(uintptr_t)a >> 4) * 31u + (size_t)it->rank;
+	for (k = 0; wr->frags && k < TG_AUDIT_FRAGS / 2; k++) {
+		f = &wr->frags[(h + k) & (TG_AUDIT_FRAGS - 1)];
+		if (!f->api || (f->api == a && f->rank == it->rank &&
+				f->depth == w->depth))
+			break;
+		f = NULL;
+	}
+	if (f && f->api) {
+		tg_buf_add(w->out, wr->frag_text.data + f->off, f->len);
+		w->level[w->depth - 1].n += f->members;
+		return;
+	}
+	if (!f || wr->frag_text.err) {
+		json_entry(w, it);
+		return;
+	}
+	w2 = *w;
+	w2.out = &wr->frag_text;
+	at = wr->frag_text.len;
+	json_entry(&w2, it);
+	if (wr->frag_text.err) {
+		json_entry(w, it);
+		return;
+	}
+	f->api = a;
+	f->rank = it->rank;
+	f->depth = w->depth;
+	f->off = at;
+	f->len = wr->frag_text.len - at;
+	f->members = w2.level[w->depth - 1].n - w->level[w->depth - 1].n;
+	tg_buf_add(w->out, wr->frag_text.data + f->off, f->len);
+	w->level[w->depth - 1].n += f->members;
+}
+
+static void
+json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
+{
+	struct tg_jsonw *w = &wr->w;
+	const struct tg_audit_finding *f = it->f;
+
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "path", it->path);
+	tg_jsonw_kint(w, "line", (long long)f->line);
+	tg_jsonw_kint(w, "column", (long long)f->column);
+	json_entry_cached(wr, it);
 	tg_jsonw_kbool(w, "guarded", f->guard == TG_AUDIT_GUARDED);
 	tg_jsonw_kbool(w, "soft_guard", f->guard == TG_AUDIT_SOFT);
 	tg_jsonw_kstr(w, "guard", f->guard_text);
@@ -584,6 +647,7 @@ tg_audit_format_begin(struct tg_audit_writer *wr,
 	wr->fmt = fmt;
 	wr->out = out;
 	wr->tmp = init;
+	wr->frag_text = init;
 	tg_jsonw_init(&wr->w, out);
 	if (fmt == TG_AUDIT_JSON)
 		json_begin(rep, &wr->w);
@@ -603,7 +667,7 @@ tg_audit_format_items(struct tg_audit_writer *wr,
 			text_item(wr->out, &items[k]);
 			break;
 		case TG_AUDIT_JSON:
-			json_finding(&wr->w, &items[k]);
+			json_finding(wr, &items[k]);
 			break;
 		case TG_AUDIT_SARIF:
 			sarif_item(wr, &items[k]);
@@ -640,6 +704,9 @@ void
 tg_audit_format_release(struct tg_audit_writer *wr)
 {
 	tg_buf_release(&wr->tmp);
+	tg_buf_release(&wr->frag_text);
+	free(wr->frags);
+	wr->frags = NULL;
 	free(wr->rules);
 	wr->rules = NULL;
 	wr->nrules = wr->caprules = 0;

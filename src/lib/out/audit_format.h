@@ -67,6 +67,12 @@ struct tg_audit_report {
  * So memory holds one batch of findings, never the whole report. SARIF
  * writes the results before the tool and its rules, which follow in the
  * order of their first use (ruleIndex). */
+struct tg_audit_frag {
+	const struct tg_api *api; /* NULL: a free slot */
+	int rank, depth;
+	size_t off, len, members;
+};
+
 struct tg_audit_writer {
 	enum tg_audit_format fmt;
 	struct tg_buf *out;
@@ -75,6 +81,10 @@ struct tg_audit_writer {
 	const struct tg_api **rules; /* SARIF: the entries used, first use
 					first */
 	size_t nrules, caprules;
+	/* JSON: the members a finding's entry and rank decide, as written
+	 * once (TG_AUDIT_FRAGS slots, open addressing; text in frag_text) */
+	struct tg_audit_frag *frags;
+	struct tg_buf frag_text;
 };
 
 void tg_audit_format_begin(struct tg_audit_writer *wr,

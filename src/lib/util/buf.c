@@ -116,6 +116,21 @@ tg_buf_addc(struct tg_buf *b, char c)
 	return tg_buf_add(b, &c, 1);
 }
 
+char *
+tg_buf_room(struct tg_buf *b, size_t n)
+{
+	if (grow(b, n))
+		return NULL;
+	return b->data + b->len;
+}
+
+void
+tg_buf_commit(struct tg_buf *b, size_t n)
+{
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
 int
 tg_buf_addf(struct tg_buf *b, const char *fmt, ...)
 {

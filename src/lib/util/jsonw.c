@@ -11,6 +11,10 @@
 #include <assert.h>
 #include <string.h>
 
+static char *room(struct tg_buf *b, size_t need);
+static char *quote_into(char *p, const char *s, size_t len);
+static int quote(struct tg_buf *b, const char *s, size_t len, const char *tail);
+
 void
 tg_jsonw_init(struct tg_jsonw *w, struct tg_buf *out)
 {
@@ -18,17 +22,17 @@ tg_jsonw_init(struct tg_jsonw *w, struct tg_buf *out)
 	w->out = out;
 }
 
+/* A newline and the indentation of depth (at most TG_JSONW_DEPTH),
+ * after an optional comma: one append. */
 static void
-indent(struct tg_jsonw *w, int depth)
+newline(struct tg_jsonw *w, int comma, int depth)
 {
-	static const char spaces[] = "                                ";
-	size_t n = (size_t)depth * 2;
+	static const char text[2 + 2 * TG_JSONW_DEPTH + 1] =
+	    ",\n                                "
+	    "                                ";
 
-	while (n > sizeof(spaces) - 1) {
-		tg_buf_add(w->out, spaces, sizeof(spaces) - 1);
-		n -= sizeof(spaces) - 1;
-	}
-	tg_buf_add(w->out, spaces, n);
+	tg_buf_add(w->out, text + !comma,
+		   1 + (size_t)comma + (size_t)depth * 2);
 }
 
 /* Before a value or a key: the separator and layout its container asks. */
@@ -44,12 +48,8 @@ before(struct tg_jsonw *w)
 	if (w->level[w->depth - 1].flow) {
 		if (w->level[w->depth - 1].n)
 			tg_buf_add(w->out, ", ", 2);
-	} else if (w->level[w->depth - 1].n) {
-		tg_buf_add(w->out, ",\n", 2);
-		indent(w, w->depth);
 	} else {
-		tg_buf_addc(w->out, '\n');
-		indent(w, w->depth);
+		newline(w, w->level[w->depth - 1].n != 0, w->depth);
 	}
 	w->level[w->depth - 1].n++;
 }
@@ -88,20 +88,39 @@ tg_jsonw_end(struct tg_jsonw *w)
 
 	assert(w->depth > 0 && !w->key_pending);
 	d = --w->depth;
-	if (!w->level[d].flow && w->level[d].n) {
-		tg_buf_addc(w->out, '\n');
-		indent(w, d);
-	}
+	if (!w->level[d].flow && w->level[d].n)
+		newline(w, 0, d);
 	tg_buf_addc(w->out, w->level[d].close);
 }
 
 void
 tg_jsonw_key(struct tg_jsonw *w, const char *key)
 {
+	size_t kl;
+	char *p, *q;
+	struct tg_jsonw_level *lv;
+
 	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
+	kl = strlen(key);
+	lv = &w->level[w->depth - 1];
+	/* a block's member, the common case: composed in place */
+	if (!w->key_pending && !lv->flow &&
+	    (p = room(w->out, 4 + 2 * (size_t)w->depth + 6 * kl))) {
+		q = p;
+		if (lv->n)
+			*q++ = ',';
+		*q++ = '\n';
+		memset(q, ' ', 2 * (size_t)w->depth);
+		q = quote_into(q + 2 * (size_t)w->depth, key, kl);
+		*q++ = ':';
+		*q++ = ' ';
+		tg_buf_commit(w->out, (size_t)(q - p));
+		lv->n++;
+		w->key_pending = 1;
+		return;
+	}
 	before(w);
-	tg_jsonw_quote(w->out, key, strlen(key));
-	tg_buf_add(w->out, ": ", 2);
+	quote(w->out, key, kl, ": ");
 	w->key_pending = 1;
 }
 
@@ -109,7 +128,7 @@ void
 tg_jsonw_strn(struct tg_jsonw *w, const char *s, size_t len)
 {
 	before(w);
-	tg_jsonw_quote(w->out, s, len);
+	quote(w->out, s, len, "");
 }
 
 void
@@ -190,21 +209,82 @@ tg_jsonw_finish(struct tg_jsonw *w)
 	return tg_buf_error(w->out);
 }
 
-int
-tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	/* the bytes that need an escape: controls, '"', '\\', DEL */
-	static const unsigned char esc_byte[256] = {
-	    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
-	    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
-	    1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
-	size_t i = 0, run;
+/* The bytes that need an escape: controls, '"', '\\', DEL. */
+static const unsigned char esc_byte[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	       1,	   1,	      1,
+    1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
 
+static const char hex[] = "0123456789abcdef";
+
+/* Where the escape of byte c goes: its length. */
+static size_t
+escape(unsigned char c, char *p)
+{
+	p[0] = '\\';
+	if (c == '"' || c == '\\') {
+		p[1] = (char)c;
+		return 2;
+	}
+	if (c == '\n' || c == '\t') {
+		p[1] = c == '\n' ? 'n' : 't';
+		return 2;
+	}
+	memcpy(p + 1, "u00", 3);
+	p[4] = hex[c >> 4];
+	p[5] = hex[c & 15];
+	return 6;
+}
+
+/* Room for need bytes in b, or NULL where an append of need bytes
+ * would fail or could come near the buffer's limit (the caller then
+ * appends in parts, which fail exactly where they should). */
+static char *
+room(struct tg_buf *b, size_t need)
+{
+	if (b->err || need > 65536 || b->len > b->max ||
+	    need >= b->max - b->len)
+		return NULL;
+	return tg_buf_room(b, need);
+}
+
+/* s[0..len) as a JSON string literal at p (at most 6 len + 2 bytes):
+ * the end. */
+static char *
+quote_into(char *p, const char *s, size_t len)
+{
+	size_t i;
+
+	*p++ = '"';
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (esc_byte[c])
+			p += escape(c, p);
+		else
+			*p++ = (char)c;
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* s[0..len) as a JSON string literal, then tail (a short literal): a
+ * short string composed in place, a long one in runs. */
+static int
+quote(struct tg_buf *b, const char *s, size_t len, const char *tail)
+{
+	size_t tl = strlen(tail), i = 0, run;
+	char *p, *q;
+
+	if (len <= 4096 && (p = room(b, 6 * len + 2 + tl))) {
+		q = quote_into(p, s, len);
+		memcpy(q, tail, tl);
+		tg_buf_commit(b, (size_t)(q - p) + tl);
+		return 0;
+	}
 	tg_buf_addc(b, '"');
 	while (i < len) {
-		unsigned char c;
-		char esc[6] = {'\\', 'u', '0', '0', 0, 0};
+		char esc[6];
 
 		/* the bytes that go out as they are, in one append */
 		for (run = i; run < len && !esc_byte[(unsigned char)s[run]];
@@ -214,20 +294,15 @@ tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
 			tg_buf_add(b, s + i, run - i);
 		if (run == len)
 			break;
-		c = (unsigned char)s[run];
+		tg_buf_add(b, esc, escape((unsigned char)s[run], esc));
 		i = run + 1;
-		if (c == '"' || c == '\\') {
-			esc[1] = (char)c;
-			tg_buf_add(b, esc, 2);
-		} else if (c == '\n') {
-			tg_buf_add(b, "\\n", 2);
-		} else if (c == '\t') {
-			tg_buf_add(b, "\\t", 2);
-		} else {
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			tg_buf_add(b, esc, 6);
-		}
 	}
-	return tg_buf_addc(b, '"');
+	tg_buf_addc(b, '"');
+	return tg_buf_add(b, tail, tl);
+}
+
+int
+tg_jsonw_quote(struct tg_buf *b, const char *s, size_t len)
+{
+	return quote(b, s, len, "");
 }

@@ -26,7 +26,7 @@ struct tg_jsonw {
 	struct tg_buf *out;
 	int depth;
 	int key_pending; /* a key was written; its value comes next */
-	struct {
+	struct tg_jsonw_level {
 		char close;	    /* '}' or ']' */
 		unsigned char flow; /* on one line */
 		size_t n;	    /* members or elements so far */
