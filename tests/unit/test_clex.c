@@ -55,8 +55,20 @@ static const struct tcase cases[] = {
     {"@ $", "X0+1:1.0 X2+1:1.2 E3+0:1.3"},
 };
 
+/* Inputs whose code tokens hold bytes that could start a literal, a
+ * comment or a directive elsewhere: tg_clex_next_text must pass over
+ * them as tg_clex_next reads them (checked with the cases above). */
+static const char *const text_only[] = {
+    "1'000'0 x'a' 0x1'F' u8'x' uR\"(a)\" LR\"q()\")q\" Lx\"s\"",
+    "a/'b' c/=d e//f\ng #h\n  #i j\n#k",
+    "x ## y # z\n\\\n# w\n",
+    "..5'e' .5e+1'2 1.e-'3' @$` \\ '\\'' \"\\\"\"",
+    "f((g)[h]{) }}]]) \r\n /**/ # l\r\n",
+    "u8 \"a\" u8R u9\"b\" R \"c\" _R\"d\"",
+};
+
 static void
-render(const char *in, char *out, size_t cap)
+render(const char *in, char *out, size_t cap, int text)
 {
 	struct tg_clex lx;
 	struct tg_clex_tok t;
@@ -64,7 +76,8 @@ render(const char *in, char *out, size_t cap)
 
 	out[0] = '\0';
 	tg_clex_init(&lx, in, strlen(in));
-	while (tg_clex_next(&lx, &t) && guard++ < 1000 && n + 64 < cap) {
+	while ((text ? tg_clex_next_text(&lx, &t) : tg_clex_next(&lx, &t)) &&
+	       guard++ < 1000 && n + 64 < cap) {
 		n += (size_t)snprintf(out + n, cap - n, "%s%c%zu+%zu:%zu.%zu",
 				      n ? " " : "", kinds[t.kind], t.off, t.len,
 				      t.line, t.col);
@@ -94,6 +107,39 @@ bodies(void)
 	CHECK(!tg_clex_next(&lx, &t) && t.kind == TG_CLEX_END, "end again");
 }
 
+/* Of a rendering, the tokens tg_clex_next_text returns: literals,
+ * comments, directives, END. */
+static void
+keep_text(const char *all, char *out)
+{
+	const char *p = all, *e;
+	size_t n = 0;
+
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		if (strchr("SQMHE", *p)) {
+			if (n)
+				out[n++] = ' ';
+			memcpy(out + n, p, (size_t)(e - p));
+			n += (size_t)(e - p);
+		}
+	}
+	out[n] = '\0';
+}
+
+static void
+same_text(const char *in)
+{
+	char all[4096], want[4096], got[4096];
+
+	render(in, all, sizeof(all), 0);
+	keep_text(all, want);
+	render(in, got, sizeof(got), 1);
+	CHECK_STR(got, want, in);
+}
+
 int
 main(void)
 {
@@ -101,9 +147,12 @@ main(void)
 	size_t k;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		render(cases[k].in, got, sizeof(got));
+		render(cases[k].in, got, sizeof(got), 0);
 		CHECK_STR(got, cases[k].want, cases[k].in);
+		same_text(cases[k].in);
 	}
+	for (k = 0; k < sizeof(text_only) / sizeof(text_only[0]); k++)
+		same_text(text_only[k]);
 	bodies();
 	return check_result("test_clex");
 }

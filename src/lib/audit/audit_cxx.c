@@ -1645,7 +1645,7 @@ mask(struct cx *x)
 	int rc, unterminated = 0;
 
 	tg_clex_init(&lx, x->src, x->len);
-	while (tg_clex_next(&lx, &t) && t.kind != TG_CLEX_END) {
+	while (tg_clex_next_text(&lx, &t) && t.kind != TG_CLEX_END) {
 		/* the first unterminated literal or comment (a compiler
 		 * refuses it): what was read as what */
 		if ((t.flags & TG_CLEX_UNTERMINATED) && !unterminated++ &&
