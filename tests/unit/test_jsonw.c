@@ -92,10 +92,70 @@ sticky(void)
 	tg_buf_release(&b);
 }
 
+/* A document with a long escaped string, keys and deep nesting. */
+static void
+document(struct tg_buf *b)
+{
+	struct tg_jsonw w;
+	char big[5000];
+	int k;
+
+	memset(big, 'x', sizeof(big));
+	big[0] = '"';
+	big[4999] = '\n';
+	tg_jsonw_init(&w, b);
+	tg_jsonw_object(&w, TG_JSONW_BLOCK);
+	tg_jsonw_key(&w, "k\"ey");
+	tg_jsonw_strn(&w, big, sizeof(big));
+	tg_jsonw_key(&w, "deep");
+	for (k = 0; k < TG_JSONW_DEPTH - 2; k++)
+		tg_jsonw_array(&w, TG_JSONW_BLOCK);
+	tg_jsonw_str(&w, "in\x01");
+	for (k = 0; k < TG_JSONW_DEPTH - 2; k++)
+		tg_jsonw_end(&w);
+	tg_jsonw_end(&w);
+}
+
+/* Composed in place or in parts, the bytes are the same; a buffer
+ * whose limit is the document's length holds it, one byte less does
+ * not. */
+static void
+limits(void)
+{
+	struct tg_buf b = TG_BUF_INIT, c;
+	const char *p;
+	size_t len;
+
+	document(&b);
+	CHECK(tg_buf_error(&b) == 0, "the document is written");
+	len = b.len;
+	CHECK(len > 5000 &&
+		  strncmp(b.data, "{\n  \"k\\\"ey\": \"\\\"xx", 16) == 0,
+	      "a key and a long value escaped: %.20s", b.data);
+	p = strstr(b.data, "xxx\\n\",\n  \"deep\": [\n");
+	CHECK(p != NULL, "the long string's escape at its end");
+	p = strstr(b.data, "\"in\\u0001\"");
+	CHECK(p != NULL && p - b.data > 62 && p[-1] == ' ' &&
+		  p[-62 - 1] == '\n' && p[-62] == ' ',
+	      "the innermost value indented 62 spaces");
+	tg_buf_init(&c, len);
+	document(&c);
+	CHECK(tg_buf_error(&c) == 0 && c.len == len &&
+		  memcmp(c.data, b.data, len) == 0,
+	      "at the limit: the same bytes (%zu of %zu)", c.len, len);
+	tg_buf_release(&c);
+	tg_buf_init(&c, len - 1);
+	document(&c);
+	CHECK(tg_buf_error(&c) == TG_ELIMIT, "one byte short: the limit");
+	tg_buf_release(&c);
+	tg_buf_release(&b);
+}
+
 int
 main(void)
 {
 	layouts();
 	sticky();
+	limits();
 	return check_result("test_jsonw");
 }

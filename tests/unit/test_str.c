@@ -1,4 +1,4 @@
-/* test_str.c - unit tests for util/str: quoting text in messages
+/* test_str.c - unit tests for util/str: quoting text in messages, UTF-8
  * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
@@ -75,10 +75,47 @@ test_escape(void)
 	CHECK(strncmp(out, "a\\e\\n0123", 9) == 0, "kept '%s'", out);
 }
 
+/* Validity and where it fails, with the bad byte at every offset
+ * around the eight-byte ASCII steps. */
+static void
+test_utf8(void)
+{
+	static const struct {
+		const char *seq; /* a sequence after the ASCII run */
+		int valid;
+	} seqs[] = {
+	    {"\xc3\xa9", 1},	 {"\xe2\x82\xac", 1}, {"\xf0\x9f\x98\x80", 1},
+	    {"\xc3", 0},	 {"\xff", 0},	      {"\xc0\x80", 0},
+	    {"\xe0\x80\x80", 0}, {"\xed\xa0\x80", 0}, {"\xf4\x90\x80\x80", 0},
+	    {"\x80", 0},
+	};
+	char buf[64];
+	size_t k, pre, bad;
+
+	for (k = 0; k < sizeof(seqs) / sizeof(seqs[0]); k++)
+		for (pre = 0; pre < 20; pre++) {
+			size_t n = strlen(seqs[k].seq);
+			int ok;
+
+			memset(buf, 'a', pre);
+			memcpy(buf + pre, seqs[k].seq, n);
+			memcpy(buf + pre + n, "tail-of-ascii", 13);
+			bad = 999;
+			ok = tg_str_utf8_valid(buf, pre + n + 13, &bad);
+			CHECK(ok == seqs[k].valid &&
+				  (ok ? bad == 999 : bad == pre),
+			      "utf8 sequence %zu after %zu bytes: %d at %zu", k,
+			      pre, ok, bad);
+		}
+	CHECK(tg_str_utf8_valid("", 0, NULL), "empty is valid");
+	CHECK(tg_str_utf8_valid("0123456789abcdef", 16, NULL), "ascii");
+}
+
 int
 main(void)
 {
 	test_quote();
 	test_escape();
+	test_utf8();
 	return check_result("test_str");
 }

@@ -418,15 +418,21 @@ from_pattern(const char *u, char *out)
 static int
 package_prefix(const struct tg_table *t, const char *name)
 {
-	size_t n = strlen(name), k;
+	size_t n = strlen(name), lo = 0, hi = t->n, k;
 
-	for (k = 0; k < t->n; k++) {
-		const char *id = t->apis[k].id;
+	/* the ids are sorted (strcmp): those that start with name are
+	 * one run from the first id not below name */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-		if (!t->apis[k].cxx && strncmp(id, name, n) == 0 &&
-		    id[n] == '.')
-			return 1;
+		if (strcmp(t->apis[mid].id, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	for (k = lo; k < t->n && strncmp(t->apis[k].id, name, n) == 0; k++)
+		if (!t->apis[k].cxx && t->apis[k].id[n] == '.')
+			return 1;
 	return 0;
 }
 
@@ -1702,6 +1708,11 @@ scan_refs(struct state *st, size_t a, size_t b)
 		}
 		/* an assignment target or a keyword: a name, no use */
 		if (tok_op(st, i + 1, "="))
+			continue;
+		/* a head neither bound nor a root resolves to nothing
+		 * (resolve_chain): every bound name and root is hot */
+		if (!st->nstars &&
+		    !hot_get(st->hot, hot_key(st->s + t->off, t->len)))
 			continue;
 		e = chain_end(st, i);
 		if (e >= b)

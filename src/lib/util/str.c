@@ -18,7 +18,14 @@ tg_str_utf8_valid(const char *s, size_t len, size_t *bad)
 		unsigned c = u[i];
 		size_t k, n;
 		unsigned long cp;
+		uint64_t w;
 
+		/* eight ASCII bytes at a time */
+		if (len - i >= 8 && (memcpy(&w, u + i, 8),
+				     !(w & UINT64_C(0x8080808080808080)))) {
+			i += 8;
+			continue;
+		}
 		if (c < 0x80) {
 			i++;
 			continue;
