@@ -1083,8 +1083,11 @@ struct tg_audit_cxx_index {
 	 * are its last two (Wu-Manber): 0 when they are bytes 2-3 of a
 	 * literal, 1 bytes 1-2, 2 bytes 0-1, else 3 */
 	unsigned char shift[65536];
-	unsigned short head[65536]; /* per key: first literal + 1 */
-	unsigned short *next;	    /* per literal: the next of its key + 1 */
+	/* per key: its first literal + 1, of those of 4 to 7 bytes by key4
+	 * (head), of those of 8 or more by key8 (head8); the rest of a
+	 * chain in next (the next literal + 1) */
+	unsigned short head[65536], head8[65536];
+	unsigned short *next;
 	int read_all; /* a wanted method's id is too short a key */
 	const struct tg_table *t;
 };
@@ -1157,6 +1160,13 @@ key4(const char *s)
 	return (unsigned)((v * UINT32_C(2654435761)) >> 16);
 }
 
+/* The key of eight bytes w: a 16-bit hash. */
+static unsigned
+key8(uint64_t w)
+{
+	return (unsigned)((w * UINT64_C(0x9E3779B97F4A7C15)) >> 48);
+}
+
 /* The two bytes at s, the prefilter's skip table's index. */
 static unsigned
 pair2(const char *s)
@@ -1178,8 +1188,16 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	e->head = e->mask = 0;
 	memcpy(&e->head, l, e->len < 8 ? e->len : 8);
 	memset(&e->mask, 0xff, e->len < 8 ? e->len : 8);
-	ix->next[ix->nlits - 1] = ix->head[key];
-	ix->head[key] = (unsigned short)ix->nlits;
+	if (e->len >= 8) {
+		unsigned k8 = key8(e->head);
+
+		ix->next[ix->nlits - 1] = ix->head8[k8];
+		ix->head8[k8] = (unsigned short)ix->nlits;
+	} else {
+		ix->next[ix->nlits - 1] = ix->head[key];
+		ix->head[key] = (unsigned short)ix->nlits;
+	}
+	/* the first four bytes gate both chains */
 	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
 	for (j = 0; j < 3; j++)
 		if (ix->shift[pair2(l + j)] > 2 - j)
@@ -1218,6 +1236,7 @@ build_keys(struct tg_audit_cxx_index *ix)
 	memset(ix->keybits, 0, sizeof(ix->keybits));
 	memset(ix->shift, 3, sizeof(ix->shift));
 	memset(ix->head, 0, sizeof(ix->head));
+	memset(ix->head8, 0, sizeof(ix->head8));
 	for (k = 0; k < ix->npats; k++)
 		for (j = 0; ix->pats[k].wanted && !ix->pats[k].always &&
 			    j < ix->pats[k].lits.n;
@@ -1330,6 +1349,19 @@ out:
 #define FOUND_ANY 1	    /* a pattern's literal or a trigger */
 #define FOUND_SUPPRESSION 2 /* "torchgate:": every entry is looked for */
 
+/* The literal after literal k - 1 in the prefilter's walk at a place
+ * of key key: the rest of its chain, then from a long literal's chain
+ * on to the short ones of key (+ 1, 0 at the end). */
+static unsigned
+next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
+{
+	unsigned n = ix->next[k - 1];
+
+	if (!n && ix->lits[k - 1].len >= 8)
+		n = ix->head[key];
+	return n;
+}
+
 /* Which wanted patterns' literals occur in src, into found[k] (a wanted
  * pattern that has none is always found), and whose method ids, into
  * found[npats + j] (j the entry's first pattern): one pass over src, a bit test
@@ -1363,9 +1395,16 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 		i++;
 		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
 			continue;
-		if (len - at >= 8)
+		k = ix->head[key];
+		if (len - at >= 8) {
 			memcpy(&word, src + at, 8);
-		for (k = ix->head[key]; k; k = ix->next[k - 1]) {
+			/* the literals of eight bytes or more, then the
+			 * shorter ones */
+			k = ix->head8[key8(word)];
+			if (!k)
+				k = ix->head[key];
+		}
+		for (; k; k = next_lit(ix, k, key)) {
 			const struct lit *l = &ix->lits[k - 1];
 
 			/* found already: a pattern's or a method id's
@@ -1702,37 +1741,84 @@ mask(struct cx *x)
 	return 0;
 }
 
+/* A finding's place, for sorting: line, column, "in", then as added. */
+struct span {
+	size_t line, column, k;
+	int in;
+};
+
+static int
+by_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->column != y->column)
+		return x->column < y->column ? -1 : 1;
+	if (x->in != y->in)
+		return x->in < y->in ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
 /* One finding per span: where two entries matched the same place (the
  * same line, column and "in"), the entry whose id the other's extends
  * wins (c10::optional over c10::optional.std_alias: the use is of the
  * name; the pseudo-entry records a fact about it). Over the findings
- * from first on, the ones this file added. */
-static void
+ * from first on, the ones this file added: sorted by place, each run of
+ * one place compared within itself. 0, or TG_ENOMEM. */
+static int
 one_per_span(struct tg_audit_result *r, size_t first)
 {
-	size_t i, j, w = first;
+	struct tg_audit_finding *v = r->findings + first;
+	size_t n = r->nfindings - first, i, j, a, b, w = first;
+	struct span *sp;
+	unsigned char *lose;
 
-	for (i = first; i < r->nfindings; i++) {
-		struct tg_audit_finding *f = &r->findings[i];
-		int lose = 0;
-
+	if (n < 2)
+		return 0;
+	sp = malloc(n * sizeof(*sp));
+	lose = calloc(n, 1);
+	if (!sp || !lose) {
+		free(sp);
+		free(lose);
+		return TG_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		sp[i].line = v[i].line;
+		sp[i].column = v[i].column;
+		sp[i].in = (int)v[i].in;
+		sp[i].k = i;
+	}
+	qsort(sp, n, sizeof(*sp), by_span);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1;
+		     b < n && sp[b].line == sp[a].line &&
+		     sp[b].column == sp[a].column && sp[b].in == sp[a].in;
+		     b++)
+			;
 		/* only an id with a '.' can extend another */
-		for (j = strchr(f->api->id, '.') ? first : r->nfindings;
-		     j < r->nfindings && !lose; j++) {
-			const struct tg_audit_finding *o = &r->findings[j];
+		for (i = a; b - a > 1 && i < b; i++) {
+			const struct tg_api *f = v[sp[i].k].api;
 
-			lose = j != i && o->line == f->line &&
-			       o->column == f->column && o->in == f->in &&
-			       extends(f->api, o->api);
+			for (j = a;
+			     strchr(f->id, '.') && j < b && !lose[sp[i].k]; j++)
+				lose[sp[i].k] =
+				    j != i && extends(f, v[sp[j].k].api);
 		}
-		if (lose) {
-			free(f->guard_text);
-			free(f->text);
+	}
+	for (i = 0; i < n; i++) {
+		if (lose[i]) {
+			free(v[i].guard_text);
+			free(v[i].text);
 			continue;
 		}
-		r->findings[w++] = *f;
+		r->findings[w++] = v[i];
 	}
 	r->nfindings = w;
+	free(sp);
+	free(lose);
+	return 0;
 }
 
 int
@@ -1815,10 +1901,8 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			}
 		k = e;
 	}
-	if (rc || x.oom)
+	if (rc || x.oom || one_per_span(r, r->nfindings - x.added))
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-	else
-		one_per_span(r, r->nfindings - x.added);
 out:
 	free(found);
 	free(x.code);
