@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +40,7 @@ struct job {
 	const char *why;
 	size_t line, col;
 	struct tg_audit_result r;
-	int done; /* run_job returned (set under the lock) */
+	atomic_int done; /* run_job returned */
 };
 
 /* head <= next <= tail: the jobs in [head, next) are taken or done,
@@ -52,7 +53,8 @@ struct run {
 	int failed;  /* the first error: the run stops */
 	pthread_mutex_t mu;
 	pthread_cond_t queued; /* a job was queued, or closing */
-	pthread_cond_t done;   /* a job was done */
+	pthread_cond_t done;   /* a job was done, and main_waits */
+	atomic_int main_waits; /* the main thread waits on done */
 	pthread_t th[WORKERS_MAX];
 	size_t nth;
 };
@@ -134,9 +136,13 @@ worker(void *arg)
 		j = &q->ring[q->next++ % QUEUE];
 		pthread_mutex_unlock(&q->mu);
 		run_job(q->o, j);
+		/* the main thread looks at done without the lock, and
+		 * sleeps only after saying so under it: one of the two
+		 * sees the other's store (both sequentially consistent) */
+		atomic_store(&j->done, 1);
 		pthread_mutex_lock(&q->mu);
-		j->done = 1;
-		pthread_cond_broadcast(&q->done);
+		if (atomic_load(&q->main_waits))
+			pthread_cond_broadcast(&q->done);
 	}
 	pthread_mutex_unlock(&q->mu);
 	return NULL;
@@ -164,16 +170,16 @@ finish_head(struct run *q)
 	struct cli_source_file f;
 	int rc = 0;
 
-	pthread_mutex_lock(&q->mu);
-	if (!j->done) {
-		pthread_mutex_unlock(&q->mu);
+	if (!atomic_load(&j->done)) {
 		if (q->o->idle && !q->failed && (rc = q->o->idle(q->o->ctx)))
 			q->failed = rc;
 		pthread_mutex_lock(&q->mu);
-		while (!j->done)
+		atomic_store(&q->main_waits, 1);
+		while (!atomic_load(&j->done))
 			pthread_cond_wait(&q->done, &q->mu);
+		atomic_store(&q->main_waits, 0);
+		pthread_mutex_unlock(&q->mu);
 	}
-	pthread_mutex_unlock(&q->mu);
 	memset(&f, 0, sizeof(f));
 	f.path = j->path;
 	if (j->read_rc == TG_ENOMEM || j->rc == TG_ENOMEM) {
@@ -233,6 +239,7 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
 	}
 	j = &q->ring[q->tail % QUEUE];
 	memset(j, 0, sizeof(*j));
+	atomic_init(&j->done, 0);
 	j->path = copy;
 	j->lang = lang;
 	j->regular = regular;
@@ -242,9 +249,8 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
 	pthread_cond_signal(&q->queued);
 	pthread_mutex_unlock(&q->mu);
 	for (;;) {
-		pthread_mutex_lock(&q->mu);
-		ready = q->head < q->tail && q->ring[q->head % QUEUE].done;
-		pthread_mutex_unlock(&q->mu);
+		ready = q->head < q->tail &&
+			atomic_load(&q->ring[q->head % QUEUE].done);
 		if (!ready || finish_head(q))
 			return q->failed;
 	}
@@ -407,6 +413,7 @@ cli_source_run(const struct cli_source_opts *o, const char *const *paths,
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->queued, NULL);
 	pthread_cond_init(&q->done, NULL);
+	atomic_init(&q->main_waits, 0);
 	for (k = 0; k < nw; k++)
 		if (pthread_create(&q->th[q->nth], NULL, worker, q) == 0)
 			q->nth++;

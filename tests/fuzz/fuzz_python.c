@@ -19,6 +19,61 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static int
+same(const struct tg_pylex_tok *p, const struct tg_pylex_tok *q)
+{
+	return p->kind == q->kind && p->flags == q->flags && p->off == q->off &&
+	       p->len == q->len && p->line == q->line && p->col == q->col &&
+	       p->depth == q->depth && p->pre == q->pre && p->quote == q->quote;
+}
+
+/* tg_pylex_line returns tg_pylex_next's tokens but NL, the same in
+ * every field, whether its array fills up (room 3) or not: the two
+ * streams are read whole and compared. */
+static void
+lines(const char *s, size_t n)
+{
+	struct tg_pylex a, b;
+	struct tg_pylex_tok t, *x = malloc((2 * n + 32) * sizeof(*x)), *y;
+	size_t nx = 0, ny = 0, na, k, room;
+	int got;
+
+	y = malloc((2 * n + 32) * sizeof(*y));
+	if (!x || !y)
+		goto out;
+	tg_pylex_init(&a, s, n);
+	while (tg_pylex_next(&a, &t) && nx < 2 * n + 32)
+		if (t.kind != TG_PYLEX_NL)
+			x[nx++] = t;
+	for (room = 3; room <= 64; room += 61) {
+		tg_pylex_init(&b, s, n);
+		ny = 0;
+		for (;;) {
+			struct tg_pylex_tok buf[64];
+
+			na = 0;
+			got = tg_pylex_line(&b, buf, room, &na, &t);
+			if (na > room || (got == 0 && na != room) ||
+			    ny + na + 1 > 2 * n + 32)
+				__builtin_trap();
+			for (k = 0; k < na; k++)
+				y[ny++] = buf[k];
+			if (got < 0)
+				break;
+			if (got > 0)
+				y[ny++] = t;
+		}
+		if (nx != ny)
+			__builtin_trap();
+		for (k = 0; k < nx; k++)
+			if (!same(&x[k], &y[k]))
+				__builtin_trap();
+	}
+out:
+	free(x);
+	free(y);
+}
+
 static void
 lex(const char *s, size_t n)
 {
@@ -42,6 +97,7 @@ lex(const char *s, size_t n)
 	}
 	if (t.kind != TG_PYLEX_END || tg_pylex_next(&lx, &t) != 0)
 		__builtin_trap();
+	lines(s, n);
 	for (at = 0; at < n && at < 64; at++)
 		if (tg_pylex_string(s, n, at, &t) &&
 		    (t.off != at || t.off + t.len > n))

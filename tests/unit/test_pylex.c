@@ -179,15 +179,80 @@ deep(void)
 	CHECK(!tg_pylex_next(&lx, &t) && t.kind == TG_PYLEX_END, "end again");
 }
 
+/* One token as render writes it. */
+static size_t
+put(char *out, size_t n, size_t cap, const struct tg_pylex_tok *t)
+{
+	n += (size_t)snprintf(out + n, cap - n, "%s%c%zu+%zu:%zu.%zu",
+			      n ? " " : "", kinds[t->kind], t->off, t->len,
+			      t->line, t->col);
+	if (t->depth)
+		n += (size_t)snprintf(out + n, cap - n, "/%zu", t->depth);
+	if (t->flags)
+		n += (size_t)snprintf(out + n, cap - n, "!%x", t->flags);
+	return n;
+}
+
+/* The case's tokens read with tg_pylex_line into an array of room
+ * tokens (a small one fills up, and the next call goes on), NL tokens
+ * left out of the rendering as tg_pylex_line leaves them out. */
+static void
+render_lines(const char *in, char *out, size_t cap, size_t room)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok a[8], stop;
+	size_t n = 0, k, na = 0, guard = 0;
+	int got;
+
+	out[0] = '\0';
+	tg_pylex_init(&lx, in, strlen(in));
+	while (guard++ < 1000 && n + 600 < cap) {
+		na = 0;
+		got = tg_pylex_line(&lx, a, room, &na, &stop);
+		for (k = 0; k < na; k++)
+			n = put(out, n, cap, &a[k]);
+		if (got < 0)
+			break;
+		if (got > 0)
+			n = put(out, n, cap, &stop);
+	}
+}
+
+/* Without its NL tokens. */
+static void
+drop_nl(const char *all, char *out)
+{
+	const char *p = all, *e;
+	size_t n = 0;
+
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ' ');
+		if (!e)
+			e = p + strlen(p);
+		if (*p != 'l') {
+			if (n)
+				out[n++] = ' ';
+			memcpy(out + n, p, (size_t)(e - p));
+			n += (size_t)(e - p);
+		}
+	}
+	out[n] = '\0';
+}
+
 int
 main(void)
 {
-	char got[4096];
-	size_t k;
+	char got[4096], want[4096];
+	size_t k, room;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		render(cases[k].in, got, sizeof(got));
 		CHECK_STR(got, cases[k].want, cases[k].in);
+		drop_nl(cases[k].want, want);
+		for (room = 1; room <= 8; room += 7) {
+			render_lines(cases[k].in, got, sizeof(got), room);
+			CHECK_STR(got, want, cases[k].in);
+		}
 	}
 	string_at();
 	deep();

@@ -3192,54 +3192,40 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 		goto out;
 	}
 	tg_pylex_init(&lx, src, len);
-	while (!st->rc && tg_pylex_next(&lx, &tok)) {
-		/* read on, as Python would not: say where (once a file) */
-		if (tok.kind == TG_PYLEX_STRING &&
-		    (tok.flags & TG_PYLEX_UNTERMINATED) && !st->noted_unterm++)
-			st->rc = tg_diag_add(
-			    &r->notes, TG_SEV_NOTE, 0, path, tok.line,
-			    tok.col + 1, "audit-unterminated", NULL,
-			    "unterminated string: %s read as a string",
-			    tok.flags & TG_PYLEX_TRIPLE
-				? "the rest of the file"
-				: "the rest of its line");
-		switch (tok.kind) {
-		case TG_PYLEX_COMMENT:
-			/* a suppression's ids are no mentions */
-			if (tg_audit_marker(src + tok.off, tok.len))
-				scan_suppression(st, &tok);
-			else if (tok.len > 1)
-				scan_mentions(st, src + tok.off + 1,
-					      tok.len - 1, tok.line,
-					      tok.col + 1, TG_AUDIT_IN_COMMENT,
-					      SIZE_MAX);
-			continue;
-		case TG_PYLEX_NL:
-			continue;
-		case TG_PYLEX_NEWLINE:
-		case TG_PYLEX_END:
-			process_line(st);
-			st->cont = 0;
-			continue;
-		case TG_PYLEX_ERROR:
-			if (src[tok.off] == '\0' && !st->noted_nul++)
-				st->rc = tg_diag_add(
-				    &r->notes, TG_SEV_NOTE, 0, path, tok.line,
-				    tok.col + 1, "audit-nul", NULL,
-				    "NUL byte in Python source");
-			continue;
-		case TG_PYLEX_NAME:
-			if (!st->hot_line &&
-			    hot_get(st->hot, hot_key(src + tok.off, tok.len)))
+	while (!st->rc) {
+		size_t from = st->n;
+		int got = tg_pylex_line(&lx, st->t, cap, &st->n, &tok);
+
+		/* the line's new tokens: what makes it hot, what to note */
+		for (k = from; k < st->n && !st->rc; k++) {
+			const struct tg_pylex_tok *t = &st->t[k];
+
+			if (t->kind == TG_PYLEX_NAME) {
+				if (!st->hot_line &&
+				    hot_get(st->hot,
+					    hot_key(src + t->off, t->len)))
+					st->hot_line = 1;
+			} else if (t->kind == TG_PYLEX_STRING) {
 				st->hot_line = 1;
-			break;
-		case TG_PYLEX_STRING:
-			st->hot_line = 1;
-			break;
-		default:
-			break;
+				/* read on, as Python would not: say where
+				 * (once a file) */
+				if ((t->flags & TG_PYLEX_UNTERMINATED) &&
+				    !st->noted_unterm++)
+					st->rc = tg_diag_add(
+					    &r->notes, TG_SEV_NOTE, 0, path,
+					    t->line, t->col + 1,
+					    "audit-unterminated", NULL,
+					    "unterminated string: %s read as a "
+					    "string",
+					    t->flags & TG_PYLEX_TRIPLE
+						? "the rest of the file"
+						: "the rest of its line");
+			}
 		}
-		if (st->n == cap) {
+		if (got < 0 || st->rc)
+			break;
+		if (got == 0) {
+			/* the buffer is full */
 			if (cap < LINE_TOKS) {
 				struct tg_pylex_tok *nt;
 				unsigned char *na;
@@ -3267,8 +3253,31 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 				process_line(st);
 				st->cont = 1;
 			}
+			continue;
 		}
-		st->t[st->n++] = tok;
+		switch (tok.kind) {
+		case TG_PYLEX_COMMENT:
+			/* a suppression's ids are no mentions */
+			if (tg_audit_marker(src + tok.off, tok.len))
+				scan_suppression(st, &tok);
+			else if (tok.len > 1)
+				scan_mentions(st, src + tok.off + 1,
+					      tok.len - 1, tok.line,
+					      tok.col + 1, TG_AUDIT_IN_COMMENT,
+					      SIZE_MAX);
+			break;
+		case TG_PYLEX_ERROR:
+			if (src[tok.off] == '\0' && !st->noted_nul++)
+				st->rc = tg_diag_add(
+				    &r->notes, TG_SEV_NOTE, 0, path, tok.line,
+				    tok.col + 1, "audit-nul", NULL,
+				    "NUL byte in Python source");
+			break;
+		default: /* NEWLINE, END */
+			process_line(st);
+			st->cont = 0;
+			break;
+		}
 	}
 	while (st->nblocks)
 		pop_block(st);

@@ -384,8 +384,15 @@ advance(struct tg_pylex *lx, size_t end)
 	lx->pos = end;
 }
 
-int
-tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
+#if defined(__GNUC__)
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
+/* The body of tg_pylex_next, inlined into it and into tg_pylex_line. */
+HOT_INLINE int
+next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 {
 	const char *s = lx->s;
 	size_t len = lx->len, i = lx->pos, end;
@@ -508,4 +515,36 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		lx->pos = end;
 	}
 	return 1;
+}
+
+int
+tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
+{
+	return next_tok(lx, t);
+}
+
+int
+tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
+	      size_t *n, struct tg_pylex_tok *stop)
+{
+	while (*n < cap) {
+		struct tg_pylex_tok *t = &out[*n];
+
+		if (!next_tok(lx, t))
+			return -1;
+		switch (t->kind) {
+		case TG_PYLEX_NAME:
+		case TG_PYLEX_NUMBER:
+		case TG_PYLEX_STRING:
+		case TG_PYLEX_OP:
+			++*n;
+			continue;
+		case TG_PYLEX_NL:
+			continue;
+		default:
+			*stop = *t;
+			return 1;
+		}
+	}
+	return 0;
 }

@@ -85,6 +85,15 @@ void tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len);
  * holds END again). */
 int tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *tok);
 
+/* The tokens tg_pylex_next returns, read on in one call: the names,
+ * numbers, strings and operators appended to out[*n..cap) (*n counts
+ * them), NL tokens dropped, until the first token of another kind
+ * (NEWLINE, COMMENT, ERROR, END), which goes to *stop: 1. 0 when out
+ * is full first (the next call goes on where this one stopped), -1
+ * once END has been returned. */
+int tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
+		  size_t *n, struct tg_pylex_tok *stop);
+
 /* Whether a string literal (prefix included) starts at s[at]: the
  * prefix is the whole identifier there. 1 with *tok filled (line and
  * col 0, depth 0), else 0. For a caller that already knows it is in
