@@ -1,6 +1,7 @@
 /* test_jsonw.c - unit tests for util/jsonw.c and the buffer's sticky failure
  * SPDX-License-Identifier: MIT
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -151,11 +152,65 @@ limits(void)
 	tg_buf_release(&b);
 }
 
+/* The escape of one byte, as the writer writes it: the reference. */
+static size_t
+ref_escape(unsigned char c, char *out)
+{
+	if (c == '"' || c == '\\')
+		return (size_t)sprintf(out, "\\%c", c);
+	if (c == '\n')
+		return (size_t)sprintf(out, "\\n");
+	if (c == '\t')
+		return (size_t)sprintf(out, "\\t");
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)sprintf(out, "\\u%04x", c);
+	out[0] = (char)c;
+	return 1;
+}
+
+/* Every byte value at every place of the first two eight-byte words,
+ * among plain and high bytes (which the word-at-a-time test must not
+ * mistake for bytes to escape, nor miss one after them). */
+static void
+escapes(void)
+{
+	static const unsigned char fill[] = {'a', 0xff, 0x80, 0x21, 0x7e};
+	unsigned char in[24];
+	char want[24 * 6 + 3];
+	struct tg_buf b = TG_BUF_INIT;
+	size_t f, at, k, n, bad = 0;
+	unsigned c;
+
+	for (f = 0; f < sizeof(fill); f++)
+		for (c = 0; c < 256; c++)
+			for (at = 0; at < 17; at++) {
+				memset(in, fill[f], sizeof(in));
+				in[at] = (unsigned char)c;
+				n = 0;
+				want[n++] = '"';
+				for (k = 0; k < sizeof(in); k++)
+					n += ref_escape(in[k], want + n);
+				want[n++] = '"';
+				want[n] = '\0';
+				tg_buf_clear(&b);
+				tg_jsonw_quote(&b, (const char *)in,
+					       sizeof(in));
+				if (b.len != n || memcmp(b.data, want, n) != 0)
+					bad++;
+			}
+	CHECK(bad == 0,
+	      "%zu of %zu strings escaped otherwise than byte by "
+	      "byte",
+	      bad, sizeof(fill) * 256 * 17);
+	tg_buf_release(&b);
+}
+
 int
 main(void)
 {
 	layouts();
 	sticky();
 	limits();
+	escapes();
 	return check_result("test_jsonw");
 }

@@ -9,6 +9,7 @@
 #include "lib/util/jsonw.h"
 
 #include <assert.h>
+#include <stdint.h>
 #include <string.h>
 
 static char *room(struct tg_buf *b, size_t need);
@@ -93,29 +94,62 @@ tg_jsonw_end(struct tg_jsonw *w)
 	tg_buf_addc(w->out, w->level[d].close);
 }
 
+/* A block member's separator, indentation, quoted key and ": " at p
+ * (at most 4 + 2 depth + 6 kl bytes): the end. */
+static char *
+key_into(const struct tg_jsonw *w, char *p, const char *key, size_t kl)
+{
+	if (w->level[w->depth - 1].n)
+		*p++ = ',';
+	*p++ = '\n';
+	memset(p, ' ', 2 * (size_t)w->depth);
+	p = quote_into(p + 2 * (size_t)w->depth, key, kl);
+	*p++ = ':';
+	*p++ = ' ';
+	return p;
+}
+
+/* Whether the next key opens a member of a block object: the case
+ * composed in place. */
+static int
+block_member(const struct tg_jsonw *w)
+{
+	return !w->key_pending && !w->level[w->depth - 1].flow;
+}
+
+/* A member of a block object whose value is the literal text v[0..vl)
+ * (a number, true, false, null) in one reservation: 1, or 0 when it
+ * must be written in parts. */
+static int
+member_text(struct tg_jsonw *w, const char *key, const char *v, size_t vl)
+{
+	size_t kl = strlen(key);
+	char *p, *q;
+
+	if (!block_member(w) ||
+	    !(p = room(w->out, 4 + 2 * (size_t)w->depth + 6 * kl + vl)))
+		return 0;
+	q = key_into(w, p, key, kl);
+	memcpy(q, v, vl);
+	tg_buf_commit(w->out, (size_t)(q - p) + vl);
+	w->level[w->depth - 1].n++;
+	return 1;
+}
+
 void
 tg_jsonw_key(struct tg_jsonw *w, const char *key)
 {
 	size_t kl;
 	char *p, *q;
-	struct tg_jsonw_level *lv;
 
 	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
 	kl = strlen(key);
-	lv = &w->level[w->depth - 1];
 	/* a block's member, the common case: composed in place */
-	if (!w->key_pending && !lv->flow &&
+	if (block_member(w) &&
 	    (p = room(w->out, 4 + 2 * (size_t)w->depth + 6 * kl))) {
-		q = p;
-		if (lv->n)
-			*q++ = ',';
-		*q++ = '\n';
-		memset(q, ' ', 2 * (size_t)w->depth);
-		q = quote_into(q + 2 * (size_t)w->depth, key, kl);
-		*q++ = ':';
-		*q++ = ' ';
+		q = key_into(w, p, key, kl);
 		tg_buf_commit(w->out, (size_t)(q - p));
-		lv->n++;
+		w->level[w->depth - 1].n++;
 		w->key_pending = 1;
 		return;
 	}
@@ -183,22 +217,59 @@ tg_jsonw_null(struct tg_jsonw *w)
 void
 tg_jsonw_kstr(struct tg_jsonw *w, const char *key, const char *s)
 {
+	size_t kl, sl;
+	char *p, *q;
+
+	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
+	if (!s) {
+		if (!member_text(w, key, "null", 4)) {
+			tg_jsonw_key(w, key);
+			tg_jsonw_null(w);
+		}
+		return;
+	}
+	kl = strlen(key);
+	sl = strlen(s);
+	/* key and value in one reservation */
+	if (block_member(w) && sl <= 4096 &&
+	    (p = room(w->out, 6 + 2 * (size_t)w->depth + 6 * (kl + sl)))) {
+		q = quote_into(key_into(w, p, key, kl), s, sl);
+		tg_buf_commit(w->out, (size_t)(q - p));
+		w->level[w->depth - 1].n++;
+		return;
+	}
 	tg_jsonw_key(w, key);
-	tg_jsonw_str(w, s);
+	tg_jsonw_strn(w, s, sl);
 }
 
 void
 tg_jsonw_kint(struct tg_jsonw *w, const char *key, long long v)
 {
-	tg_jsonw_key(w, key);
-	tg_jsonw_int(w, v);
+	char d[24];
+	size_t n = sizeof(d);
+	unsigned long long u =
+	    v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
+	do
+		d[--n] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--n] = '-';
+	if (!member_text(w, key, d + n, sizeof(d) - n)) {
+		tg_jsonw_key(w, key);
+		tg_jsonw_int(w, v);
+	}
 }
 
 void
 tg_jsonw_kbool(struct tg_jsonw *w, const char *key, int v)
 {
-	tg_jsonw_key(w, key);
-	tg_jsonw_bool(w, v);
+	assert(w->depth > 0 && w->level[w->depth - 1].close == '}');
+	if (!member_text(w, key, v ? "true" : "false", v ? 4 : 5)) {
+		tg_jsonw_key(w, key);
+		tg_jsonw_bool(w, v);
+	}
 }
 
 int
@@ -250,13 +321,40 @@ room(struct tg_buf *b, size_t need)
 
 /* s[0..len) as a JSON string literal at p (at most 6 len + 2 bytes):
  * the end. */
+/* Whether one of the eight bytes of v needs an escape: below 0x20, '"',
+ * '\\' or DEL. Each test is the exact one for "some byte is zero"
+ * ((x - 0x01..) & ~x & 0x80..) or "some byte is below n" (n <= 0x80):
+ * a borrow can mark a byte wrongly only above one that is marked
+ * rightly. */
+static int
+escape8(uint64_t v)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101),
+		       high = UINT64_C(0x8080808080808080);
+	uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\'),
+		 d = v ^ (ones * 0x7f);
+
+	return ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
+		 ((b - ones) & ~b) | ((d - ones) & ~d)) &
+		high) != 0;
+}
+
 static char *
 quote_into(char *p, const char *s, size_t len)
 {
-	size_t i;
+	size_t i = 0;
 
 	*p++ = '"';
-	for (i = 0; i < len; i++) {
+	/* eight bytes at a time while none needs an escape */
+	for (; len - i >= 8; i += 8, p += 8) {
+		uint64_t v;
+
+		memcpy(&v, s + i, 8);
+		if (escape8(v))
+			break;
+		memcpy(p, &v, 8);
+	}
+	for (; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (esc_byte[c])
