@@ -170,10 +170,20 @@ finish_head(struct run *q)
 	struct cli_source_file f;
 	int rc = 0;
 
-	if (!atomic_load(&j->done)) {
+	while (!atomic_load(&j->done)) {
+		struct job *h = NULL;
+
 		if (q->o->idle && !q->failed && (rc = q->o->idle(q->o->ctx)))
 			q->failed = rc;
 		pthread_mutex_lock(&q->mu);
+		/* rather than wait, run a job that waits for a worker */
+		if (q->next < q->tail) {
+			h = &q->ring[q->next++ % QUEUE];
+			pthread_mutex_unlock(&q->mu);
+			run_job(q->o, h);
+			atomic_store(&h->done, 1);
+			continue;
+		}
 		atomic_store(&q->main_waits, 1);
 		while (!atomic_load(&j->done))
 			pthread_cond_wait(&q->done, &q->mu);
@@ -395,9 +405,11 @@ cli_source_run(const struct cli_source_opts *o, const char *const *paths,
 	struct run *q;
 	const char **ops;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t k, nw = ncpu < 1		    ? 1
+	/* the main thread runs jobs too while it waits: one worker
+	 * fewer than CPUs, so that no thread waits for a CPU */
+	size_t k, nw = ncpu < 2		    ? 1
 		       : ncpu > WORKERS_MAX ? WORKERS_MAX
-					    : (size_t)ncpu;
+					    : (size_t)ncpu - 1;
 	int rc;
 
 	q = calloc(1, sizeof(*q));
