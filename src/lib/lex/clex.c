@@ -80,16 +80,34 @@ comment_end(const char *s, size_t len, size_t i, unsigned *fl)
 	size_t k, n;
 
 	if (s[i + 1] == '/') {
-		for (k = i + 2; k < len && s[k] != '\n'; k++)
-			if ((n = splice(s, len, k)) > 0)
-				k += n - 1;
-		if (k > i && k < len && s[k - 1] == '\r')
+		/* to the first newline that no backslash splices */
+		for (k = i + 2; k < len; k = n + 1) {
+			const char *nl = memchr(s + k, '\n', len - k);
+
+			if (!nl)
+				return len;
+			n = (size_t)(nl - s);
+			if (!(n > k && s[n - 1] == '\\') &&
+			    !(n > k + 1 && s[n - 1] == '\r' &&
+			      s[n - 2] == '\\'))
+				break;
+		}
+		if (k >= len)
+			return len;
+		k = n;
+		if (k > i && s[k - 1] == '\r')
 			k--;
 		return k;
 	}
-	for (k = i + 2; k + 1 < len; k++)
-		if (s[k] == '*' && s[k + 1] == '/')
+	for (k = i + 2; k + 1 < len; k++) {
+		const char *star = memchr(s + k, '*', len - 1 - k);
+
+		if (!star)
+			break;
+		k = (size_t)(star - s);
+		if (s[k + 1] == '/')
 			return k + 2;
+	}
 	*fl |= TG_CLEX_UNTERMINATED;
 	return len;
 }
