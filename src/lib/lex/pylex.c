@@ -14,6 +14,7 @@
  */
 #include "lib/lex/pylex.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* Byte classes (the table is these rules, written out). */
@@ -111,6 +112,38 @@ static const unsigned char str_stop[2][2][256] = {
     {STOP('"', 0), STOP('"', 1)},
 };
 #undef STOP
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* Whether some byte of v is c (the exact word test for a zero byte of
+ * v ^ c...c). */
+static inline int
+has_byte(uint64_t v, unsigned char c)
+{
+	uint64_t x = v ^ (ONES * c);
+
+	return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/* From s[k], past whole words of eight bytes none of which a string's
+ * body stops at (str_stop: its quote, '\\', '\n', and '{', '}' in an
+ * f-string): where the byte loop goes on. */
+static size_t
+skip8(const char *s, size_t len, size_t k, char qc, unsigned fstring)
+{
+	uint64_t v;
+
+	while (len - k >= 8) {
+		memcpy(&v, s + k, 8);
+		if (has_byte(v, (unsigned char)qc) || has_byte(v, '\\') ||
+		    has_byte(v, '\n') ||
+		    (fstring && (has_byte(v, '{') || has_byte(v, '}'))))
+			break;
+		k += 8;
+	}
+	return k;
+}
 
 /* The field of an f-string opening at s[i] ('{'): the index after its
  * closing '}', or, with *bad set, where the string ends unterminated (a
@@ -216,6 +249,7 @@ read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
 		    str_stop[qc == '"'][(fl & TG_PYLEX_FSTRING) != 0];
 		char c;
 
+		k = skip8(s, len, k, qc, fl & TG_PYLEX_FSTRING);
 		while (k < len && !stop[(unsigned char)s[k]])
 			k++;
 		if (k >= len)
@@ -400,6 +434,11 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 
 	/* blanks, lone CRs and backslash continuations between tokens */
 	for (;;) {
+		/* an indentation eight spaces at a time */
+		if (i == lx->lstart)
+			while (len - i >= 8 &&
+			       memcmp(s + i, "        ", 8) == 0)
+				i += 8;
 		while (i < len && (cls[(unsigned char)s[i]] & C_SPACE))
 			i++;
 		if (i >= len)
