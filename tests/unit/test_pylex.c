@@ -239,6 +239,52 @@ drop_nl(const char *all, char *out)
 	out[n] = '\0';
 }
 
+/* The end of a string found wherever its stop byte falls in the
+ * eight-byte steps over its body: the closing quote, an escaped quote,
+ * a newline (single quotes: unterminated), a field of an f-string. */
+static void
+string_ends(void)
+{
+	char src[64];
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+	size_t k, bad = 0;
+
+	for (k = 0; k < 24; k++) {
+		/* 'aaa...' */
+		memset(src, 'a', sizeof(src));
+		src[0] = '\'';
+		src[k + 1] = '\'';
+		src[k + 2] = '\0';
+		tg_pylex_init(&lx, src, k + 2);
+		bad += !(tg_pylex_next(&lx, &t) && t.len == k + 2 && !t.flags);
+		/* 'aa\'aa' x */
+		memset(src, 'a', sizeof(src));
+		src[0] = '\'';
+		src[k + 1] = '\\';
+		src[k + 2] = '\'';
+		src[k + 12] = '\'';
+		tg_pylex_init(&lx, src, k + 13);
+		bad += !(tg_pylex_next(&lx, &t) && t.len == k + 13);
+		/* 'aa<newline> : unterminated before the newline */
+		memset(src, 'a', sizeof(src));
+		src[0] = '\'';
+		src[k + 1] = '\n';
+		tg_pylex_init(&lx, src, 40);
+		bad += !(tg_pylex_next(&lx, &t) && t.len == k + 1 &&
+			 (t.flags & TG_PYLEX_UNTERMINATED));
+		/* f'aa{'}'}aa' : a field holding a string with the quote */
+		memset(src, 'a', sizeof(src));
+		memcpy(src, "f'", 2);
+		memcpy(src + k + 2, "{'}'}", 5);
+		src[k + 12] = '\'';
+		tg_pylex_init(&lx, src, k + 13);
+		bad += !(tg_pylex_next(&lx, &t) && t.len == k + 13 &&
+			 (t.flags & TG_PYLEX_FSTRING));
+	}
+	CHECK(bad == 0, "%zu string ends missed", bad);
+}
+
 int
 main(void)
 {
@@ -255,6 +301,7 @@ main(void)
 		}
 	}
 	string_at();
+	string_ends();
 	deep();
 	return check_result("test_pylex");
 }
