@@ -223,6 +223,29 @@ test_helpers(void)
 	      "NUL at 1:3");
 	CHECK(tg_audit_not_text("\xed\xa0\x80", 3, &line, &col, &why),
 	      "a surrogate is not UTF-8");
+	{
+		/* a bad byte, or a good sequence, at every place of the
+		 * 32- and eight-byte steps */
+		static const char *const bad[] = {"\0", "\xff", "\x80"};
+		char text[80];
+		size_t at, k, miss = 0;
+
+		for (at = 0; at < 72; at++) {
+			for (k = 0; k < 3; k++) {
+				memset(text, 'a', sizeof(text));
+				text[at] = bad[k][0];
+				miss +=
+				    !(tg_audit_not_text(text, sizeof(text),
+							&line, &col, &why) &&
+				      line == 1 && col == at + 1);
+			}
+			memset(text, 'a', sizeof(text));
+			memcpy(text + at, "\xe2\x82\xac", 3);
+			miss += tg_audit_not_text(text, sizeof(text), &line,
+						  &col, &why);
+		}
+		CHECK(miss == 0, "%zu bad or good bytes misjudged", miss);
+	}
 }
 
 static void
