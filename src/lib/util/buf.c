@@ -117,18 +117,11 @@ tg_buf_addc(struct tg_buf *b, char c)
 }
 
 char *
-tg_buf_room(struct tg_buf *b, size_t n)
+tg_buf_room_grow(struct tg_buf *b, size_t n)
 {
 	if (grow(b, n))
 		return NULL;
 	return b->data + b->len;
-}
-
-void
-tg_buf_commit(struct tg_buf *b, size_t n)
-{
-	b->len += n;
-	b->data[b->len] = '\0';
 }
 
 int

@@ -49,8 +49,24 @@ int tg_buf_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
  * bytes (and the NUL) at the end of b, or NULL when it cannot be had
  * (b keeps the failure, as for an append). The bytes count once
  * tg_buf_commit says how many of them were written (at most n). */
-char *tg_buf_room(struct tg_buf *b, size_t n);
-void tg_buf_commit(struct tg_buf *b, size_t n);
+char *tg_buf_room_grow(struct tg_buf *b, size_t n);
+
+static inline char *
+tg_buf_room(struct tg_buf *b, size_t n)
+{
+	/* the common case inline: room there already */
+	if (!b->err && n < b->cap - b->len && b->len <= b->max &&
+	    n <= b->max - b->len)
+		return b->data + b->len;
+	return tg_buf_room_grow(b, n);
+}
+
+static inline void
+tg_buf_commit(struct tg_buf *b, size_t n)
+{
+	b->len += n;
+	b->data[b->len] = '\0';
+}
 /* 0, or the first failure of an append since init or clear. */
 int tg_buf_error(const struct tg_buf *b);
 /* Hand the block to the caller; b is reset. NULL when an append failed

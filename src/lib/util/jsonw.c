@@ -99,11 +99,16 @@ tg_jsonw_end(struct tg_jsonw *w)
 static char *
 key_into(const struct tg_jsonw *w, char *p, const char *key, size_t kl)
 {
+	int d;
+
 	if (w->level[w->depth - 1].n)
 		*p++ = ',';
 	*p++ = '\n';
-	memset(p, ' ', 2 * (size_t)w->depth);
-	p = quote_into(p + 2 * (size_t)w->depth, key, kl);
+	for (d = 0; d < w->depth; d++) {
+		*p++ = ' ';
+		*p++ = ' ';
+	}
+	p = quote_into(p, key, kl);
 	*p++ = ':';
 	*p++ = ' ';
 	return p;
