@@ -164,6 +164,9 @@ struct tg_audit_py_index {
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];
 	size_t nroots;
+	/* the roots may_match looks for: those that hold no other root
+	 * (a text holding "functorch" holds "torch") */
+	unsigned char root_implied[ROOTS_MAX];
 	/* a bit per hot_key of a root, a method's or a method parameter's
 	 * name: a logical line with none of them (and no string, and no
 	 * name the file bound) cannot hold a use (hot_line) */
@@ -725,8 +728,14 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	}
 	for (b = 0; b < NBEHAV; b++)
 		ix->behav[b] = tg_table_find(t, behaviours[b].id);
-	for (k = 0; k < ix->nroots; k++)
+	for (k = 0; k < ix->nroots; k++) {
+		size_t o;
+
 		hot_set(ix->hot, ix->roots[k], ix->rootlen[k]);
+		for (o = 0; o < ix->nroots; o++)
+			if (o != k && strstr(ix->roots[k], ix->roots[o]))
+				ix->root_implied[k] = 1;
+	}
 	for (k = 0; k < ix->nmethods; k++)
 		hot_set(ix->hot, ix->methods[k].name, ix->methods[k].nlen);
 	for (k = 0; k < ix->nparams; k++)
@@ -3146,7 +3155,8 @@ may_match(const struct tg_audit_py_index *ix, const char *src, size_t len)
 	size_t k;
 
 	for (k = 0; k < ix->nroots; k++)
-		if (memmem(src, len, ix->roots[k], strlen(ix->roots[k])))
+		if (!ix->root_implied[k] &&
+		    memmem(src, len, ix->roots[k], ix->rootlen[k]))
 			return 1;
 	/* a version branch on TORCH_VERSION or a Torch... name */
 	if (memmem(src, len, "TORCH", 5) || memmem(src, len, "Torch", 5))
