@@ -3,13 +3,16 @@
  * SPDX-License-Identifier: MIT
  *
  * The main thread walks each operand and queues the files on a ring of
- * QUEUE jobs; one worker thread per online CPU (at most WORKERS_MAX)
- * takes the next job, reads the file and runs its analyzer over the
- * shared read-only indexes; the main thread meanwhile hands the jobs at
- * the ring's head to the caller as they are done, in queue order, and
- * frees them. A note of the walk (a file left out) waits for the files
- * queued before it, so it comes in its place. Memory: one file's bytes
- * per worker at a time and the results of at most QUEUE files.
+ * QUEUE jobs; a worker thread per online CPU but one (at least one, at
+ * most WORKERS_MAX) takes the next job, reads the file and runs its
+ * analyzer over the shared read-only indexes; the main thread meanwhile
+ * hands the jobs at the ring's head to the caller as they are done, in
+ * queue order, and frees them, and while the head's job is not done it
+ * runs the next queued one itself rather than wait (so no thread waits
+ * for a CPU, and the threads seldom sleep). A note of the walk (a file
+ * left out) waits for the files queued before it, so it comes in its
+ * place. Memory: one file's bytes per thread at a time and the results
+ * of at most QUEUE files.
  */
 #include "cli/source_run.h"
 

@@ -1109,7 +1109,7 @@ run_pattern(struct cx *x, const struct pat *p, const char *text,
 	if (!p->re) {
 		size_t k;
 
-		/* said once per file that could hold a use */
+		/* said where the file holds one of its literals */
 		for (k = 0; !p->always && k < p->lits.n; k++)
 			if (memmem(text, x->len, p->lits.s[k],
 				   strlen(p->lits.s[k])))
@@ -1364,12 +1364,15 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
 
 /* Which wanted patterns' literals occur in src, into found[k] (a wanted
  * pattern that has none is always found), and whose method ids, into
- * found[npats + j] (j the entry's first pattern): one pass over src, a bit test
- * per byte (the key of the four bytes there) and a compare per literal
- * of a key that is set. With a
- * suppression, every pattern is found (run_pattern looks for its
- * literals). FOUND_* bits; 0 when the file cannot hold a finding, a
- * suppression or a version branch. */
+ * found[npats + j] (j the entry's first pattern): one pass over src,
+ * moving by the Wu-Manber shift of the window's last two bytes; where it
+ * is 0, a bit test of the key of the four bytes there, and for a key
+ * that is set a walk of the literals not found yet that could start
+ * there (those of eight bytes or more by the key of the eight bytes,
+ * compared as one word, then the shorter ones of the four-byte key).
+ * With a suppression, every pattern is found (each runs, so that a
+ * suppression that matched nothing is told). FOUND_* bits; 0 when the
+ * file cannot hold a finding, a suppression or a version branch. */
 static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	  unsigned char *found)

@@ -45,12 +45,13 @@ int tg_buf_add(struct tg_buf *b, const void *data, size_t len);
 int tg_buf_adds(struct tg_buf *b, const char *s);
 int tg_buf_addc(struct tg_buf *b, char c);
 int tg_buf_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
+/* tg_buf_room when b must grow first. */
+char *tg_buf_room_grow(struct tg_buf *b, size_t n);
+
 /* For a writer that composes its bytes in place: room for up to n more
  * bytes (and the NUL) at the end of b, or NULL when it cannot be had
  * (b keeps the failure, as for an append). The bytes count once
  * tg_buf_commit says how many of them were written (at most n). */
-char *tg_buf_room_grow(struct tg_buf *b, size_t n);
-
 static inline char *
 tg_buf_room(struct tg_buf *b, size_t n)
 {
