@@ -4,7 +4,11 @@
  * The writer keeps, per open container, whether it is flow and how many
  * members it has, which is all the layout needs: a separator before each
  * member, and for a block a newline and indentation. Output depends on
- * the calls only, so it is deterministic.
+ * the calls only, so it is deterministic. A block member (key and value)
+ * and a short string are composed in place, in one reservation of their
+ * worst case (tg_buf_room); near the buffer's limit, or for a long
+ * string, they are appended in parts, which fail exactly where the
+ * limit falls.
  */
 #include "lib/util/jsonw.h"
 
