@@ -1773,13 +1773,14 @@ by_span(const void *a, const void *b)
 static int
 one_per_span(struct tg_audit_result *r, size_t first)
 {
-	struct tg_audit_finding *v = r->findings + first;
 	size_t n = r->nfindings - first, i, j, a, b, w = first;
+	struct tg_audit_finding *v;
 	struct span *sp;
 	unsigned char *lose;
 
 	if (n < 2)
-		return 0;
+		return 0; /* (findings may be NULL: no pointer is formed) */
+	v = r->findings + first;
 	sp = malloc(n * sizeof(*sp));
 	lose = calloc(n, 1);
 	if (!sp || !lose) {
