@@ -131,12 +131,18 @@ position(struct cx *x, size_t off, size_t *line, size_t *col)
 	*col = off - x->cur_ls + 1;
 }
 
+/* Blank m[a..e) to spaces but its newlines (a line at a time). */
 static void
 blank(char *m, size_t a, size_t e)
 {
-	for (; a < e; a++)
-		if (m[a] != '\n')
-			m[a] = ' ';
+	char *p = m + a, *end = m + e, *nl;
+
+	for (; p < end; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		memset(p, ' ', (size_t)((nl ? nl : end) - p));
+		if (!nl)
+			break;
+	}
 }
 
 /* Blank the comments inside a directive's text s[a..e) in m. */
@@ -1079,10 +1085,9 @@ struct tg_audit_cxx_index {
 	struct lit *lits;
 	size_t nlits;
 	unsigned char keybits[65536 / 8]; /* keys (key4) some literal has */
-	/* by two bytes: how far the four bytes' window may move when they
-	 * are its last two (Wu-Manber): 0 when they are bytes 2-3 of a
-	 * literal, 1 bytes 1-2, 2 bytes 0-1, else 3 */
-	unsigned char shift[65536];
+	/* by two bytes (pair2): bit j set when they are bytes j and j + 1
+	 * of some literal, j < 3 (the pairs of its first four bytes) */
+	unsigned char pairs[65536];
 	/* per key: its first literal + 1, of those of 4 to 7 bytes by key4
 	 * (head), of those of 8 or more by key8 (head8); the rest of a
 	 * chain in next (the next literal + 1) */
@@ -1167,11 +1172,14 @@ key8(uint64_t w)
 	return (unsigned)((w * UINT64_C(0x9E3779B97F4A7C15)) >> 48);
 }
 
-/* The two bytes at s, the prefilter's skip table's index. */
-static unsigned
+/* The two bytes at s, the index of the prefilter's pair table. */
+static inline unsigned
 pair2(const char *s)
 {
-	return (unsigned)(unsigned char)s[0] << 8 | (unsigned char)s[1];
+	uint16_t v;
+
+	memcpy(&v, s, 2);
+	return v;
 }
 
 /* Add literal l (of pattern pat, or a trigger) to the prefilter's
@@ -1200,8 +1208,7 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	/* the first four bytes gate both chains */
 	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
 	for (j = 0; j < 3; j++)
-		if (ix->shift[pair2(l + j)] > 2 - j)
-			ix->shift[pair2(l + j)] = (unsigned char)(2 - j);
+		ix->pairs[pair2(l + j)] |= (unsigned char)(1u << j);
 }
 
 /* Whether pattern literal l can be looked for in the source: four bytes
@@ -1234,7 +1241,7 @@ build_keys(struct tg_audit_cxx_index *ix)
 	ix->nlits = 0;
 	ix->read_all = 0;
 	memset(ix->keybits, 0, sizeof(ix->keybits));
-	memset(ix->shift, 3, sizeof(ix->shift));
+	memset(ix->pairs, 0, sizeof(ix->pairs));
 	memset(ix->head, 0, sizeof(ix->head));
 	memset(ix->head8, 0, sizeof(ix->head8));
 	for (k = 0; k < ix->npats; k++)
@@ -1362,79 +1369,83 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
 	return n;
 }
 
+/* Whether one of the literals not found yet starts at src + at (its
+ * four bytes' key is set): those of eight bytes or more by the key of
+ * the eight bytes, compared as one word, then the shorter ones of the
+ * four-byte key. Marks what it finds in found and *any. */
+static inline void
+lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
+	size_t at, unsigned char *found, int *any)
+{
+	unsigned key = key4(src + at), k;
+	uint64_t word = 0;
+
+	if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
+		return;
+	k = ix->head[key];
+	if (len - at >= 8) {
+		memcpy(&word, src + at, 8);
+		k = ix->head8[key8(word)];
+		if (!k)
+			k = ix->head[key];
+	}
+	for (; k; k = next_lit(ix, k, key)) {
+		const struct lit *l = &ix->lits[k - 1];
+
+		/* found already: a pattern's or a method id's literal, or
+		 * a trigger whose bits are set */
+		if (l->pat < ix->npats	      ? found[l->pat]
+		    : l->pat >= ix->npats + 2 ? found[l->pat - 2]
+		    : l->pat == ix->npats + 1 ? (*any & FOUND_SUPPRESSION) != 0
+					      : (*any & FOUND_ANY) != 0)
+			continue;
+		if (l->len > len - at)
+			continue;
+		if (len - at >= 8
+			? (word & l->mask) == l->head &&
+			      (l->len <= 8 ||
+			       memcmp(src + at + 8, l->s + 8, l->len - 8) == 0)
+			: memcmp(src + at, l->s, l->len) == 0) {
+			if (l->pat < ix->npats)
+				found[l->pat] = 1;
+			else if (l->pat >= ix->npats + 2)
+				found[l->pat - 2] = 1;
+			*any |= l->pat == ix->npats + 1
+				    ? FOUND_ANY | FOUND_SUPPRESSION
+				    : FOUND_ANY;
+		}
+	}
+}
+
 /* Which wanted patterns' literals occur in src, into found[k] (a wanted
  * pattern that has none is always found), and whose method ids, into
- * found[npats + j] (j the entry's first pattern): one pass over src,
- * moving by the Wu-Manber shift of the window's last two bytes; where it
- * is 0, a bit test of the key of the four bytes there, and for a key
- * that is set a walk of the literals not found yet that could start
- * there (those of eight bytes or more by the key of the eight bytes,
- * compared as one word, then the shorter ones of the four-byte key).
- * With a suppression, every pattern is found (each runs, so that a
- * suppression that matched nothing is told). FOUND_* bits; 0 when the
- * file cannot hold a finding, a suppression or a version branch. */
+ * found[npats + j] (j the entry's first pattern). Every literal is four
+ * bytes or more, so one of the pairs of bytes at its offsets 0, 1 and 2
+ * lies at a multiple of three: one pass looks up the pair at every
+ * third byte, and where some literal has it at offset j, lits_at looks
+ * at the place j bytes before (each place is so looked at once at
+ * most, and the lookups do not wait for each other, as a skip loop's
+ * do). With a suppression, every pattern is found (each runs, so that
+ * a suppression that matched nothing is told). FOUND_* bits; 0 when
+ * the file cannot hold a finding, a suppression or a version branch. */
 static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	  unsigned char *found)
 {
 	size_t i, k;
 	int any = ix->read_all;
-	uint64_t word = 0;
 
 	memset(found, 0, 2 * ix->npats);
 	for (k = 0; k < ix->npats; k++) {
 		found[k] = ix->pats[k].wanted && ix->pats[k].always;
 		any |= found[k];
 	}
-	for (i = 0; i + 4 <= len;) {
-		unsigned key, sh = ix->shift[pair2(src + i + 2)];
-		size_t at = i;
+	for (i = 0; i + 1 < len; i += 3) {
+		unsigned m = ix->pairs[pair2(src + i)], j;
 
-		if (sh) {
-			i += sh;
-			continue;
-		}
-		key = key4(src + at);
-		i++;
-		if (!(ix->keybits[key >> 3] & (1u << (key & 7))))
-			continue;
-		k = ix->head[key];
-		if (len - at >= 8) {
-			memcpy(&word, src + at, 8);
-			/* the literals of eight bytes or more, then the
-			 * shorter ones */
-			k = ix->head8[key8(word)];
-			if (!k)
-				k = ix->head[key];
-		}
-		for (; k; k = next_lit(ix, k, key)) {
-			const struct lit *l = &ix->lits[k - 1];
-
-			/* found already: a pattern's or a method id's
-			 * literal, or a trigger whose bits are set */
-			if (l->pat < ix->npats	      ? found[l->pat]
-			    : l->pat >= ix->npats + 2 ? found[l->pat - 2]
-			    : l->pat == ix->npats + 1
-				? (any & FOUND_SUPPRESSION) != 0
-				: (any & FOUND_ANY) != 0)
-				continue;
-			if (l->len > len - at)
-				continue;
-			if (len - at >= 8
-				? (word & l->mask) == l->head &&
-				      (l->len <= 8 ||
-				       memcmp(src + at + 8, l->s + 8,
-					      l->len - 8) == 0)
-				: memcmp(src + at, l->s, l->len) == 0) {
-				if (l->pat < ix->npats)
-					found[l->pat] = 1;
-				else if (l->pat >= ix->npats + 2)
-					found[l->pat - 2] = 1;
-				any |= l->pat == ix->npats + 1
-					   ? FOUND_ANY | FOUND_SUPPRESSION
-					   : FOUND_ANY;
-			}
-		}
+		for (j = 0; m; j++, m >>= 1)
+			if ((m & 1) && i >= j && i - j + 4 <= len)
+				lits_at(ix, src, len, i - j, found, &any);
 	}
 	if (any & FOUND_SUPPRESSION)
 		memset(found, 1, 2 * ix->npats);
@@ -1597,7 +1608,8 @@ directive(struct cx *x, const struct tg_clex_tok *t)
 		if (x->depth > DEPTH_MAX)
 			return 0;
 		if (!x->fr) {
-			x->fr = calloc(DEPTH_MAX, sizeof(*x->fr));
+			/* each frame is cleared as its chain opens */
+			x->fr = malloc(DEPTH_MAX * sizeof(*x->fr));
 			if (!x->fr)
 				return TG_ENOMEM;
 		}
