@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -36,8 +37,10 @@
 struct job {
 	char *path;
 	enum cli_lang lang;
-	int regular; /* stat said a regular file as it was queued */
-	int rc;	     /* the analyzer's: 0 or TG_ENOMEM */
+	int regular;   /* the walk or a stat found a regular file */
+	int walked;    /* found by a walk: its bytes count toward its bound */
+	uint64_t size; /* what fstat said of a walked file */
+	int rc;	       /* the analyzer's: 0 or TG_ENOMEM */
 	int read_rc;
 	char msg[256]; /* unreadable: why */
 	const char *why;
@@ -54,6 +57,11 @@ struct run {
 	size_t head, next, tail;
 	int closing; /* nothing more will be queued */
 	int failed;  /* the first error: the run stops */
+	/* the bytes of the files the operand's walk handed over so far,
+	 * in order, and whether they went past TG_WALK_BYTES_DEFAULT (as
+	 * the walk bounds them; see TG_WALK_LAZY_FILES) */
+	uint64_t bytes;
+	enum { OVER_NOT, OVER_HERE, OVER_PAST } over;
 	pthread_mutex_t mu;
 	pthread_cond_t queued; /* a job was queued, or closing */
 	pthread_cond_t done;   /* a job was done, and main_waits */
@@ -94,7 +102,8 @@ run_job(const struct cli_source_opts *o, struct job *j)
 
 	j->read_rc =
 	    j->regular
-		? tg_file_read_walked(j->path, o->file_max, &src, &len, &err)
+		? tg_file_read_walked(j->path, o->file_max, &src, &len,
+				      &j->size, &err)
 		: tg_file_read(j->path, o->file_max, &src, &len, NULL, &err);
 	if (j->read_rc) {
 		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
@@ -171,6 +180,7 @@ finish_head(struct run *q)
 {
 	struct job *j = &q->ring[q->head % QUEUE];
 	struct cli_source_file f;
+	char msg[64];
 	int rc = 0;
 
 	while (!atomic_load(&j->done)) {
@@ -195,7 +205,23 @@ finish_head(struct run *q)
 	}
 	memset(&f, 0, sizeof(f));
 	f.path = j->path;
-	if (j->read_rc == TG_ENOMEM || j->rc == TG_ENOMEM) {
+	if (j->walked && !q->over) {
+		if (j->size > TG_WALK_BYTES_DEFAULT - q->bytes)
+			q->over = OVER_HERE;
+		else
+			q->bytes += j->size;
+	}
+	if (q->over == OVER_HERE) {
+		/* the file past the bound: the walk stops there */
+		snprintf(msg, sizeof(msg), "more than %" PRIu64 " bytes",
+			 TG_WALK_BYTES_DEFAULT);
+		f.what = CLI_SOURCE_SKIPPED;
+		f.msg = msg;
+		deliver(q, &f);
+		q->over = OVER_PAST;
+	} else if (q->over) {
+		/* queued after it: dropped */
+	} else if (j->read_rc == TG_ENOMEM || j->rc == TG_ENOMEM) {
 		if (!q->failed)
 			q->failed = TG_ENOMEM;
 	} else if (j->read_rc == TG_ELIMIT) {
@@ -234,7 +260,8 @@ drain(struct run *q)
 /* Queue one file, first handing the oldest job over when the ring is
  * full, and after it any that are done already. */
 static int
-queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
+queue_file(struct run *q, const char *path, enum cli_lang lang, int regular,
+	   int walked)
 {
 	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
 	struct job *j;
@@ -243,6 +270,8 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
 
 	if (q->failed)
 		return q->failed;
+	if (q->over)
+		return TG_ELIMIT; /* the walk stops */
 	copy = strdup(path);
 	if (!copy)
 		return q->failed = TG_ENOMEM;
@@ -256,6 +285,7 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular)
 	j->path = copy;
 	j->lang = lang;
 	j->regular = regular;
+	j->walked = walked;
 	j->r = init;
 	pthread_mutex_lock(&q->mu);
 	q->tail++;
@@ -279,6 +309,8 @@ tell(struct run *q, enum cli_source_what what, const char *path, int operand,
 
 	if (drain(q))
 		return q->failed;
+	if (q->over)
+		return TG_ELIMIT; /* past the walk's bound: dropped, it stops */
 	memset(&f, 0, sizeof(f));
 	f.what = what;
 	f.path = path;
@@ -314,8 +346,9 @@ want(void *ctx, const struct tg_walk_entry *e)
 static int
 on_file(void *ctx, const struct tg_walk_entry *e)
 {
+	/* no stat: a regular file as readdir says (TG_WALK_LAZY_FILES) */
 	return queue_file(ctx, e->path, cli_source_lang(e->name),
-			  e->st && S_ISREG(e->st->st_mode));
+			  !e->st || S_ISREG(e->st->st_mode), 1);
 }
 
 static int
@@ -363,19 +396,28 @@ operand(struct run *q, const char *path)
 			return tell(q, CLI_SOURCE_SKIPPED, path, 1,
 				    "not a Python, C, C++ or CUDA file by "
 				    "its name");
-		return queue_file(q, path, lang, S_ISREG(st.st_mode))
+		return queue_file(q, path, lang, S_ISREG(st.st_mode), 0)
 			   ? q->failed
 			   : drain(q);
 	}
 	memset(&wo, 0, sizeof(wo));
+	wo.flags = TG_WALK_LAZY_FILES;
 	wo.want = want;
 	wo.want_name = want;
 	wo.file = on_file;
 	wo.skipped = on_skipped;
 	wo.ctx = q;
+	q->bytes = 0;
 	rc = tg_walk(path, &wo, &err);
 	if (drain(q))
 		return q->failed;
+	if (q->over) {
+		q->over = OVER_NOT;
+		snprintf(buf, sizeof(buf),
+			 "more than %" PRIu64 " bytes of files under '%s'",
+			 TG_WALK_BYTES_DEFAULT, path);
+		return tell(q, CLI_SOURCE_UNREADABLE, path, 1, buf);
+	}
 	if (rc == TG_ENOMEM)
 		return q->failed = TG_ENOMEM;
 	if (rc)

@@ -81,12 +81,13 @@ check_mode(const char *path, const struct stat *st, size_t max,
 	return 0;
 }
 
-/* tg_file_open; walked: the caller found path a regular file a moment
- * ago, so no stat before the open, and O_NONBLOCK stays (a regular
- * file's reads ignore it; read_bounded clears it on an EAGAIN). */
+/* tg_file_open; walked not NULL: the caller found path a regular file
+ * a moment ago, so no stat before the open, and O_NONBLOCK stays (a
+ * regular file's reads ignore it; read_bounded clears it on an EAGAIN);
+ * *walked gets the size fstat gave, also when that is over max. */
 static int
 open_checked(const char *path, size_t max, const char *what, int *fd,
-	     size_t *size, int *absent, int walked, struct tg_err *err)
+	     size_t *size, int *absent, uint64_t *walked, struct tg_err *err)
 {
 	struct stat st;
 	int f, flags, rc;
@@ -118,12 +119,17 @@ open_checked(const char *path, size_t max, const char *what, int *fd,
 		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				  strerror(errno));
 	}
-	if (fstat(f, &st) != 0)
+	if (fstat(f, &st) != 0) {
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
-	else if (!(rc = check_mode(path, &st, max, what, err)) && !walked &&
-		 ((flags = fcntl(f, F_GETFL)) < 0 ||
-		  fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
+	} else {
+		if (walked && S_ISREG(st.st_mode))
+			*walked = (uint64_t)st.st_size;
+		rc = check_mode(path, &st, max, what, err);
+	}
+	if (!rc && !walked &&
+	    ((flags = fcntl(f, F_GETFL)) < 0 ||
+	     fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
 				strerror(errno));
 	if (rc) {
@@ -139,7 +145,7 @@ int
 tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	     size_t *size, int *absent, struct tg_err *err)
 {
-	return open_checked(path, max, what, fd, size, absent, 0, err);
+	return open_checked(path, max, what, fd, size, absent, NULL, err);
 }
 
 /* walked: see open_checked; the read also stops at the size fstat gave
@@ -147,7 +153,7 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 static int
 read_bounded(const char *path, size_t max, const char *what, char **out,
 	     size_t *len, int *truncated, int *absent, int allow_trunc,
-	     int walked, struct tg_err *err)
+	     uint64_t *walked, struct tg_err *err)
 {
 	int fd = -1, rc = 0;
 	char *data = NULL;
@@ -243,29 +249,33 @@ int
 tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
 	     struct tg_err *err)
 {
-	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, 0, err);
+	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, NULL,
+			    err);
 }
 
 int
 tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
-		    struct tg_err *err)
+		    uint64_t *size, struct tg_err *err)
 {
-	return read_bounded(path, max, NULL, out, len, NULL, NULL, 0, 1, err);
+	*size = 0;
+	return read_bounded(path, max, NULL, out, len, NULL, NULL, 0, size,
+			    err);
 }
 
 int
 tg_file_read_as(const char *path, size_t max, const char *what, char **out,
 		size_t *len, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, what, out, len, NULL, absent, 0, 0, err);
+	return read_bounded(path, max, what, out, len, NULL, absent, 0, NULL,
+			    err);
 }
 
 int
 tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
-	return read_bounded(path, max, NULL, out, len, truncated, absent, 1, 0,
-			    err);
+	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
+			    NULL, err);
 }
 
 /* What a file that is not a regular one is, for messages. */

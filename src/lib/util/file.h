@@ -10,6 +10,7 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/util/err.h"
 
@@ -38,9 +39,10 @@ int tg_file_read(const char *path, size_t max, char **out, size_t *len,
  * file a moment ago: no stat before the open (the descriptor's fstat
  * still refuses what is not a regular file), and the bytes up to the
  * size fstat gave: a file being written is read as it was then. Two
- * to four system calls fewer a file. */
+ * to four system calls fewer a file. *size: the size fstat gave, also
+ * when that is over max (0 when the file could not be opened). */
 int tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
-			struct tg_err *err);
+			uint64_t *size, struct tg_err *err);
 
 /* As tg_file_read, naming the kind of file in the message of a file
  * over max ("larger than the 64 KiB limit for pyvenv.cfg"). */

@@ -4,7 +4,8 @@
  * Depth-first; a directory is read whole and closed, its names sorted,
  * before any of its entries is looked at, so no directory stays open
  * while the walk goes deeper. Every entry costs a stat (of the target),
- * but a regular file the caller's want_name leaves out, and, when readdir
+ * but a regular file the caller's want_name leaves out or that
+ * TG_WALK_LAZY_FILES hands out unread, and, when readdir
  * says it is or may be a symlink, an lstat and a realpath for the root
  * policy (see walk.h). Directories are identified by device and inode:
  * the ones on the current path to tell a loop, a hash set of all the
@@ -180,6 +181,14 @@ walk_entry(struct walker *w, const char *path, const char *rel,
 	if (nm->type == DT_REG && w->o->want_name &&
 	    !w->o->want_name(w->o->ctx, &e))
 		goto out;
+	if (nm->type == DT_REG && (w->o->flags & TG_WALK_LAZY_FILES)) {
+		if (!w->o->want_name && w->o->want &&
+		    !w->o->want(w->o->ctx, &e))
+			goto out;
+		if (w->o->file)
+			rc = w->o->file(w->o->ctx, &e);
+		goto out;
+	}
 	if (nm->type == DT_UNKNOWN && lstat(child, &lst) == 0)
 		e.is_link = S_ISLNK(lst.st_mode);
 	if (stat(child, &st) != 0) {
@@ -201,7 +210,8 @@ walk_entry(struct walker *w, const char *path, const char *rel,
 		goto out;
 	rc = 0;
 	if (!is_dir) {
-		if ((uint64_t)st.st_size > w->max_bytes - w->bytes) {
+		if (!(w->o->flags & TG_WALK_LAZY_FILES) &&
+		    (uint64_t)st.st_size > w->max_bytes - w->bytes) {
 			rc = tg_err_set(w->err, TG_ELIMIT,
 					"more than %" PRIu64
 					" bytes of files under '%s'",

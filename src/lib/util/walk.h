@@ -51,6 +51,11 @@
 
 /* Flags. */
 #define TG_WALK_ROOT_LINKS 1 /* links directly in the root may leave it */
+/* A regular file as readdir tells it (not a link) is handed out without
+ * a stat: asked want_name only (want when there is none), then file,
+ * with st NULL; the caller, which opens it anyway, checks what it is.
+ * max_bytes is then not counted at all: the caller bounds the bytes. */
+#define TG_WALK_LAZY_FILES 2
 
 /* Why an entry was skipped. */
 enum tg_walk_why {
@@ -70,7 +75,8 @@ struct tg_walk_entry {
 	const char *rel;       /* relative to the root: a/b */
 	const char *name;      /* the last component */
 	const struct stat *st; /* of the target (symlinks followed); NULL
-				  when it could not be read */
+				  when it could not be read, or a file
+				  TG_WALK_LAZY_FILES hands out unread */
 	size_t depth;	       /* 1 for an entry directly in the root */
 	int is_link;	       /* the entry itself is a symlink */
 };
