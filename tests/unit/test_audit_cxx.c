@@ -105,6 +105,21 @@ static const struct ccase cases[] = {
      ""},
     {"unbalanced #endif and #else", "#endif\n#else\nAT_CHECK(1);\n",
      "3:1 AT_CHECK code macro", ""},
+    {"a match that starts before its first literal: an optional prefix "
+     "of four bytes, a prefix of no bound (spaces, a newline)",
+     "// x\nbool e = at::autocast::is_enabled();\n"
+     "bool f = autocast::is_enabled();\nctx.   lazyInitCUDA();\n"
+     "hooks->\n  lazyInitCUDA();\n",
+     "2:10 at::autocast::is_enabled code reference; "
+     "3:10 at::autocast::is_enabled code reference; "
+     "4:8 at::Context::lazyInitCUDA code method; "
+     "5:8 at::Context::lazyInitCUDA code method",
+     ""},
+    {"each of a pattern's literals, up to the last",
+     "x.type();\nint a;\np->type();\nq.type();\n",
+     "1:3 at::Tensor::type code method; 3:4 at::Tensor::type code method; "
+     "4:3 at::Tensor::type code method",
+     ""},
 };
 
 static void

@@ -614,12 +614,81 @@ add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
 }
 
 /* A set of literals one of which every match of a pattern contains;
- * n == 0: none known (any text may match). */
+ * n == 0: none known (any text may match). pre: at most how many bytes
+ * of a match come before that literal (WIDTH_ANY: no bound known). */
 #define LITS_MAX 16
+#define WIDTH_ANY ((size_t)-1)
 struct litset {
 	char s[LITS_MAX][LITERAL_MAX + 1];
 	size_t n;
+	size_t pre;
 };
+
+/* a + b of two widths, either of which may be WIDTH_ANY */
+static size_t
+width_add(size_t a, size_t b)
+{
+	return a == WIDTH_ANY || b == WIDTH_ANY || b > WIDTH_ANY - 1 - a
+		   ? WIDTH_ANY
+		   : a + b;
+}
+
+/* The most bytes an escape p[i..i+2) matches (the patterns are not
+ * compiled in UTF mode: a class matches one byte): 0 for \b and \B, 1
+ * for an escaped punctuation byte, a class (\d, \w, \s, \h, \v and
+ * theirs negated) or \n, \t, \r, \f; WIDTH_ANY for the rest (\R,
+ * \x{...}, \p{...}, \Q, backreferences...). */
+static size_t
+escape_width(const char *p, size_t i)
+{
+	char c = p[i + 1];
+
+	if (!is_ident((unsigned char)c))
+		return 1;
+	if (c == 'b' || c == 'B')
+		return 0;
+	if (strchr("dDwWsShHvVntrf", c))
+		return 1;
+	return WIDTH_ANY;
+}
+
+/* The most times the quantifier "{...}" at p[i] repeats its atom, and
+ * its end (past the '}'): "{m}" m, "{m,n}" n, "{m,}" WIDTH_ANY, and
+ * WIDTH_ANY for anything else (a '{' that PCRE2 reads as a byte). */
+static size_t
+repeat_max(const char *p, size_t i, size_t e, size_t *end)
+{
+	size_t k = i + 1, n = 0, digits = 0, comma = 0;
+
+	for (; k < e && p[k] != '}'; k++) {
+		if (p[k] == ',' && !comma++) {
+			n = 0;
+			digits = 0;
+		} else if (p[k] >= '0' && p[k] <= '9' && n < 1000) {
+			n = n * 10 + (size_t)(p[k] - '0');
+			digits++;
+		} else {
+			n = WIDTH_ANY;
+			break;
+		}
+	}
+	while (k < e && p[k] != '}')
+		k++;
+	*end = k < e ? k + 1 : e;
+	return k >= e || !digits || n >= 1000 ? WIDTH_ANY : n;
+}
+
+/* The most bytes of a literal group's alternatives. */
+static size_t
+set_width(const struct litset *l)
+{
+	size_t k, m = 0;
+
+	for (k = 0; k < l->n; k++)
+		if (strlen(l->s[k]) > m)
+			m = strlen(l->s[k]);
+	return m;
+}
 
 /* The shortest member's length; 0 for an empty set. */
 static size_t
@@ -668,6 +737,7 @@ set_append(struct litset *cur, const struct litset *add)
 	if (cur->n * add->n > LITS_MAX)
 		return 0;
 	out.n = 0;
+	out.pre = cur->pre;
 	for (i = 0; i < cur->n; i++)
 		for (j = 0; j < add->n; j++) {
 			size_t a = strlen(cur->s[i]), b = strlen(add->s[j]);
@@ -760,11 +830,13 @@ static void
 branch_set(const char *p, size_t a, size_t e, struct litset *best)
 {
 	struct litset cur, atom;
-	size_t i = a;
+	size_t i = a, width = 0; /* the most bytes matched before p[i] */
 
 	best->n = 0;
+	best->pre = WIDTH_ANY;
 	cur.n = 1;
 	cur.s[0][0] = '\0';
+	cur.pre = 0;
 #define BREAK_RUN()                                                            \
 	do {                                                                   \
 		set_offer(best, &cur);                                         \
@@ -773,11 +845,14 @@ branch_set(const char *p, size_t a, size_t e, struct litset *best)
 	} while (0)
 	while (i < e) {
 		char c = p[i], q;
-		size_t next;
+		size_t next, w; /* the atom p[i..next): the most it matches */
+		int fresh;	/* cur is empty: a run would start here */
 
 		atom.n = 0;
+		w = 1;
 		if (c == '\\' && i + 1 < e) {
 			next = i + 2;
+			w = escape_width(p, i);
 			if (!is_ident((unsigned char)p[i + 1])) {
 				atom.n = 1;
 				atom.s[0][0] = p[i + 1];
@@ -785,6 +860,7 @@ branch_set(const char *p, size_t a, size_t e, struct litset *best)
 			}
 		} else if (c == '(') {
 			next = skip_group(p, i, e);
+			w = WIDTH_ANY;
 			/* (?:...) or (...) of literal alternatives */
 			if (next > i + 1 && p[next - 1] == ')') {
 				size_t b = i + 1;
@@ -792,17 +868,32 @@ branch_set(const char *p, size_t a, size_t e, struct litset *best)
 				if (b + 1 < next && p[b] == '?' &&
 				    p[b + 1] == ':')
 					b += 2;
-				else if (b < next && p[b] == '?')
-					b = next; /* lookaround, flags: none */
+				else if (b < next && p[b] == '?') {
+					/* lookaround, flags: none; a
+					 * lookaround matches no byte */
+					if (b + 2 < next &&
+					    (p[b + 1] == '=' ||
+					     p[b + 1] == '!' ||
+					     (p[b + 1] == '<' &&
+					      (p[b + 2] == '=' ||
+					       p[b + 2] == '!'))))
+						w = 0;
+					b = next;
+				}
 				if (b < next - 1 &&
 				    !group_set(p, b, next - 1, &atom))
 					atom.n = 0;
+				if (atom.n)
+					w = set_width(&atom);
 			}
 		} else if (c == '[') {
 			next = skip_group(p, i, e);
 		} else if (c == '.' || c == '^' || c == '$' || c == '+' ||
 			   c == '*' || c == '?' || c == '{' || c == '|') {
 			next = i + 1;
+			/* a quantifier after a quantifier (lazy, possessive)
+			 * adds nothing; a stray one: no bound */
+			w = c == '.' ? 1 : c == '^' || c == '$' ? 0 : WIDTH_ANY;
 			if (c == '{')
 				while (next < e && p[next - 1] != '}')
 					next++;
@@ -813,15 +904,34 @@ branch_set(const char *p, size_t a, size_t e, struct litset *best)
 			atom.s[0][1] = '\0';
 		}
 		q = next < e ? p[next] : '\0';
+		fresh = cur.n == 1 && !cur.s[0][0];
 		if (q == '?' || q == '*' || q == '{') {
 			atom.n = 0; /* optional: not required */
 		} else if (atom.n && !set_append(&cur, &atom)) {
 			BREAK_RUN();
+			fresh = 1;
 			if (!set_append(&cur, &atom))
 				atom.n = 0;
 		}
+		if (atom.n && fresh)
+			cur.pre = width; /* a run starts at this atom */
 		if (!atom.n || q == '+')
 			BREAK_RUN();
+		/* its quantifier: '?' at most once, "{m}" and "{m,n}" so
+		 * many times, '*', '+' and the rest any number (a lazy or
+		 * possessive mark after it is an atom of no bound) */
+		if (q == '?') {
+			next++;
+		} else if (q == '*' || q == '+') {
+			w = WIDTH_ANY;
+			next++;
+		} else if (q == '{') {
+			size_t n = repeat_max(p, next, e, &next);
+
+			w = n == WIDTH_ANY || w == WIDTH_ANY ? WIDTH_ANY
+							     : w * n;
+		}
+		width = width_add(width, w);
 		i = next;
 	}
 	BREAK_RUN();
@@ -862,6 +972,8 @@ literal_set(const char *p, size_t a, size_t e, struct litset *best)
 		}
 		for (k = 0; k < one.n; k++)
 			memcpy(best->s[best->n++], one.s[k], LITERAL_MAX + 1);
+		if (best->n == one.n || one.pre > best->pre)
+			best->pre = one.pre;
 		if (i >= e)
 			return;
 		start = ++i;
@@ -1100,12 +1212,14 @@ struct tg_audit_cxx_index {
 #define SUPPRESSION_KEY "torchgate:"
 #define BRANCH_KEY "TORCH_VERSION_M"
 
-/* Run pattern p over text (the code or the mention copy). The JIT's
- * own search for where a match can start is faster than looking for
- * the pattern's literals first (memmem cost more than the matching). */
+/* Run pattern p over text (the code or the mention copy), its matches
+ * starting at from to to (the caller knows none starts elsewhere). The
+ * JIT's own search for where a match can start is faster than looking
+ * for the pattern's literals first (memmem cost more than the
+ * matching). */
 static int
-run_pattern(struct cx *x, const struct pat *p, const char *text,
-	    enum tg_audit_in in, struct tg_err *err)
+run_pattern(struct cx *x, const struct pat *p, const char *text, size_t from,
+	    size_t to, enum tg_audit_in in, struct tg_err *err)
 {
 	struct tg_err e2 = TG_ERR_INIT;
 	struct each m;
@@ -1129,7 +1243,8 @@ run_pattern(struct cx *x, const struct pat *p, const char *text,
 	m.a = p->a;
 	m.in = in;
 	m.method = strcmp(p->a->kind, "method") == 0;
-	rc = tg_scan_re_each(p->re, text, x->len, on_match, &m, &e2);
+	rc = tg_scan_re_each_from(p->re, text, x->len, from, to, on_match, &m,
+				  &e2);
 	if (rc == TG_ENOMEM || x->oom)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
@@ -1372,10 +1487,11 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
 /* Whether one of the literals not found yet starts at src + at (its
  * four bytes' key is set): those of eight bytes or more by the key of
  * the eight bytes, compared as one word, then the shorter ones of the
- * four-byte key. Marks what it finds in found and *any. */
+ * four-byte key. Marks what it finds in found and *any, and where a
+ * pattern's literals are found first and last in first and last. */
 static inline void
 lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
-	size_t at, unsigned char *found, int *any)
+	size_t at, unsigned char *found, size_t *first, size_t *last, int *any)
 {
 	unsigned key = key4(src + at), k;
 	uint64_t word = 0;
@@ -1392,9 +1508,10 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	for (; k; k = next_lit(ix, k, key)) {
 		const struct lit *l = &ix->lits[k - 1];
 
-		/* found already: a pattern's or a method id's literal, or
-		 * a trigger whose bits are set */
-		if (l->pat < ix->npats	      ? found[l->pat]
+		/* found already: a method id's literal, or a trigger whose
+		 * bits are set (a pattern's literal is looked for on: its
+		 * last place bounds where the pattern runs) */
+		if (l->pat < ix->npats	      ? 0
 		    : l->pat >= ix->npats + 2 ? found[l->pat - 2]
 		    : l->pat == ix->npats + 1 ? (*any & FOUND_SUPPRESSION) != 0
 					      : (*any & FOUND_ANY) != 0)
@@ -1406,9 +1523,12 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 			      (l->len <= 8 ||
 			       memcmp(src + at + 8, l->s + 8, l->len - 8) == 0)
 			: memcmp(src + at, l->s, l->len) == 0) {
-			if (l->pat < ix->npats)
+			if (l->pat < ix->npats) {
+				if (!found[l->pat])
+					first[l->pat] = at;
 				found[l->pat] = 1;
-			else if (l->pat >= ix->npats + 2)
+				last[l->pat] = at;
+			} else if (l->pat >= ix->npats + 2)
 				found[l->pat - 2] = 1;
 			*any |= l->pat == ix->npats + 1
 				    ? FOUND_ANY | FOUND_SUPPRESSION
@@ -1419,18 +1539,19 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 
 /* Which wanted patterns' literals occur in src, into found[k] (a wanted
  * pattern that has none is always found), and whose method ids, into
- * found[npats + j] (j the entry's first pattern). Every literal is four
- * bytes or more, so one of the pairs of bytes at its offsets 0, 1 and 2
- * lies at a multiple of three: one pass looks up the pair at every
- * third byte, and where some literal has it at offset j, lits_at looks
- * at the place j bytes before (each place is so looked at once at
- * most, and the lookups do not wait for each other, as a skip loop's
- * do). With a suppression, every pattern is found (each runs, so that
+ * found[npats + j] (j the entry's first pattern), and where the first
+ * and the last literal of a pattern found by them start into first[k]
+ * and last[k]. Every literal is four bytes or more, so one of the pairs
+ * of bytes at its offsets 0, 1 and 2 lies at a multiple of three: one
+ * pass looks up the pair at every third byte, and where some literal
+ * has it at offset j, lits_at looks at the place j bytes before (each
+ * place is so looked at once at most, in the text's order, and the
+ * lookups do not wait for each other, as a skip loop's do). With a suppression, every pattern is found (each runs, so that
  * a suppression that matched nothing is told). FOUND_* bits; 0 when
  * the file cannot hold a finding, a suppression or a version branch. */
 static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
-	  unsigned char *found)
+	  unsigned char *found, size_t *first, size_t *last)
 {
 	size_t i, k;
 	int any = ix->read_all;
@@ -1443,9 +1564,12 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	for (i = 0; i + 1 < len; i += 3) {
 		unsigned m = ix->pairs[pair2(src + i)], j;
 
-		for (j = 0; m; j++, m >>= 1)
-			if ((m & 1) && i >= j && i - j + 4 <= len)
-				lits_at(ix, src, len, i - j, found, &any);
+		/* the places in order: a pattern's first literal is the
+		 * first in the text */
+		for (j = 3; m && j-- > 0;)
+			if ((m >> j & 1) && i >= j && i - j + 4 <= len)
+				lits_at(ix, src, len, i - j, found, first, last,
+					&any);
 	}
 	if (any & FOUND_SUPPRESSION)
 		memset(found, 1, 2 * ix->npats);
@@ -1844,6 +1968,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 {
 	struct cx x;
 	unsigned char *found = NULL;
+	size_t *first = NULL, *last;
 	const char *p;
 	size_t k;
 	int rc = 0, every;
@@ -1858,14 +1983,36 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	if (!len)
 		return 0;
 	found = malloc(2 * ix->npats + 1);
-	if (!found)
+	first = malloc(2 * (ix->npats + 1) * sizeof(*first));
+	if (!found || !first) {
+		free(found);
+		free(first);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 	/* a file without any pattern's literal or trigger holds nothing to
 	 * report: it is not tokenized */
-	every = prefilter(ix, src, len, found);
+	last = first + ix->npats + 1;
+	every = prefilter(ix, src, len, found, first, last);
 	if (!every) {
 		free(found);
+		free(first);
 		return 0;
+	}
+	/* where pattern k's matches can start, first[k] to last[k]: a
+	 * match holds one of its literals (the masked copies hold one only
+	 * where the source does), at most lits.pre bytes after its start;
+	 * anywhere when it runs without them (no literals, a suppression) */
+	for (k = 0; k < ix->npats; k++) {
+		size_t pre = ix->pats[k].lits.pre;
+
+		if (every & FOUND_SUPPRESSION || ix->pats[k].always) {
+			first[k] = 0;
+			last[k] = SIZE_MAX;
+		} else if (found[k]) {
+			first[k] = pre == WIDTH_ANY || first[k] < pre
+				       ? 0
+				       : first[k] - pre;
+		}
 	}
 	/* the patterns are JIT-compiled: the copies are padded */
 	x.code = malloc(len + 1 + TG_SCAN_PAD);
@@ -1902,6 +2049,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		for (j = k; j < e && !rc && !x.full; j++)
 			if (found[j]) {
 				rc = run_pattern(&x, &ix->pats[j], x.code,
+						 first[j], last[j],
 						 TG_AUDIT_IN_CODE, err);
 				x.dedupe = 1;
 			}
@@ -1912,6 +2060,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		for (j = k; !method && j < e && !rc && !x.full; j++)
 			if (found[j]) {
 				rc = run_pattern(&x, &ix->pats[j], x.ment,
+						 first[j], last[j],
 						 TG_AUDIT_IN_COMMENT, err);
 				x.dedupe = 1;
 			}
@@ -1921,6 +2070,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 out:
 	free(found);
+	free(first);
 	free(x.code);
 	free(x.ment);
 	free(x.strbits);

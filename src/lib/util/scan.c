@@ -19,6 +19,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "lib/util/scan.h"
 
+#include <assert.h>
 #include <pcre2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,8 +45,9 @@ gc_free(void *p, void *data)
 
 /* Compile pattern (multiline) into *out: 0, TG_EINVAL with msg and
  * *offset, or TG_ENOMEM. jit: also JIT-compile it, which reads up to a
- * vector's width past the subject's end (callers pad their text). The
- * code keeps the allocator of the context it was compiled with. */
+ * vector's width past the subject's end (callers pad their text), with
+ * the code for an offset limit (tg_scan_re_each_from's to). The code
+ * keeps the allocator of the context it was compiled with. */
 static int
 compile(pcre2_code **out, const char *pattern, size_t *offset, char *msg,
 	size_t msgsz, int jit)
@@ -61,7 +63,9 @@ compile(pcre2_code **out, const char *pattern, size_t *offset, char *msg,
 	*out = NULL;
 	if (cc)
 		re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-				   PCRE2_MULTILINE, &code, &off, cc);
+				   PCRE2_MULTILINE |
+				       (jit ? PCRE2_USE_OFFSET_LIMIT : 0),
+				   &code, &off, cc);
 	pcre2_compile_context_free(cc);
 	pcre2_general_context_free(gc);
 	if (!cc || (!re && code == PCRE2_ERROR_HEAP_FAILED))
@@ -139,7 +143,8 @@ out:
 
 struct tg_scan_re {
 	pcre2_code *code;
-	size_t ngroups; /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
+	size_t ngroups;	  /* capture groups + 1, at most TG_SCAN_GROUPS_MAX */
+	int offset_limit; /* compiled for one (tg_scan_compile_padded) */
 };
 
 static int
@@ -166,6 +171,7 @@ compile_re(struct tg_scan_re **out, const char *pattern, int jit,
 					msg);
 	}
 	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &ncap);
+	re->offset_limit = jit;
 	re->ngroups = (size_t)ncap + 1 < TG_SCAN_GROUPS_MAX
 			  ? (size_t)ncap + 1
 			  : TG_SCAN_GROUPS_MAX;
@@ -200,10 +206,18 @@ int
 tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
 		tg_scan_cb cb, void *ctx, struct tg_err *err)
 {
+	return tg_scan_re_each_from(re, s, len, 0, SIZE_MAX, cb, ctx, err);
+}
+
+int
+tg_scan_re_each_from(const struct tg_scan_re *re, const char *s, size_t len,
+		     size_t from, size_t to, tg_scan_cb cb, void *ctx,
+		     struct tg_err *err)
+{
 	pcre2_match_data *md = NULL;
 	pcre2_match_context *mc = NULL;
 	size_t ov[2 * TG_SCAN_GROUPS_MAX];
-	size_t start = 0, k;
+	size_t start = from, k;
 	int rc = 0, r;
 
 	md = pcre2_match_data_create_from_pattern(re->code, NULL);
@@ -214,7 +228,11 @@ tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
 	}
 	pcre2_set_match_limit(mc, MATCH_LIMIT);
 	pcre2_set_depth_limit(mc, DEPTH_LIMIT);
-	while (start <= len) {
+	if (to != SIZE_MAX) {
+		assert(re->offset_limit);
+		pcre2_set_offset_limit(mc, to);
+	}
+	while (start <= len && start <= to) {
 		const PCRE2_SIZE *v;
 
 		r = pcre2_match(re->code, (PCRE2_SPTR)s, len, start, 0, md, mc);

@@ -57,6 +57,14 @@ typedef int (*tg_scan_cb)(void *ctx, const char *s, const size_t *ov,
 int tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
 		    tg_scan_cb cb, void *ctx, struct tg_err *err);
 
+/* As tg_scan_re_each, for the matches that start at from to to (the
+ * text around is still seen by lookarounds and \b, and a match may end
+ * past to): the same as those of tg_scan_re_each when none starts
+ * elsewhere. to: SIZE_MAX, or a pattern of tg_scan_compile_padded. */
+int tg_scan_re_each_from(const struct tg_scan_re *re, const char *s, size_t len,
+			 size_t from, size_t to, tg_scan_cb cb, void *ctx,
+			 struct tg_err *err);
+
 /* As tg_scan_re_each with pattern compiled for this one call. */
 int tg_scan_each(const char *pattern, const char *s, size_t len, tg_scan_cb cb,
 		 void *ctx, struct tg_err *err);
