@@ -136,51 +136,75 @@ json_entry(struct tg_jsonw *w, const struct tg_audit_item *it)
 	tg_jsonw_kbool(w, "private", a->is_private);
 }
 
-#define TG_AUDIT_FRAGS 1024 /* a power of two; the table has fewer */
-
-/* json_entry's members for it, written once per entry, rank and depth
- * into frag_text and then copied: the bytes are those json_entry writes
- * at that place, since a member's layout depends only on the depth and
- * on whether it is the first (it never is). Without a slot or memory
- * for the copy, written directly. */
+/* The members of an unguarded finding from guarded to kind: its kind
+ * and where it is decide them. */
 static void
-json_entry_cached(struct tg_audit_writer *wr, const struct tg_audit_item *it)
+json_state(struct tg_jsonw *w, const struct tg_audit_item *it)
+{
+	const struct tg_audit_finding *f = it->f;
+
+	tg_jsonw_kbool(w, "guarded", f->guard == TG_AUDIT_GUARDED);
+	tg_jsonw_kbool(w, "soft_guard", f->guard == TG_AUDIT_SOFT);
+	tg_jsonw_kstr(w, "guard", f->guard_text);
+	if (f->guard_line)
+		tg_jsonw_kint(w, "guard_line", (long long)f->guard_line);
+	else {
+		tg_jsonw_key(w, "guard_line");
+		tg_jsonw_null(w);
+	}
+	tg_jsonw_kstr(w, "in", in_name(f->in));
+	tg_jsonw_kstr(w, "kind", f->kind);
+}
+
+#define TG_AUDIT_FRAGS 1024 /* a power of two; the table has fewer */
+#define FRAG_ENTRY 1	    /* json_entry's: by entry and rank */
+#define FRAG_STATE 2	    /* json_state's: by kind (static) and in */
+
+/* The members render writes for it, written once per (what, key, a)
+ * and depth into frag_text and then copied: the bytes are those render
+ * writes at that place, since a member's layout depends only on the
+ * depth and on whether it is the first (it never is). Without a slot
+ * or memory for the copy, written directly. */
+static void
+json_cached(struct tg_audit_writer *wr, int what, const void *key, int a,
+	    void (*render)(struct tg_jsonw *, const struct tg_audit_item *),
+	    const struct tg_audit_item *it)
 {
 	struct tg_jsonw *w = &wr->w;
-	const struct tg_api *a = it->f->api;
 	struct tg_audit_frag *f = NULL;
 	size_t h, k, at;
 	struct tg_jsonw w2;
 
 	if (!wr->frags)
 		wr->frags = calloc(TG_AUDIT_FRAGS, sizeof(*wr->frags));
-	h = ((size_t)(uintptr_t)a >> 4) * 31u + (size_t)it->rank;
+	h = ((size_t)(uintptr_t)key >> 4) * 31u + (size_t)a * 7u + (size_t)what;
 	for (k = 0; wr->frags && k < TG_AUDIT_FRAGS / 2; k++) {
 		f = &wr->frags[(h + k) & (TG_AUDIT_FRAGS - 1)];
-		if (!f->api || (f->api == a && f->rank == it->rank &&
-				f->depth == w->depth))
+		if (!f->key || (f->key == key && f->what == what &&
+				f->a == a && f->depth == w->depth))
 			break;
 		f = NULL;
 	}
-	if (f && f->api) {
+	if (f && f->key) {
 		tg_buf_add(w->out, wr->frag_text.data + f->off, f->len);
 		w->level[w->depth - 1].n += f->members;
 		return;
 	}
 	if (!f || wr->frag_text.err) {
-		json_entry(w, it);
+		render(w, it);
 		return;
 	}
 	w2 = *w;
 	w2.out = &wr->frag_text;
 	at = wr->frag_text.len;
-	json_entry(&w2, it);
+	render(&w2, it);
 	if (wr->frag_text.err) {
-		json_entry(w, it);
+		render(w, it);
 		return;
 	}
-	f->api = a;
-	f->rank = it->rank;
+	f->key = key;
+	f->what = what;
+	f->a = a;
 	f->depth = w->depth;
 	f->off = at;
 	f->len = wr->frag_text.len - at;
@@ -199,18 +223,13 @@ json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_jsonw_kstr(w, "path", it->path);
 	tg_jsonw_kint(w, "line", (long long)f->line);
 	tg_jsonw_kint(w, "column", (long long)f->column);
-	json_entry_cached(wr, it);
-	tg_jsonw_kbool(w, "guarded", f->guard == TG_AUDIT_GUARDED);
-	tg_jsonw_kbool(w, "soft_guard", f->guard == TG_AUDIT_SOFT);
-	tg_jsonw_kstr(w, "guard", f->guard_text);
-	if (f->guard_line)
-		tg_jsonw_kint(w, "guard_line", (long long)f->guard_line);
-	else {
-		tg_jsonw_key(w, "guard_line");
-		tg_jsonw_null(w);
-	}
-	tg_jsonw_kstr(w, "in", in_name(f->in));
-	tg_jsonw_kstr(w, "kind", f->kind);
+	json_cached(wr, FRAG_ENTRY, f->api, (int)it->rank, json_entry, it);
+	if (f->guard == TG_AUDIT_UNGUARDED && !f->guard_text &&
+	    !f->guard_line)
+		json_cached(wr, FRAG_STATE, f->kind, (int)f->in, json_state,
+			    it);
+	else
+		json_state(w, it);
 	tg_jsonw_kstr(w, "text", f->text);
 	tg_jsonw_kbool(w, "fails", it->fails);
 	tg_jsonw_end(w);

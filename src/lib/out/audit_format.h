@@ -67,9 +67,11 @@ struct tg_audit_report {
  * So memory holds one batch of findings, never the whole report. SARIF
  * writes the results before the tool and its rules, which follow in the
  * order of their first use (ruleIndex). */
+/* A run of a finding's members as written once, and what decides it:
+ * an entry and its rank, or an unguarded finding's kind and in. */
 struct tg_audit_frag {
-	const struct tg_api *api; /* NULL: a free slot */
-	int rank, depth;
+	const void *key; /* the entry, the kind; NULL: a free slot */
+	int what, a, depth;
 	size_t off, len, members;
 };
 
@@ -81,8 +83,8 @@ struct tg_audit_writer {
 	const struct tg_api **rules; /* SARIF: the entries used, first use
 					first */
 	size_t nrules, caprules;
-	/* JSON: the members a finding's entry and rank decide, as written
-	 * once (TG_AUDIT_FRAGS slots, open addressing; text in frag_text) */
+	/* JSON: runs of members as written once (TG_AUDIT_FRAGS slots,
+	 * open addressing; text in frag_text) */
 	struct tg_audit_frag *frags;
 	struct tg_buf frag_text;
 };
