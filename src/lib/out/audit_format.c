@@ -180,8 +180,8 @@ json_cached(struct tg_audit_writer *wr, int what, const void *key, int a,
 	h = ((size_t)(uintptr_t)key >> 4) * 31u + (size_t)a * 7u + (size_t)what;
 	for (k = 0; wr->frags && k < TG_AUDIT_FRAGS / 2; k++) {
 		f = &wr->frags[(h + k) & (TG_AUDIT_FRAGS - 1)];
-		if (!f->key || (f->key == key && f->what == what &&
-				f->a == a && f->depth == w->depth))
+		if (!f->key || (f->key == key && f->what == what && f->a == a &&
+				f->depth == w->depth))
 			break;
 		f = NULL;
 	}
@@ -224,8 +224,7 @@ json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_jsonw_kint(w, "line", (long long)f->line);
 	tg_jsonw_kint(w, "column", (long long)f->column);
 	json_cached(wr, FRAG_ENTRY, f->api, (int)it->rank, json_entry, it);
-	if (f->guard == TG_AUDIT_UNGUARDED && !f->guard_text &&
-	    !f->guard_line)
+	if (f->guard == TG_AUDIT_UNGUARDED && !f->guard_text && !f->guard_line)
 		json_cached(wr, FRAG_STATE, f->kind, (int)f->in, json_state,
 			    it);
 	else
