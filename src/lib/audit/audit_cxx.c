@@ -1485,11 +1485,12 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
 	return n;
 }
 
-/* Whether one of the literals not found yet starts at src + at (its
- * four bytes' key is set): those of eight bytes or more by the key of
- * the eight bytes, compared as one word, then the shorter ones of the
- * four-byte key. Marks what it finds in found and *any, and where a
- * pattern's literals are found first and last in first and last. */
+/* Which literals start at src + at (its four bytes' key is set): those
+ * of eight bytes or more by the key of the eight bytes, compared as one
+ * word, then the shorter ones of the four-byte key; a method id or a
+ * trigger found already is passed over. Marks what it finds in found
+ * and *any, and where a pattern's literals are found first and last in
+ * first and last. */
 static inline void
 lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 	size_t at, unsigned char *found, size_t *first, size_t *last, int *any)
