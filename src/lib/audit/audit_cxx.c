@@ -678,18 +678,6 @@ repeat_max(const char *p, size_t i, size_t e, size_t *end)
 	return k >= e || !digits || n >= 1000 ? WIDTH_ANY : n;
 }
 
-/* The most bytes of a literal group's alternatives. */
-static size_t
-set_width(const struct litset *l)
-{
-	size_t k, m = 0;
-
-	for (k = 0; k < l->n; k++)
-		if (strlen(l->s[k]) > m)
-			m = strlen(l->s[k]);
-	return m;
-}
-
 /* The shortest member's length; 0 for an empty set. */
 static size_t
 set_min(const struct litset *l)
@@ -884,7 +872,7 @@ branch_set(const char *p, size_t a, size_t e, struct litset *best)
 				    !group_set(p, b, next - 1, &atom))
 					atom.n = 0;
 				if (atom.n)
-					w = set_width(&atom);
+					w = set_max(&atom);
 			}
 		} else if (c == '[') {
 			next = skip_group(p, i, e);
