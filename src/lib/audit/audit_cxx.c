@@ -42,10 +42,10 @@
  *
  * Limits: at most FINDINGS_MAX findings a file (a note says so), 64
  * nested conditionals followed (deeper ones guard nothing), REGIONS_MAX
- * guarded branches. Memory: about three times the file. Time: one token
- * pass, one scan per pattern, and per pattern with hits one more pass to
- * count lines. Bad input is never an error: pcre2's limits end a match
- * with a note, never the analysis.
+ * guarded branches. Memory: about three times the file, and the offset
+ * of each newline. Time: one token pass, one scan per pattern, and a
+ * binary search of the newlines per finding. Bad input is never an
+ * error: pcre2's limits end a match with a note, never the analysis.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -99,8 +99,8 @@ struct cx {
 	size_t added; /* findings this file */
 	int full;     /* FINDINGS_MAX reached, noted */
 	int dedupe;   /* look for the same finding from another pattern */
-	/* the line cursor */
-	size_t cur_off, cur_line, cur_ls;
+	/* where each line but the last ends: the offsets of the newlines */
+	size_t *nl, nnl;
 	int oom;
 };
 
@@ -111,24 +111,49 @@ is_ident(unsigned char c)
 	       (c >= '0' && c <= '9') || c >= 0x80;
 }
 
-/* Line and 1-based column of off; moves a cursor forward, restarting
- * from the top when asked for an earlier offset. */
+/* Line and 1-based column of off: the newlines before it, counted by a
+ * binary search of the file's newlines. */
 static void
-position(struct cx *x, size_t off, size_t *line, size_t *col)
+position(const struct cx *x, size_t off, size_t *line, size_t *col)
 {
-	const char *p;
+	size_t lo = 0, hi = x->nnl;
 
-	if (off < x->cur_off) {
-		x->cur_off = x->cur_ls = 0;
-		x->cur_line = 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->nl[mid] < off)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	while ((p = memchr(x->src + x->cur_off, '\n', off - x->cur_off))) {
-		x->cur_line++;
-		x->cur_off = x->cur_ls = (size_t)(p - x->src) + 1;
+	*line = lo + 1;
+	*col = off - (lo ? x->nl[lo - 1] + 1 : 0) + 1;
+}
+
+/* The offsets of src's newlines into x->nl, and each also into m: 0 or
+ * TG_ENOMEM. */
+static int
+newlines(struct cx *x, char *m)
+{
+	const char *p, *end = x->src + x->len;
+	size_t cap = x->len / 32 + 16;
+
+	x->nl = malloc(cap * sizeof(*x->nl));
+	if (!x->nl)
+		return TG_ENOMEM;
+	for (p = x->src; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+		if (x->nnl == cap) {
+			size_t *v = realloc(x->nl, 2 * cap * sizeof(*v));
+
+			if (!v)
+				return TG_ENOMEM;
+			x->nl = v;
+			cap *= 2;
+		}
+		x->nl[x->nnl++] = (size_t)(p - x->src);
+		m[p - x->src] = '\n';
 	}
-	x->cur_off = off;
-	*line = x->cur_line;
-	*col = off - x->cur_ls + 1;
+	return 0;
 }
 
 /* Blank m[a..e) to spaces but its newlines (a line at a time). */
@@ -527,28 +552,38 @@ guard_of(const struct cx *x, size_t line, size_t *gline, size_t *off,
 	return 1;
 }
 
+/* A finding's kind, but for an #include and a function's call: from the
+ * entry's kind, once per pattern (kind_of). */
 static const char *
-kind_of(const struct cx *x, const struct tg_api *a, const char *m, size_t b,
-	size_t e)
+base_kind(const struct tg_api *a)
+{
+	static const char *const kinds[][2] = {
+	    {"method", "method"}, {"macro", "macro"}, {"build", "build"},
+	    {"type", "type"},	  {"class", "type"},  {"function", "function"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (strcmp(a->kind, kinds[k][0]) == 0)
+			return kinds[k][1];
+	return "reference";
+}
+
+/* The kind of a finding of m[b..e) whose pattern's kind is base
+ * (function: base is a function's). */
+static const char *
+kind_of(const struct cx *x, const char *base, int function, const char *m,
+	size_t b, size_t e)
 {
 	if (m[b] == '#')
 		return "include";
-	if (strcmp(a->kind, "method") == 0)
-		return "method";
-	if (strcmp(a->kind, "macro") == 0)
-		return "macro";
-	if (strcmp(a->kind, "build") == 0)
-		return "build";
-	if (strcmp(a->kind, "type") == 0 || strcmp(a->kind, "class") == 0)
-		return "type";
-	if (strcmp(a->kind, "function") == 0) {
-		if (e > b && m[e - 1] == '(')
-			return "call";
-		while (e < x->len && (m[e] == ' ' || m[e] == '\t'))
-			e++;
-		return e < x->len && m[e] == '(' ? "call" : "reference";
-	}
-	return "reference";
+	if (!function)
+		return base;
+	if (e > b && m[e - 1] == '(')
+		return "call";
+	while (e < x->len && (m[e] == ' ' || m[e] == '\t'))
+		e++;
+	return e < x->len && m[e] == '(' ? "call" : "reference";
 }
 
 static int
@@ -1121,7 +1156,8 @@ struct each {
 	struct cx *x;
 	const struct tg_api *a;
 	enum tg_audit_in in; /* CODE, or a mention */
-	int method;
+	const char *kind;    /* base_kind */
+	int method, function;
 };
 
 static int
@@ -1149,8 +1185,8 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
 			b++;
 	}
 	if (add(x, m->a, b, e, in,
-		kind_of(x, m->a, in == TG_AUDIT_IN_CODE ? x->code : x->ment, b,
-			e)))
+		kind_of(x, m->kind, m->function,
+			in == TG_AUDIT_IN_CODE ? x->code : x->ment, b, e)))
 		return TG_ENOMEM;
 	return x->full ? 1 : 0;
 }
@@ -1163,6 +1199,8 @@ struct pat {
 	struct litset lits;
 	int always; /* no literal to look for: it runs on every file */
 	int wanted; /* its entry is looked for (tg_audit_cxx_index_only) */
+	const char *kind;     /* base_kind of its entry */
+	int method, function; /* its entry's kind is "method", "function" */
 };
 
 /* A literal the prefilter looks for: one of pattern pat's, or (pat ==
@@ -1230,7 +1268,9 @@ run_pattern(struct cx *x, const struct pat *p, const char *text, size_t from,
 	m.x = x;
 	m.a = p->a;
 	m.in = in;
-	m.method = strcmp(p->a->kind, "method") == 0;
+	m.kind = p->kind;
+	m.method = p->method;
+	m.function = p->function;
 	rc = tg_scan_re_each_from(p->re, text, x->len, from, to, on_match, &m,
 				  &e2);
 	if (rc == TG_ENOMEM || x->oom)
@@ -1429,6 +1469,9 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 			size_t m;
 
 			p->a = a;
+			p->kind = base_kind(a);
+			p->method = strcmp(a->kind, "method") == 0;
+			p->function = strcmp(a->kind, "function") == 0;
 			literal_set(a->usage[j], 0, strlen(a->usage[j]),
 				    &p->lits);
 			p->always = !p->lits.n;
@@ -1977,7 +2020,6 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	struct cx x;
 	unsigned char *found = NULL;
 	size_t *first = NULL, *last;
-	const char *p;
 	size_t k;
 	int rc = 0, every;
 
@@ -1987,7 +2029,6 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	x.len = len;
 	x.path = path;
 	x.r = r;
-	x.cur_line = 1;
 	if (!len)
 		return 0;
 	found = malloc(2 * ix->npats + 1);
@@ -2033,10 +2074,8 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	memcpy(x.code, src, len);
 	memset(x.code + len, 0, 1 + TG_SCAN_PAD);
 	memset(x.ment, ' ', len);
-	for (p = src; (p = memchr(p, '\n', (size_t)(src + len - p))); p++)
-		x.ment[p - src] = '\n';
 	memset(x.ment + len, 0, 1 + TG_SCAN_PAD);
-	if ((rc = mask(&x))) {
+	if (newlines(&x, x.ment) || mask(&x)) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -2044,7 +2083,7 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	/* an entry's patterns in order, code first, then its mentions */
 	for (k = 0; k < ix->npats && !rc && !x.full;) {
 		const struct tg_api *a = ix->pats[k].a;
-		int method = strcmp(a->kind, "method") == 0;
+		int method = ix->pats[k].method;
 		size_t e = k, j;
 
 		while (e < ix->npats && ix->pats[e].a == a)
@@ -2082,6 +2121,7 @@ out:
 	free(x.code);
 	free(x.ment);
 	free(x.strbits);
+	free(x.nl);
 	free(x.fr);
 	free(x.reg);
 	return rc;
