@@ -92,6 +92,7 @@
 #define INTERVALS_MAX 64
 #define TEXT_MAX 200 /* bytes of a finding's text */
 #define EXPAND_MAX 64
+#define KW_SLOTS 128
 
 /* ------------------------------------------------------------------ */
 /* The index */
@@ -171,6 +172,10 @@ struct tg_audit_py_index {
 	 * name: a logical line with none of them (and no string, and no
 	 * name the file bound) cannot hold a use (hot_line) */
 	unsigned char hot[HOT_BITS / 8];
+	/* Python's keywords by kw_slot (a perfect hash of them), and
+	 * their lengths (0: a free slot) */
+	const char *kw[KW_SLOTS];
+	unsigned char kwlen[KW_SLOTS];
 };
 
 #define HASH0 2166136261u /* FNV-1a */
@@ -217,6 +222,26 @@ static int
 hot_get(const unsigned char *bits, uint32_t k)
 {
 	return bits[k >> 3] & (1u << (k & 7));
+}
+
+/* Python's keywords (keyword.kwlist). */
+static const char *const keywords[] = {
+    "False",  "None",	"True",	   "and",      "as",	   "assert", "async",
+    "await",  "break",	"class",   "continue", "def",	   "del",    "elif",
+    "else",   "except", "finally", "for",      "from",	   "global", "if",
+    "import", "in",	"is",	   "lambda",   "nonlocal", "not",    "or",
+    "pass",   "raise",	"return",  "try",      "while",	   "with",   "yield",
+};
+
+/* The slot of name s[0..n) (n > 0) in the index's keyword table: a
+ * hash with no two of Python's keywords in one slot (tg_audit_py_index_new
+ * fails if that stops being so). */
+static inline unsigned
+kw_slot(const char *s, size_t n)
+{
+	return ((unsigned char)s[0] + 11u * (unsigned char)s[n - 1] +
+		(unsigned)n) &
+	       (KW_SLOTS - 1);
 }
 
 static const struct tg_api *
@@ -650,6 +675,20 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	ix->slots = calloc(ix->nslots, sizeof(*ix->slots));
 	if (!ix->slots)
 		goto out;
+	for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
+		unsigned h = kw_slot(keywords[k], strlen(keywords[k]));
+
+		/* kw_slot is no perfect hash any more: a bug, not bad input */
+		if (ix->kw[h]) {
+			rc = tg_err_set(err, TG_EINVAL,
+					"keywords '%s' and '%s' share a slot",
+					ix->kw[h], keywords[k]);
+			tg_audit_py_index_free(ix);
+			return rc;
+		}
+		ix->kw[h] = keywords[k];
+		ix->kwlen[h] = (unsigned char)strlen(keywords[k]);
+	}
 	/* ids first: an id is never claimed by another entry's pattern */
 	for (k = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
@@ -801,6 +840,7 @@ struct state {
 	struct tg_audit_result *r;
 	struct tg_pylex_tok *t; /* the line's tokens */
 	unsigned char *ann;	/* per token: in an annotation */
+	unsigned char *tc;	/* per token: its tok_code */
 	size_t n;
 	int cont; /* the buffer continues a longer logical line */
 	int noted_long, noted_nul, noted_bind, noted_unterm;
@@ -840,10 +880,42 @@ tok_isn(const struct state *st, size_t i, const char *text, size_t n)
 /* text is a string literal, or a string with its length computed */
 #define tok_is(st, i, text) tok_isn((st), (i), (text), strlen(text))
 
+/* A token's code, kept per token of the line (st->tc) so that the
+ * passes over a line ask one byte of each token, not its kind, length
+ * and text: an operator of one byte is that byte, a longer one
+ * TC_OPS; a name that is a Python keyword TC_KEYWORD (tok_kw asks only
+ * for keywords); anything else TC_OTHER. */
+#define TC_OTHER 0
+#define TC_KEYWORD 1
+#define TC_OPS 2
+
+static inline int
+is_keyword(const struct tg_audit_py_index *ix, const char *s, size_t n)
+{
+	unsigned h = kw_slot(s, n);
+
+	return ix->kwlen[h] == n && memcmp(ix->kw[h], s, n) == 0;
+}
+
+static inline unsigned char
+tok_code(const struct tg_audit_py_index *ix, const char *s,
+	 const struct tg_pylex_tok *t)
+{
+	if (t->kind == TG_PYLEX_OP)
+		return t->len == 1 ? (unsigned char)s[t->off] : TC_OPS;
+	if (t->kind == TG_PYLEX_NAME && is_keyword(ix, s + t->off, t->len))
+		return TC_KEYWORD;
+	return TC_OTHER;
+}
+
 static inline int
 tok_op(const struct state *st, size_t i, const char *text)
 {
-	return i < st->n && st->t[i].kind == TG_PYLEX_OP && tok_is(st, i, text);
+	if (i >= st->n)
+		return 0;
+	if (text[1] == '\0')
+		return st->tc[i] == (unsigned char)text[0];
+	return st->tc[i] == TC_OPS && tok_is(st, i, text);
 }
 
 static inline int
@@ -855,7 +927,7 @@ tok_name(const struct state *st, size_t i)
 static inline int
 tok_kw(const struct state *st, size_t i, const char *kw)
 {
-	return tok_name(st, i) && tok_is(st, i, kw);
+	return i < st->n && st->tc[i] == TC_KEYWORD && tok_is(st, i, kw);
 }
 
 static int
@@ -1571,7 +1643,7 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 {
 	struct tg_pylex lx;
 	struct tg_pylex_tok ft[FIELD_TOKS], *save_t, tok;
-	unsigned char fann[FIELD_TOKS], *save_ann;
+	unsigned char fann[FIELD_TOKS], ftc[FIELD_TOKS], *save_ann, *save_tc;
 	size_t nf = 0, save_n, stop = end, line, col;
 
 	str_pos(st, t, at + 1, &line, &col);
@@ -1596,6 +1668,7 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 			stop = tok.off;
 			break;
 		}
+		ftc[nf] = tok_code(st->ix, st->s, &tok);
 		ft[nf++] = tok;
 	}
 	if (!nf)
@@ -1603,6 +1676,7 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 	memset(fann, 0, nf);
 	save_t = st->t;
 	save_ann = st->ann;
+	save_tc = st->tc;
 	save_n = st->n;
 	if (st->field_of == SIZE_MAX) {
 		st->field_of = ti;
@@ -1610,10 +1684,12 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 	}
 	st->t = ft;
 	st->ann = fann;
+	st->tc = ftc;
 	st->n = nf;
 	scan_refs(st, 0, nf);
 	st->t = save_t;
 	st->ann = save_ann;
+	st->tc = save_tc;
 	st->n = save_n;
 	return stop; /* field_of: scan_fields puts it back */
 }
@@ -3197,7 +3273,8 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	st->r = r;
 	st->t = malloc(cap * sizeof(*st->t));
 	st->ann = malloc(cap);
-	if (!st->t || !st->ann || bind_room(st)) {
+	st->tc = malloc(cap);
+	if (!st->t || !st->ann || !st->tc || bind_room(st)) {
 		rc = TG_ENOMEM;
 		goto out;
 	}
@@ -3210,6 +3287,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 		for (k = from; k < st->n && !st->rc; k++) {
 			const struct tg_pylex_tok *t = &st->t[k];
 
+			st->tc[k] = tok_code(ix, src, t);
 			if (t->kind == TG_PYLEX_NAME) {
 				if (!st->hot_line &&
 				    hot_get(st->hot,
@@ -3238,7 +3316,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 			/* the buffer is full */
 			if (cap < LINE_TOKS) {
 				struct tg_pylex_tok *nt;
-				unsigned char *na;
+				unsigned char *na, *nc;
 
 				nt = realloc(st->t, cap * 2 * sizeof(*nt));
 				if (nt)
@@ -3246,7 +3324,10 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 				na = realloc(st->ann, cap * 2);
 				if (na)
 					st->ann = na;
-				if (!nt || !na) {
+				nc = realloc(st->tc, cap * 2);
+				if (nc)
+					st->tc = nc;
+				if (!nt || !na || !nc) {
 					rc = TG_ENOMEM;
 					goto out;
 				}
@@ -3305,6 +3386,7 @@ out:
 		free(st->stars[k]);
 	free(st->t);
 	free(st->ann);
+	free(st->tc);
 	free(st->slots);
 	free(st->bind);
 	free(st);
