@@ -91,6 +91,9 @@ struct run {
 	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
 	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
 	const struct tg_version *torch;
+	/* tg_audit_rank of each table entry for torch, by its index */
+	const struct tg_table *table;
+	signed char *ranks;
 	struct tg_version floor;
 	int have_floor;
 	enum tg_audit_rank min;
@@ -167,6 +170,13 @@ progress(struct run *run, int done)
 	fflush(stderr);
 }
 
+/* tg_audit_rank of table entry a, judged once for the run. */
+static enum tg_audit_rank
+rank_of(const struct run *run, const struct tg_api *a)
+{
+	return (enum tg_audit_rank)run->ranks[a - run->table->apis];
+}
+
 /* Keep what matters of r for path; r is moved into run. */
 static int
 keep_result(struct run *run, const char *path, struct tg_audit_result *r)
@@ -179,8 +189,7 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
 		struct tg_audit_finding *f = &r->findings[k];
 
 		if (tg_audit_suppressed(r, f) ||
-		    tg_audit_rank(f->api, run->torch, all) ==
-			TG_AUDIT_RANK_NONE) {
+		    rank_of(run, f->api) == TG_AUDIT_RANK_NONE) {
 			free(f->guard_text);
 			free(f->text);
 			continue;
@@ -236,7 +245,7 @@ matters(const struct tg_api *a, void *ctx)
 {
 	const struct run *run = ctx;
 
-	return tg_audit_rank(a, run->torch, all) != TG_AUDIT_RANK_NONE;
+	return rank_of(run, a) != TG_AUDIT_RANK_NONE;
 }
 
 /* Keep the dead branches of fr (moved out of it) for the end. */
@@ -312,7 +321,7 @@ emit_file(struct run *run, struct file_result *fr)
 
 		it->path = fr->path;
 		it->f = &fr->r.findings[k];
-		it->rank = tg_audit_rank(it->f->api, run->torch, all);
+		it->rank = rank_of(run, it->f->api);
 		it->fails = it->f->in == TG_AUDIT_IN_CODE &&
 			    it->f->guard != TG_AUDIT_GUARDED &&
 			    it->rank != TG_AUDIT_RANK_BOUND &&
@@ -523,6 +532,16 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
 		goto out;
+	run.table = &ctx->table;
+	run.ranks = malloc(ctx->table.n + 1);
+	if (!run.ranks) {
+		cli_error(CMD, "out of memory");
+		status = CLI_IO;
+		goto out;
+	}
+	for (k = 0; k < ctx->table.n; k++)
+		run.ranks[k] = (signed char)tg_audit_rank(&ctx->table.apis[k],
+							  run.torch, all);
 	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err) ||
 	    tg_audit_cxx_index_new(&run.cxxix, &ctx->table, &err)) {
 		cli_error(CMD, "%s", err.msg);
@@ -605,6 +624,7 @@ out:
 		tg_audit_format_release(&run.wr);
 	tg_buf_release(&run.out);
 	free(run.items);
+	free(run.ranks);
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
