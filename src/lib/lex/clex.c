@@ -9,6 +9,7 @@
  * number of times, a raw string's bytes up to 18 times.
  */
 #include "lib/lex/clex.h"
+#include "lib/lex/name_end.h"
 
 #include <string.h>
 
@@ -322,9 +323,7 @@ skip_code(struct tg_clex *lx)
 			lx->lstart = ++i;
 			lx->code = 0;
 		} else if (id_start(c)) {
-			for (e = i + 1; e < len && id_char((unsigned char)s[e]);
-			     e++)
-				;
+			e = tg_lex_name_end(s, len, i + 1);
 			if (e < len && (s[e] == '"' || s[e] == '\'') &&
 			    e - i <= 3 && prefix(s, i, e, &raw))
 				break;
@@ -416,9 +415,7 @@ tg_clex_next(struct tg_clex *lx, struct tg_clex_tok *t)
 		t->kind = TG_CLEX_NUMBER;
 		multiline = 0;
 	} else if (id_start((unsigned char)s[i])) {
-		for (end = i + 1; end < len && id_char((unsigned char)s[end]);
-		     end++)
-			;
+		end = tg_lex_name_end(s, len, i + 1);
 		if (end < len && (s[end] == '"' || s[end] == '\'') &&
 		    end - i <= 3 && prefix(s, i, end, &raw)) {
 			end = literal(s, len, i, end, raw, t);

@@ -13,6 +13,7 @@
  * construct ends, never past len.
  */
 #include "lib/lex/pylex.h"
+#include "lib/lex/name_end.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -479,9 +480,7 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		return 1;
 	}
 	if (id_start((unsigned char)s[i])) {
-		for (end = i + 1; end < len && id_char((unsigned char)s[end]);
-		     end++)
-			;
+		end = tg_lex_name_end(s, len, i + 1);
 		lx->code = 1;
 		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
 		      tg_pylex_string(s, len, i, t))) {
