@@ -361,10 +361,28 @@ cmp_branch(const void *pa, const void *pb)
 	return a->last_line < b->last_line ? -1 : a->last_line > b->last_line;
 }
 
+/* Whether v[0..n) is in cmp's order already. */
+static int
+sorted(const void *v, size_t n, size_t size,
+       int (*cmp)(const void *, const void *))
+{
+	const char *p = v;
+	size_t k;
+
+	for (k = 1; k < n; k++)
+		if (cmp(p + (k - 1) * size, p + k * size) > 0)
+			return 0;
+	return 1;
+}
+
 void
 tg_audit_result_sort(struct tg_audit_result *r)
 {
-	if (r->nfindings > 1)
+	/* the analyzers add most files' findings in order already: those
+	 * are left as they are, not sorted again (and equal findings keep
+	 * the order they were added in, which qsort need not) */
+	if (r->nfindings > 1 && !sorted(r->findings, r->nfindings,
+					sizeof(*r->findings), cmp_finding))
 		qsort(r->findings, r->nfindings, sizeof(*r->findings),
 		      cmp_finding);
 	if (r->nbranches > 1)
