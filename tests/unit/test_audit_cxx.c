@@ -302,6 +302,35 @@ test_edges(void)
 			}
 }
 
+/* More places of a literal than the prefilter keeps (PLACES_MAX,
+ * 65536): the pattern then runs over the bytes between the first and
+ * the last, and finds what a search near each place finds. */
+static void
+test_many_places(void)
+{
+	static const size_t reps[] = {100, 70000};
+	size_t u, k;
+
+	for (u = 0; u < 2; u++) {
+		size_t n = reps[u] * 10 + 12;
+		char *s = malloc(n);
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+
+		if (!s)
+			return;
+		for (k = 0; k < reps[u]; k++)
+			memcpy(s + 10 * k, "AT_CHECKx\n", 10);
+		memcpy(s + n - 12, "AT_CHECK(1);", 12);
+		CHECK(tg_audit_cxx(&table, s, n, "m.cpp", &r, NULL) == 0 &&
+			  r.nfindings == 1 &&
+			  r.findings[0].line == reps[u] + 1 &&
+			  r.findings[0].column == 1,
+		      "%zu places: %zu findings", reps[u] + 1, r.nfindings);
+		tg_audit_result_release(&r);
+		free(s);
+	}
+}
+
 static void
 test_big(void)
 {
@@ -339,6 +368,7 @@ main(void)
 	test_suppressions();
 	test_helpers();
 	test_edges();
+	test_many_places();
 	test_big();
 	tg_table_release(&table);
 	return check_result("test_audit_cxx");

@@ -12,10 +12,12 @@
  * which each of their matches must hold (literal_set: "(?:c10|at)::
  * optional" gives two names). Per file, one pass over the source
  * (prefilter: three bytes at every other byte, then four) finds which
- * patterns' literals occur in it, first and last where; a file in which
- * none does (nor "torchgate:", nor a version test, nor a method's id)
- * is not even tokenized, and only the patterns found run, over the
- * bytes between.
+ * patterns' literals occur in it, and where; a file in which none does
+ * (nor "torchgate:", nor a version test, nor a method's id) is not even
+ * tokenized, and only the patterns found run, each only near the places
+ * of its literals (or, when it cannot be known how far before its
+ * literal a match starts, or there are too many places, over the bytes
+ * between the first and the last).
  * tg_audit_cxx_index_only narrows the patterns to the entries a caller
  * can report (but for files with a suppression comment).
  *
@@ -43,9 +45,10 @@
  *
  * Limits: at most FINDINGS_MAX findings a file (a note says so), 64
  * nested conditionals followed (deeper ones guard nothing), REGIONS_MAX
- * guarded branches. Memory: about three times the file, and the offset
- * of each newline. Time: one token pass, one scan per pattern, and a
- * binary search of the newlines per finding. Bad input is never an
+ * guarded branches. Memory: about three times the file, the offset of
+ * each newline and of each place (at most PLACES_MAX). Time: one token
+ * pass, a search near each place of each pattern found, and a binary
+ * search of the newlines per finding. Bad input is never an
  * error: pcre2's limits end a match with a note, never the analysis.
  */
 #include <stdarg.h>
@@ -1239,14 +1242,17 @@ struct tg_audit_cxx_index {
 #define SUPPRESSION_KEY "torchgate:"
 #define BRANCH_KEY "TORCH_VERSION_M"
 
-/* Run pattern p over text (the code or the mention copy), its matches
- * starting at from to to (the caller knows none starts elsewhere). The
- * JIT's own search for where a match can start is faster than looking
- * for the pattern's literals first (memmem cost more than the
- * matching). */
+/* Run pattern p over text (the code or the mention copy): where at is
+ * not NULL, only near the places of its literals at[0..nat) (a match
+ * holds one at most lits.pre bytes after its start); else its matches
+ * starting at from to to (the caller knows none starts elsewhere), found
+ * by the JIT's own search, which stops at each byte a match can start
+ * with: at every 'c', 'a' and 't' for (?:c10|at|torch)::optional, where
+ * a search near its places costs a tenth. */
 static int
 run_pattern(struct cx *x, const struct pat *p, const char *text, size_t from,
-	    size_t to, enum tg_audit_in in, struct tg_err *err)
+	    size_t to, const size_t *at, size_t nat, enum tg_audit_in in,
+	    struct tg_err *err)
 {
 	struct tg_err e2 = TG_ERR_INIT;
 	struct each m;
@@ -1272,8 +1278,10 @@ run_pattern(struct cx *x, const struct pat *p, const char *text, size_t from,
 	m.kind = p->kind;
 	m.method = p->method;
 	m.function = p->function;
-	rc = tg_scan_re_each_from(p->re, text, x->len, from, to, on_match, &m,
-				  &e2);
+	rc = at ? tg_scan_re_each_near(p->re, text, x->len, at, nat,
+				       p->lits.pre, on_match, &m, &e2)
+		: tg_scan_re_each_from(p->re, text, x->len, from, to, on_match,
+				       &m, &e2);
 	if (rc == TG_ENOMEM || x->oom)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
@@ -1519,6 +1527,41 @@ out:
 #define FOUND_ANY 1	    /* a pattern's literal or a trigger */
 #define FOUND_SUPPRESSION 2 /* "torchgate:": every entry is looked for */
 
+/* Where the prefilter found the wanted patterns' literals: each place
+ * (the pattern, the literal's offset), in the text's order, at most
+ * PLACES_MAX of them; over: more, or no memory for them (the patterns
+ * then run over the bytes between their first and last places). */
+#define PLACES_MAX 65536
+struct place {
+	size_t pat, at;
+};
+struct places {
+	struct place *v;
+	size_t n, cap;
+	int over;
+};
+
+static void
+place_add(struct places *pl, size_t pat, size_t at)
+{
+	if (pl->over)
+		return;
+	if (pl->n == pl->cap) {
+		size_t nc = pl->cap ? 2 * pl->cap : 64;
+		struct place *v;
+
+		if (nc > PLACES_MAX || !(v = realloc(pl->v, nc * sizeof(*v)))) {
+			pl->over = 1;
+			return;
+		}
+		pl->v = v;
+		pl->cap = nc;
+	}
+	pl->v[pl->n].pat = pat;
+	pl->v[pl->n].at = at;
+	pl->n++;
+}
+
 /* The literal after literal k - 1 in the prefilter's walk at a place
  * of key key: the rest of its chain, then from a long literal's chain
  * on to the short ones of key (+ 1, 0 at the end). */
@@ -1540,7 +1583,8 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
  * first and last. */
 static inline void
 lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
-	size_t at, unsigned char *found, size_t *first, size_t *last, int *any)
+	size_t at, unsigned char *found, size_t *first, size_t *last,
+	struct places *pl, int *any)
 {
 	unsigned key = key4(src + at), k;
 	uint64_t word = 0;
@@ -1577,6 +1621,7 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 					first[l->pat] = at;
 				found[l->pat] = 1;
 				last[l->pat] = at;
+				place_add(pl, l->pat, at);
 			} else if (l->pat >= ix->npats + 2)
 				found[l->pat - 2] = 1;
 			*any |= l->pat == ix->npats + 1
@@ -1605,7 +1650,7 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
  * the file cannot hold a finding, a suppression or a version branch. */
 static int
 prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
-	  unsigned char *found, size_t *first, size_t *last)
+	  unsigned char *found, size_t *first, size_t *last, struct places *pl)
 {
 	size_t i, k;
 	int any = ix->read_all;
@@ -1643,10 +1688,10 @@ prefilter(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 		for (c = 0; c < n; c++) {
 			if ((bits[c] & 2) && at[c] >= 1 && at[c] + 3 <= len)
 				lits_at(ix, src, len, at[c] - 1, found, first,
-					last, &any);
+					last, pl, &any);
 			if ((bits[c] & 1) && at[c] + 4 <= len)
 				lits_at(ix, src, len, at[c], found, first, last,
-					&any);
+					pl, &any);
 		}
 	}
 	if (any & FOUND_SUPPRESSION)
@@ -2039,6 +2084,22 @@ one_per_span(struct tg_audit_result *r, size_t first)
 	return 0;
 }
 
+/* Pattern j's places, where its matches are looked for near them (the
+ * places kept, and it has literals whose distance to a match's start is
+ * bounded), into *n; else NULL (between its first and last place). */
+static const size_t *
+near(const struct tg_audit_cxx_index *ix, size_t j, const size_t *at,
+     const size_t *by, size_t *n)
+{
+	const struct pat *p = &ix->pats[j];
+
+	*n = 0;
+	if (!at || p->always || p->lits.pre == WIDTH_ANY)
+		return NULL;
+	*n = by[j + 2] - by[j + 1];
+	return at + by[j + 1];
+}
+
 int
 tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		     size_t len, const char *path, struct tg_audit_result *r,
@@ -2046,8 +2107,9 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 {
 	struct cx x;
 	unsigned char *found = NULL;
-	size_t *first = NULL, *last;
-	size_t k;
+	size_t *first = NULL, *last, *at = NULL, *by = NULL, k, nat;
+	const size_t *near_at;
+	struct places pl = {NULL, 0, 0, 0};
 	int rc = 0, every;
 
 	memset(&x, 0, sizeof(x));
@@ -2068,11 +2130,29 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 	/* a file without any pattern's literal or trigger holds nothing to
 	 * report: it is not tokenized */
 	last = first + ix->npats + 1;
-	every = prefilter(ix, src, len, found, first, last);
+	every = prefilter(ix, src, len, found, first, last, &pl);
 	if (!every) {
 		free(found);
 		free(first);
+		free(pl.v);
 		return 0;
+	}
+	/* pattern k's places in at[by[k + 1] .. by[k + 2]), in order: the
+	 * places counted by pattern, by[k + 1] the end of k's, then filled
+	 * from the last place back (so by[k + 1] ends at their start) */
+	if (!pl.over && !(every & FOUND_SUPPRESSION) &&
+	    (at = malloc((pl.n + 1) * sizeof(*at))) &&
+	    (by = calloc(ix->npats + 2, sizeof(*by)))) {
+		for (k = 0; k < pl.n; k++)
+			by[pl.v[k].pat + 1]++;
+		for (k = 0; k < ix->npats; k++)
+			by[k + 1] += by[k];
+		for (k = pl.n; k-- > 0;)
+			at[--by[pl.v[k].pat + 1]] = pl.v[k].at;
+		by[ix->npats + 1] = pl.n;
+	} else {
+		free(at);
+		at = NULL;
 	}
 	/* where pattern k's matches can start, first[k] to last[k]: a
 	 * match holds one of its literals (the masked copies hold one only
@@ -2122,9 +2202,10 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		x.dedupe = 0;
 		for (j = k; j < e && !rc && !x.full; j++)
 			if (found[j]) {
+				near_at = near(ix, j, at, by, &nat);
 				rc = run_pattern(&x, &ix->pats[j], x.code,
-						 first[j], last[j],
-						 TG_AUDIT_IN_CODE, err);
+						 first[j], last[j], near_at,
+						 nat, TG_AUDIT_IN_CODE, err);
 				x.dedupe = 1;
 			}
 		if (method && !rc && !x.full &&
@@ -2133,9 +2214,10 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 		x.dedupe = 0;
 		for (j = k; !method && j < e && !rc && !x.full; j++)
 			if (found[j]) {
+				near_at = near(ix, j, at, by, &nat);
 				rc = run_pattern(&x, &ix->pats[j], x.ment,
-						 first[j], last[j],
-						 TG_AUDIT_IN_COMMENT, err);
+						 first[j], last[j], near_at,
+						 nat, TG_AUDIT_IN_COMMENT, err);
 				x.dedupe = 1;
 			}
 		k = e;
@@ -2145,6 +2227,9 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 out:
 	free(found);
 	free(first);
+	free(pl.v);
+	free(at);
+	free(by);
 	free(x.code);
 	free(x.ment);
 	free(x.strbits);

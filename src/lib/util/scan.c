@@ -209,70 +209,149 @@ tg_scan_re_each(const struct tg_scan_re *re, const char *s, size_t len,
 	return tg_scan_re_each_from(re, s, len, 0, SIZE_MAX, cb, ctx, err);
 }
 
+/* The matching state of one call: match data and limits. */
+struct search {
+	const struct tg_scan_re *re;
+	const char *s;
+	size_t len;
+	pcre2_match_data *md;
+	pcre2_match_context *mc;
+	size_t ov[2 * TG_SCAN_GROUPS_MAX];
+};
+
+static int
+search_begin(struct search *q, const struct tg_scan_re *re, const char *s,
+	     size_t len, struct tg_err *err)
+{
+	q->re = re;
+	q->s = s;
+	q->len = len;
+	q->md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	q->mc = pcre2_match_context_create(NULL);
+	if (!q->md || !q->mc)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	pcre2_set_match_limit(q->mc, MATCH_LIMIT);
+	pcre2_set_depth_limit(q->mc, DEPTH_LIMIT);
+	return 0;
+}
+
+static void
+search_end(struct search *q)
+{
+	pcre2_match_context_free(q->mc);
+	pcre2_match_data_free(q->md);
+}
+
+/* The first match that starts at start to limit (SIZE_MAX: anywhere
+ * after start) into q->ov: 1, 0 when there is none, or a TG_E* code. */
+static int
+search(struct search *q, size_t start, size_t limit, struct tg_err *err)
+{
+	const PCRE2_SIZE *v;
+	size_t k;
+	int r;
+
+	if (limit != SIZE_MAX) {
+		assert(q->re->offset_limit);
+		pcre2_set_offset_limit(q->mc, limit);
+	}
+	r = pcre2_match(q->re->code, (PCRE2_SPTR)q->s, q->len, start, 0, q->md,
+			q->mc);
+	if (r == PCRE2_ERROR_NOMATCH)
+		return 0;
+	if (r == PCRE2_ERROR_NOMEMORY)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (r < 0) {
+		PCRE2_UCHAR buf[256];
+
+		pcre2_get_error_message(r, buf, sizeof(buf));
+		return tg_err_set(err, TG_ELIMIT,
+				  "pattern search failed at offset %zu: %s",
+				  start, (const char *)buf);
+	}
+	/* r == 0: the ovector was too small; the groups it holds are still
+	 * right. Groups past r took no part. */
+	v = pcre2_get_ovector_pointer(q->md);
+	for (k = 0; k < q->re->ngroups; k++) {
+		int set = r == 0 || k < (size_t)r;
+
+		q->ov[2 * k] = set ? (size_t)v[2 * k] : TG_SCAN_UNSET;
+		q->ov[2 * k + 1] = set ? (size_t)v[2 * k + 1] : TG_SCAN_UNSET;
+	}
+	return 1;
+}
+
+/* Hand q's match to cb: 0 to go on with *next where the next match may
+ * start, 1 to stop (0 returned), or cb's TG_E* code. */
+static int
+deliver(struct search *q, tg_scan_cb cb, void *ctx, size_t *next)
+{
+	int r = cb(ctx, q->s, q->ov, q->re->ngroups);
+
+	if (r)
+		return r < 0 ? r : 1;
+	/* an empty match moves on by one byte */
+	*next = q->ov[1] > q->ov[0] ? q->ov[1] : q->ov[1] + 1;
+	return 0;
+}
+
 int
 tg_scan_re_each_from(const struct tg_scan_re *re, const char *s, size_t len,
 		     size_t from, size_t to, tg_scan_cb cb, void *ctx,
 		     struct tg_err *err)
 {
-	pcre2_match_data *md = NULL;
-	pcre2_match_context *mc = NULL;
-	size_t ov[2 * TG_SCAN_GROUPS_MAX];
-	size_t start = from, k;
-	int rc = 0, r;
+	struct search q;
+	size_t start = from;
+	int rc;
 
-	md = pcre2_match_data_create_from_pattern(re->code, NULL);
-	mc = pcre2_match_context_create(NULL);
-	if (!md || !mc) {
-		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-		goto out;
-	}
-	pcre2_set_match_limit(mc, MATCH_LIMIT);
-	pcre2_set_depth_limit(mc, DEPTH_LIMIT);
-	if (to != SIZE_MAX) {
-		assert(re->offset_limit);
-		pcre2_set_offset_limit(mc, to);
-	}
-	while (start <= len && start <= to) {
-		const PCRE2_SIZE *v;
-
-		r = pcre2_match(re->code, (PCRE2_SPTR)s, len, start, 0, md, mc);
-		if (r == PCRE2_ERROR_NOMATCH)
+	rc = search_begin(&q, re, s, len, err);
+	while (!rc && start <= len && start <= to) {
+		rc = search(&q, start, to, err);
+		if (rc <= 0)
 			break;
-		if (r == PCRE2_ERROR_NOMEMORY) {
-			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-			goto out;
-		}
-		if (r < 0) {
-			PCRE2_UCHAR buf[256];
-
-			pcre2_get_error_message(r, buf, sizeof(buf));
-			rc = tg_err_set(err, TG_ELIMIT,
-					"pattern search failed at offset %zu: "
-					"%s",
-					start, (const char *)buf);
-			goto out;
-		}
-		/* r == 0: the ovector was too small; the groups it holds
-		 * are still right. Groups past r took no part. */
-		v = pcre2_get_ovector_pointer(md);
-		for (k = 0; k < re->ngroups; k++) {
-			int set = r == 0 || k < (size_t)r;
-
-			ov[2 * k] = set ? (size_t)v[2 * k] : TG_SCAN_UNSET;
-			ov[2 * k + 1] =
-			    set ? (size_t)v[2 * k + 1] : TG_SCAN_UNSET;
-		}
-		r = cb(ctx, s, ov, re->ngroups);
-		if (r) {
-			rc = r < 0 ? r : 0;
-			goto out;
-		}
-		start = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+		rc = deliver(&q, cb, ctx, &start);
 	}
-out:
-	pcre2_match_context_free(mc);
-	pcre2_match_data_free(md);
-	return rc;
+	search_end(&q);
+	return rc < 0 ? rc : 0;
+}
+
+int
+tg_scan_re_each_near(const struct tg_scan_re *re, const char *s, size_t len,
+		     const size_t *at, size_t n, size_t pre, tg_scan_cb cb,
+		     void *ctx, struct tg_err *err)
+{
+	struct search q;
+	/* where the next match may start, and the starts below tried that
+	 * no match has */
+	size_t next = 0, tried = 0, i = 0;
+	int rc;
+
+	rc = search_begin(&q, re, s, len, err);
+	while (!rc && i < n && at[i] <= len) {
+		size_t a = at[i], from = a > pre ? a - pre : 0;
+
+		if (from < next)
+			from = next;
+		if (from < tried)
+			from = tried;
+		if (from > a) {
+			i++;
+			continue;
+		}
+		rc = search(&q, from, a, err);
+		if (rc < 0)
+			break;
+		if (rc == 0) {
+			tried = a + 1;
+			i++;
+			continue;
+		}
+		/* the same offset again after the match: another may start
+		 * between the match's end and it */
+		rc = deliver(&q, cb, ctx, &next);
+	}
+	search_end(&q);
+	return rc < 0 ? rc : 0;
 }
 
 int

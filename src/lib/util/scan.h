@@ -65,6 +65,16 @@ int tg_scan_re_each_from(const struct tg_scan_re *re, const char *s, size_t len,
 			 size_t from, size_t to, tg_scan_cb cb, void *ctx,
 			 struct tg_err *err);
 
+/* As tg_scan_re_each, when the caller knows that every match starts at
+ * most pre bytes before, or at, one of the offsets at[0..n) (ascending;
+ * repeats allowed): only there is a match looked for, one search from
+ * each offset less pre (or where the last match ended) limited to the
+ * offset, so the matches are tg_scan_re_each's. For a pattern of
+ * tg_scan_compile_padded. */
+int tg_scan_re_each_near(const struct tg_scan_re *re, const char *s, size_t len,
+			 const size_t *at, size_t n, size_t pre, tg_scan_cb cb,
+			 void *ctx, struct tg_err *err);
+
 /* As tg_scan_re_each with pattern compiled for this one call. */
 int tg_scan_each(const char *pattern, const char *s, size_t len, tg_scan_cb cb,
 		 void *ctx, struct tg_err *err);
