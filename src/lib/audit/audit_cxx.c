@@ -1217,8 +1217,9 @@ struct lit {
 	const char *s;
 	size_t len;
 	size_t pat;
-	/* its first eight bytes (fewer: masked), compared as one word */
-	uint64_t head, mask;
+	/* its first eight bytes (fewer: masked), compared as one word, and
+	 * the next eight (head2, mask2) */
+	uint64_t head, mask, head2, mask2;
 };
 
 struct tg_audit_cxx_index {
@@ -1360,9 +1361,13 @@ add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
 	e->s = l;
 	e->len = strlen(l);
 	e->pat = pat;
-	e->head = e->mask = 0;
+	e->head = e->mask = e->head2 = e->mask2 = 0;
 	memcpy(&e->head, l, e->len < 8 ? e->len : 8);
 	memset(&e->mask, 0xff, e->len < 8 ? e->len : 8);
+	if (e->len > 8) {
+		memcpy(&e->head2, l + 8, e->len < 16 ? e->len - 8 : 8);
+		memset(&e->mask2, 0xff, e->len < 16 ? e->len - 8 : 8);
+	}
 	if (e->len >= 8) {
 		unsigned k8 = key8(e->head);
 
@@ -1575,6 +1580,27 @@ next_lit(const struct tg_audit_cxx_index *ix, unsigned k, unsigned key)
 	return n;
 }
 
+/* Whether literal l (no longer than len - at) starts at src + at, whose
+ * first eight bytes are word (when there are eight): a word or two
+ * compared, then memcmp for a literal of more than 16 bytes. */
+static inline int
+lit_here(const struct lit *l, const char *src, size_t len, size_t at,
+	 uint64_t word)
+{
+	uint64_t w2;
+
+	if (len - at < 16)
+		return memcmp(src + at, l->s, l->len) == 0;
+	if ((word & l->mask) != l->head)
+		return 0;
+	if (l->len <= 8)
+		return 1;
+	memcpy(&w2, src + at + 8, 8);
+	return (w2 & l->mask2) == l->head2 &&
+	       (l->len <= 16 ||
+		memcmp(src + at + 16, l->s + 16, l->len - 16) == 0);
+}
+
 /* Which literals start at src + at (its four bytes' key is set): those
  * of eight bytes or more by the key of the eight bytes, compared as one
  * word, then the shorter ones of the four-byte key; a method id or a
@@ -1611,11 +1637,7 @@ lits_at(const struct tg_audit_cxx_index *ix, const char *src, size_t len,
 			continue;
 		if (l->len > len - at)
 			continue;
-		if (len - at >= 8
-			? (word & l->mask) == l->head &&
-			      (l->len <= 8 ||
-			       memcmp(src + at + 8, l->s + 8, l->len - 8) == 0)
-			: memcmp(src + at, l->s, l->len) == 0) {
+		if (lit_here(l, src, len, at, word)) {
 			if (l->pat < ix->npats) {
 				if (!found[l->pat])
 					first[l->pat] = at;
