@@ -2886,6 +2886,23 @@ push_block(struct state *st, int kind, size_t indent, size_t line)
 }
 
 /* if/elif test [a, c) of block b: guard and version branch. */
+/* Whether tokens [a, b) can be a test of the torch version at all: a
+ * name with "torch" as a word (version_name, is_torch_min_version) or
+ * __version__, which every comparison read_test reads and every test
+ * read_test_grid finds version-dependent has (most tests have none). */
+static int
+version_signal(const struct state *st, size_t a, size_t b)
+{
+	size_t i;
+
+	for (i = a; i < b; i++)
+		if (st->t[i].kind == TG_PYLEX_NAME &&
+		    (torch_word(st->s + st->t[i].off, st->t[i].len) ||
+		     tok_is(st, i, "__version__")))
+			return 1;
+	return 0;
+}
+
 static void
 if_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
 {
@@ -2902,8 +2919,9 @@ if_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
 	copy_text(b->cond, sizeof(b->cond), st->s + st->t[a].off,
 		  c > a ? st->t[c - 1].off + st->t[c - 1].len - st->t[a].off
 			: 0);
-	if (a < c && (read_test(st, a, c, pos, neg, sizeof(pos)) ||
-		      read_test_grid(st, a, c, pos, neg, sizeof(pos)))) {
+	if (a < c && version_signal(st, a, c) &&
+	    (read_test(st, a, c, pos, neg, sizeof(pos)) ||
+	     read_test_grid(st, a, c, pos, neg, sizeof(pos)))) {
 		join_spec(b->req, sizeof(b->req), b->neg, pos);
 		if (neg[0]) {
 			char nn[160];
