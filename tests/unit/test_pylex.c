@@ -29,6 +29,12 @@ static const struct tcase cases[] = {
     /* strings, every quote */
     {"'a' \"b\"", "S0+3:1.0 S4+3:1.4 L7+0:1.7 E7+0:1.7"},
     {"'''a\n'b'''\n", "S0+10:1.0!20 L10+1:2.5 E11+0:3.0"},
+    /* lines of a long string counted eight bytes at a time: a newline
+     * at several places of a word, and a CRLF */
+    {"'''abcdefghijklmno\n0123456\n01234567\r\n\n'''x\n"
+     "\"\"\"\nabcdefghij\"\"\" y",
+     "S0+41:1.0!20 N41+1:5.3 L42+1:5.4 S43+17:6.0!20 N61+1:7.14 "
+     "L62+0:7.15 E62+0:7.15"},
     {"\"\"\"\"\"\"", "S0+6:1.0!20 L6+0:1.6 E6+0:1.6"},
     {"''", "S0+2:1.0 L2+0:1.2 E2+0:1.2"},
     /* prefixes, any case */

@@ -101,16 +101,18 @@ prefix_flags(const char *s, size_t a, size_t e)
 static size_t read_str(const char *s, size_t len, size_t q, int fl, int level,
 		       unsigned *out);
 
-/* The bytes a string's body stops at, by quote (0 '\'', 1 '"') and
- * whether it is an f-string: its quote, '\\', '\n', and for an f-string
- * '{' and '}'. All others are skipped in a tight loop. */
-#define STOP(q, f)                                                             \
+/* The bytes a string's body stops at, by quote (0 '\'', 1 '"'),
+ * whether it is an f-string and whether it is triple-quoted: its quote,
+ * '\\', '\n' but in a triple-quoted one, and for an f-string '{' and
+ * '}'. All others are skipped in a tight loop. */
+#define STOP(q, f, t)                                                          \
 	{                                                                      \
-		['\n'] = 1, ['\\'] = 1, [q] = 1, ['{'] = (f), ['}'] = (f)      \
+		['\n'] = !(t), ['\\'] = 1, [q] = 1, ['{'] = (f), ['}'] = (f)   \
 	}
-static const unsigned char str_stop[2][2][256] = {
-    {STOP('\'', 0), STOP('\'', 1)},
-    {STOP('"', 0), STOP('"', 1)},
+static const unsigned char str_stop[2][2][2][256] = {
+    {{STOP('\'', 0, 0), STOP('\'', 0, 1)},
+     {STOP('\'', 1, 0), STOP('\'', 1, 1)}},
+    {{STOP('"', 0, 0), STOP('"', 0, 1)}, {STOP('"', 1, 0), STOP('"', 1, 1)}},
 };
 #undef STOP
 
@@ -128,17 +130,18 @@ has_byte(uint64_t v, unsigned char c)
 }
 
 /* From s[k], past whole words of eight bytes none of which a string's
- * body stops at (str_stop: its quote, '\\', '\n', and '{', '}' in an
- * f-string): where the byte loop goes on. */
+ * body stops at (str_stop: its quote, '\\', '\n' unless triple, and
+ * '{', '}' in an f-string): where the byte loop goes on. */
 static size_t
-skip8(const char *s, size_t len, size_t k, char qc, unsigned fstring)
+skip8(const char *s, size_t len, size_t k, char qc, unsigned fstring,
+      int triple)
 {
 	uint64_t v;
 
 	while (len - k >= 8) {
 		memcpy(&v, s + k, 8);
 		if (has_byte(v, (unsigned char)qc) || has_byte(v, '\\') ||
-		    has_byte(v, '\n') ||
+		    (!triple && has_byte(v, '\n')) ||
 		    (fstring && (has_byte(v, '{') || has_byte(v, '}'))))
 			break;
 		k += 8;
@@ -247,10 +250,10 @@ read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
 	}
 	while (k < len) {
 		const unsigned char *stop =
-		    str_stop[qc == '"'][(fl & TG_PYLEX_FSTRING) != 0];
+		    str_stop[qc == '"'][(fl & TG_PYLEX_FSTRING) != 0][triple];
 		char c;
 
-		k = skip8(s, len, k, qc, fl & TG_PYLEX_FSTRING);
+		k = skip8(s, len, k, qc, fl & TG_PYLEX_FSTRING, triple);
 		while (k < len && !stop[(unsigned char)s[k]])
 			k++;
 		if (k >= len)
@@ -405,16 +408,42 @@ number_end(const char *s, size_t len, size_t i)
 	return i;
 }
 
-/* Move to end, counting lines. */
+/* The newlines in s[0..n), eight bytes at a time (an exact test for
+ * the zero bytes of a word xor "\n\n...", whose high bits are counted)
+ * where GNU C counts bits. */
+static size_t
+newlines(const char *s, size_t n)
+{
+	size_t k = 0, c = 0;
+#if defined(__GNUC__)
+	const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+
+	for (; n - k >= 8; k += 8) {
+		uint64_t v, x;
+
+		memcpy(&v, s + k, 8);
+		x = v ^ (ONES * '\n');
+		c += (size_t)__builtin_popcountll(~(((x & lo7) + lo7) | x) &
+						  HIGHS);
+	}
+#endif
+	for (; k < n; k++)
+		c += s[k] == '\n';
+	return c;
+}
+
+/* Move to end, counting lines: the last newline before it starts the
+ * line, and the newlines before that are counted. */
 static void
 advance(struct tg_pylex *lx, size_t end)
 {
-	const char *nl;
+	const char *nl = memrchr(lx->s + lx->pos, '\n', end - lx->pos);
 
-	while ((nl = memchr(lx->s + lx->pos, '\n', end - lx->pos))) {
-		lx->pos = (size_t)(nl - lx->s) + 1;
-		lx->line++;
-		lx->lstart = lx->pos;
+	if (nl) {
+		lx->line +=
+		    newlines(lx->s + lx->pos, (size_t)(nl - lx->s) - lx->pos) +
+		    1;
+		lx->lstart = (size_t)(nl - lx->s) + 1;
 	}
 	lx->pos = end;
 }
