@@ -199,6 +199,66 @@ static const struct tcase cases[] = {
      "2:32 torch.cuda.amp.custom_fwd import code G@1 [try/except "
      "ImportError]\n"
      "4:27 torch.amp.custom_fwd import code G@1 [try/except ImportError]\n"},
+    /* a handler that binds a name again is the fallback of the body's
+     * binding: later uses are the body's, guarded by the try */
+    {"try-fallback-public",
+     "try:\n    from torch.distributed.distributed_c10d import "
+     "get_global_rank\nexcept ImportError:\n    from "
+     "torch.distributed.distributed_c10d import _get_global_rank as "
+     "get_global_rank\nget_global_rank(1, 2)\n",
+     "4:52 torch.distributed.distributed_c10d._get_global_rank import code "
+     "G@1 [try/except ImportError]\n"},
+    {"try-fallback-uses",
+     "try:\n    from torch.cuda.amp import custom_fwd\nexcept "
+     "ImportError:\n    custom_fwd = None\n@custom_fwd\ndef f(): pass\n"
+     "def g(custom_fwd):\n    return custom_fwd\ncustom_fwd(g)\n"
+     "try:\n    from torch.cuda.amp import custom_bwd\nexcept "
+     "Exception:\n    def custom_bwd(f): return f\ncustom_bwd(g)\n"
+     "try:\n    from torch.cuda.amp import GradScaler\nexcept "
+     "ImportError:\n    pass\nGradScaler()\n"
+     "try:\n    from torch.cuda.amp import autocast\nexcept "
+     "ImportError:\n    autocast = None\n"
+     "from torch.cuda.amp import autocast\nautocast()\n",
+     "2:32 torch.cuda.amp.custom_fwd import code G@1 [try/except "
+     "ImportError]\n"
+     "5:2 torch.cuda.amp.custom_fwd decorator code G@1 [try/except "
+     "ImportError]\n"
+     "9:1 torch.cuda.amp.custom_fwd call code G@1 [try/except "
+     "ImportError]\n"
+     "11:32 torch.cuda.amp.custom_bwd import code S@10 [try/except "
+     "Exception]\n"
+     "14:1 torch.cuda.amp.custom_bwd call code S@10 [try/except "
+     "Exception]\n"
+     "16:32 torch.cuda.amp.GradScaler import code G@15 [try/except "
+     "ImportError]\n"
+     "19:1 torch.cuda.amp.GradScaler call code -\n"
+     "21:32 torch.cuda.amp.autocast import code G@20 [try/except "
+     "ImportError]\n"
+     "24:28 torch.cuda.amp.autocast import code -\n"
+     "25:1 torch.cuda.amp.autocast call code -\n"},
+    {"try-fallback-alias",
+     "import torch\ntry:\n    from torch.cuda.amp import custom_fwd\n"
+     "except ImportError:\n    from torch.amp import custom_fwd\n"
+     "@custom_fwd\ndef f(): pass\n",
+     "3:32 torch.cuda.amp.custom_fwd import code G@2 [try/except "
+     "ImportError]\n"
+     "5:27 torch.amp.custom_fwd import code G@2 [try/except ImportError]\n"
+     "6:2 torch.cuda.amp.custom_fwd decorator code G@2 [try/except "
+     "ImportError]\n"},
+    {"try-fallback-removed-nested",
+     "try:\n    from torch._six import inf\nexcept ModuleNotFoundError:\n"
+     "    from torch import inf\nx == inf\n"
+     "try:\n    from torch.compiler import is_compiling as tic\n"
+     "except ImportError:\n    try:\n        from "
+     "torch._dynamo.external_utils import is_compiling as tic\n"
+     "    except ImportError:\n        tic = lambda: False\ntic()\n",
+     "2:28 torch._six import code G@1 [try/except ModuleNotFoundError]\n"
+     "7:32 torch.compiler.is_compiling import code G@6 [try/except "
+     "ImportError]\n"
+     "10:50 torch._dynamo.is_compiling import code G@6 [try/except "
+     "ImportError]\n"
+     "13:1 torch.compiler.is_compiling call code G@6 [try/except "
+     "ImportError]\n"},
     {"try-tuple-else",
      "import torch\ntry:\n    x = torch.cuda.amp.GradScaler\nexcept "
      "(KeyError, AttributeError):\n    pass\nelse:\n"

@@ -15,7 +15,11 @@
  * Bindings: one scope for the whole file, in source order (a name bound
  * inside a function counts after it for the rest of the file), but a
  * def's parameters hide the torch names they spell in its body (the
- * def's block puts them back when it ends). Only
+ * def's block puts them back when it ends; the names in its header are
+ * no uses). A name that a try's body bound to torch and a handler of
+ * that try that guards binds again (a fallback: "except ImportError:
+ * get_global_rank = _get_global_rank") keeps the body's binding, and
+ * the try guards its later uses (bind_set). Only
  * names bound to a table root ("torch", "functorch": the first component
  * of an id) are kept, at most BINDINGS_MAX; a root name is bound to
  * itself until something else binds it. Star imports of a torch module
@@ -54,7 +58,8 @@
  * tokenized on its own, its guards those of the string), the rest of an
  * f-string is text for mentions. Not read: a def's parameters in a
  * body on the def's own line (def f(torch): return torch.x) or after
- * type parameters (def f[T](torch)); tuple compares are read as if
+ * type parameters (def f[T](torch)), a lambda's parameters (lambda
+ * torch: torch.x reads as a use of torch.x); tuple compares are read as if
  * the name held a tuple as long as the literal: TORCH_VERSION > (2, 4)
  * is >=2.5. The targets of for, with ... as and except ... as end an
  * alias (header_targets).
@@ -789,10 +794,20 @@ out:
 /* ------------------------------------------------------------------ */
 /* Per file */
 
+/* What guards the uses of a name that a try's body bound to torch and
+ * one of its handlers bound again (a fallback): that try. */
+struct bind_guard {
+	enum tg_audit_guard kind; /* TG_AUDIT_UNGUARDED: no fallback */
+	size_t line;
+	char text[96]; /* as a block's gtext */
+};
+
 struct binding {
 	const char *name; /* into the source */
 	size_t nlen;
-	char *target; /* NULL: bound to something that is not torch */
+	char *target;  /* NULL: bound to something that is not torch */
+	size_t try_id; /* bound in the body of this try (block serial), or 0 */
+	struct bind_guard fb;
 };
 
 /* A def's parameter that hides a name bound to torch: the binding to
@@ -801,6 +816,8 @@ struct shadow {
 	const char *name; /* into the source */
 	size_t nlen;
 	char *target;
+	size_t try_id;
+	struct bind_guard fb;
 };
 
 struct block {
@@ -812,7 +829,8 @@ struct block {
 	enum tg_audit_guard guard;
 	char gtext[96];
 	size_t gline;
-	size_t first; /* try: the first finding appended inside it */
+	size_t first;  /* try: the first finding appended inside it */
+	size_t serial; /* try: its number in the file, from 1 */
 	/* version branch of the current clause */
 	int vb;
 	size_t cl_line;
@@ -848,13 +866,19 @@ struct state {
 	int hot_line;			 /* the line may hold a use */
 	char *stars[STARS_MAX];
 	size_t nstars;
-	size_t nblocks;
+	size_t nblocks, ntries;
 	size_t niv;
 	size_t last_line; /* the last line of the previous logical line */
 	/* reading an f-string's fields (scan_fields): the string's token
 	 * in the line, whose conditional-expression guards apply, and its
 	 * line; SIZE_MAX when not */
 	size_t field_of, field_line;
+	/* the binding of the head of the chain being reported, whose
+	 * fallback guards its uses (NULL: none) */
+	const struct binding *via;
+	/* reading a def's header: the index of its '(' (its parameters'
+	 * names are no uses), else SIZE_MAX */
+	size_t params_at;
 	int rc;
 	/* last, and not cleared for a new file: only [0, nblocks) and
 	 * [0, niv) are ever read */
@@ -1017,11 +1041,47 @@ bind_find(const struct state *st, const char *s, size_t n)
 	}
 }
 
-/* Bind name to target (NULL: to something that is not torch). A name
+/* The innermost try block, or NULL. */
+static const struct block *
+innermost_try(const struct state *st)
+{
+	size_t k;
+
+	for (k = st->nblocks; k-- > 0;)
+		if (st->blocks[k].kind == B_TRY)
+			return &st->blocks[k];
+	return NULL;
+}
+
+/* The try whose body bound b, when a handler of it that guards is
+ * running now (at any depth below it), or NULL. */
+static const struct block *
+fallback_try(const struct state *st, const struct binding *b)
+{
+	size_t k;
+
+	for (k = st->nblocks; b->try_id && k-- > 0;) {
+		const struct block *tb = &st->blocks[k];
+
+		if (tb->kind == B_TRY && tb->serial == b->try_id)
+			return tb->clause == 1 &&
+				       tb->guard != TG_AUDIT_UNGUARDED
+				   ? tb
+				   : NULL;
+	}
+	return NULL;
+}
+
+static int bind_removed(const struct state *st, const char *target);
+
+static const struct bind_guard no_fallback = {TG_AUDIT_UNGUARDED, 0, ""};
+
+/* Bind name to target (NULL: to something that is not torch), as made
+ * in the body of try try_id (0: none), with fallback guard fb. A name
  * that was never bound to torch and is not a root needs no record. */
 static void
-bind_set(struct state *st, const char *s, size_t n, const char *target,
-	 size_t tn)
+bind_put(struct state *st, const char *s, size_t n, const char *target,
+	 size_t tn, size_t try_id, const struct bind_guard *fb)
 {
 	struct binding *b = bind_find(st, s, n);
 	size_t k;
@@ -1029,44 +1089,77 @@ bind_set(struct state *st, const char *s, size_t n, const char *target,
 
 	if (!b && !target && !is_root(st, s, n))
 		return;
-	if (target) {
-		c = malloc(tn + 1);
-		if (!c) {
-			st->rc = TG_ENOMEM;
-			return;
-		}
-		memcpy(c, target, tn);
-		c[tn] = '\0';
-	}
-	if (b) {
-		free(b->target);
-		b->target = c;
-		return;
-	}
-	if (st->nbind >= BINDINGS_MAX) {
-		free(c);
-		if (!st->noted_bind++)
-			st->rc =
-			    tg_diag_add(&st->r->notes, TG_SEV_NOTE, 0, st->path,
-					0, 0, "audit-limit", NULL,
-					"more than %d names bound to "
-					"torch: later ones not followed",
-					BINDINGS_MAX);
-		return;
-	}
-	if (bind_room(st)) {
-		free(c);
+	if (target && !(c = strndup(target, tn))) {
 		st->rc = TG_ENOMEM;
 		return;
 	}
-	b = &st->bind[st->nbind++];
-	b->name = s;
-	b->nlen = n;
+	if (!b) {
+		if (st->nbind >= BINDINGS_MAX) {
+			free(c);
+			if (!st->noted_bind++)
+				st->rc = tg_diag_add(
+				    &st->r->notes, TG_SEV_NOTE, 0, st->path, 0,
+				    0, "audit-limit", NULL,
+				    "more than %d names bound to "
+				    "torch: later ones not followed",
+				    BINDINGS_MAX);
+			return;
+		}
+		if (bind_room(st)) {
+			free(c);
+			st->rc = TG_ENOMEM;
+			return;
+		}
+		b = &st->bind[st->nbind++];
+		b->name = s;
+		b->nlen = n;
+		b->target = NULL;
+		k = filter_key(s, n);
+		st->bound_bits[k >> 3] |= (unsigned char)(1u << (k & 7));
+		hot_set(st->hot, s, n);
+		slot_put(st->slots, st->nslots, hash_bytes(s, n), st->nbind);
+	}
+	free(b->target);
 	b->target = c;
-	k = filter_key(s, n);
-	st->bound_bits[k >> 3] |= (unsigned char)(1u << (k & 7));
-	hot_set(st->hot, s, n);
-	slot_put(st->slots, st->nslots, hash_bytes(s, n), st->nbind);
+	b->try_id = try_id;
+	b->fb = *fb;
+}
+
+/* Bind name to target where the code binds it: as bind_put, in the
+ * body of the innermost try if that is where it runs.
+ *
+ * A name that a try's body bound to torch and a handler of that try
+ * that guards binds again (at any depth: a try in the handler) is a
+ * fallback, and the try guards the name's later uses. The binding they
+ * use is the body's (what the name is wherever the body's import works:
+ * try: from torch.distributed import get_global_rank / except
+ * ImportError: get_global_rank = _get_global_rank, a later
+ * get_global_rank(...) is the public name), but the handler's when the
+ * body's is an entry some torch removed (try: from torch._six import
+ * inf / except ImportError: from torch import inf: torch.inf). */
+static void
+bind_set(struct state *st, const char *s, size_t n, const char *target,
+	 size_t tn)
+{
+	struct binding *b = bind_find(st, s, n);
+	const struct block *tb, *fb = b ? fallback_try(st, b) : NULL;
+
+	if (fb) {
+		struct bind_guard g = {fb->guard, fb->gline, ""};
+
+		if (b->fb.kind == TG_AUDIT_GUARDED)
+			g = b->fb;
+		else
+			snprintf(g.text, sizeof(g.text), "%s", fb->gtext);
+		if (b->target && bind_removed(st, b->target))
+			bind_put(st, s, n, target, tn, b->try_id, &g);
+		else
+			b->fb = g;
+		return;
+	}
+	tb = st->nblocks ? innermost_try(st) : NULL;
+	bind_put(st, s, n, target, tn, tb && tb->clause == 0 ? tb->serial : 0,
+		 &no_fallback);
 }
 
 /* The dotted name a head name stands for: its binding, itself for a
@@ -1163,6 +1256,18 @@ copy_text(char *dst, size_t cap, const char *s, size_t n)
 	dst[k] = '\0';
 }
 
+/* Whether the dotted name target is (under) an entry that some torch
+ * removed. */
+static int
+bind_removed(const struct state *st, const char *target)
+{
+	size_t comp[CHAIN_MAX + 1], kc, fl = strlen(target),
+					nc = split_comps(target, fl, comp);
+	const struct tg_api *a = match_longest(st, target, nc, comp, 1, &kc);
+
+	return a && a->removed.version;
+}
+
 /* The guard of a finding at token index ti (SIZE_MAX: none). */
 static enum tg_audit_guard
 guard_of(const struct state *st, size_t ti, const char **text, size_t *line)
@@ -1220,10 +1325,22 @@ emit(struct state *st, const struct tg_api *api, size_t line, size_t col,
 	f.in = in;
 	f.kind = kind;
 	/* a mention is no code use: nothing guards it */
-	if (in == TG_AUDIT_IN_CODE)
+	if (in == TG_AUDIT_IN_CODE) {
+		const struct bind_guard *fb = st->via ? &st->via->fb : NULL;
+
 		f.guard = guard_of(st, ti, &gt, &f.guard_line);
-	else
+		if (fb &&
+		    (f.guard == TG_AUDIT_UNGUARDED ||
+		     (f.guard == TG_AUDIT_SOFT &&
+		      fb->kind == TG_AUDIT_GUARDED)) &&
+		    fb->kind != TG_AUDIT_UNGUARDED) {
+			f.guard = fb->kind;
+			gt = fb->text;
+			f.guard_line = fb->line;
+		}
+	} else {
 		gt = NULL;
+	}
 	f.guard_text = (char *)gt;
 	copy_text(buf, sizeof(buf), text, tn);
 	f.text = buf;
@@ -1412,6 +1529,20 @@ resolve_chain(const struct state *st, size_t i, size_t e, char *full,
 	return 1;
 }
 
+/* Whether token i is the name of a parameter of the def whose
+ * parameters open at token p: a name after '(' or ',' (or '*', '**'
+ * after one), at the parameters' own depth. */
+static int
+param_name(const struct state *st, size_t p, size_t i)
+{
+	if (st->t[i].kind != TG_PYLEX_NAME || i <= p ||
+	    st->t[i].depth != st->t[p].depth + 1)
+		return 0;
+	return i == p + 1 || tok_op(st, i - 1, ",") ||
+	       ((tok_op(st, i - 1, "*") || tok_op(st, i - 1, "**")) &&
+		(i - 1 == p + 1 || tok_op(st, i - 2, ",")));
+}
+
 /* The index of the closer of the bracket opened at token p, or n. */
 static size_t
 closer(const struct state *st, size_t p)
@@ -1557,7 +1688,7 @@ string_annotation(struct state *st, size_t i)
 		return;
 	for (k = b; k < e;) {
 		char full[NAME_MAX_LEN];
-		size_t comp[CHAIN_MAX + 1], fl = 0, a = k, nc, kc, tn;
+		size_t comp[CHAIN_MAX + 1], fl = 0, a = k, k0, nc, kc, tn;
 		const char *h, *tg;
 		const struct tg_api *api;
 
@@ -1570,6 +1701,7 @@ string_annotation(struct state *st, size_t i)
 		while (k < e && ident_char((unsigned char)st->s[k]))
 			k++;
 		h = st->s + a;
+		k0 = k;
 		tg = resolve_head(st, h, k - a, &tn);
 		if (!tg || tn + 1 >= sizeof(full))
 			continue;
@@ -1589,9 +1721,11 @@ string_annotation(struct state *st, size_t i)
 		}
 		nc = split_comps(full, fl, comp);
 		api = match_longest(st, full, nc, comp, 1, &kc);
+		st->via = bind_find(st, h, (size_t)(k0 - a));
 		if (api)
 			emit(st, api, t->line, t->col + (a - t->off),
 			     TG_AUDIT_IN_CODE, "annotation", i, h, k - a);
+		st->via = NULL;
 	}
 }
 
@@ -1638,7 +1772,7 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 	struct tg_pylex lx;
 	struct tg_pylex_tok ft[FIELD_TOKS], *save_t, tok;
 	unsigned char fann[FIELD_TOKS], ftc[FIELD_TOKS], *save_ann, *save_tc;
-	size_t nf = 0, save_n, stop = end, line, col;
+	size_t nf = 0, save_n, save_params, stop = end, line, col;
 
 	str_pos(st, t, at + 1, &line, &col);
 	tg_pylex_init(&lx, st->s, end);
@@ -1680,7 +1814,10 @@ read_field_code(struct state *st, const struct tg_pylex_tok *t, size_t ti,
 	st->ann = fann;
 	st->tc = ftc;
 	st->n = nf;
+	save_params = st->params_at;
+	st->params_at = SIZE_MAX;
 	scan_refs(st, 0, nf);
+	st->params_at = save_params;
 	st->t = save_t;
 	st->ann = save_ann;
 	st->tc = save_tc;
@@ -1785,8 +1922,11 @@ scan_refs(struct state *st, size_t a, size_t b)
 				check_method(st, i);
 			continue;
 		}
-		/* an assignment target or a keyword: a name, no use */
-		if (tok_op(st, i + 1, "="))
+		/* an assignment target or a keyword, or a def's parameter:
+		 * a name, no use */
+		if (tok_op(st, i + 1, "=") ||
+		    (st->params_at != SIZE_MAX &&
+		     param_name(st, st->params_at, i)))
 			continue;
 		/* a head neither bound nor a root resolves to nothing
 		 * (resolve_chain): every bound name and root is hot */
@@ -1798,6 +1938,7 @@ scan_refs(struct state *st, size_t a, size_t b)
 			e = b - 1;
 		if (!resolve_chain(st, i, e, full, &fl, &ntg))
 			continue;
+		st->via = bind_find(st, st->s + t->off, t->len);
 		nc = split_comps(full, fl, comp);
 		api = match_longest(st, full, nc, comp, 1, &kc);
 		ntok = (e - i) / 2 + 1;
@@ -1808,6 +1949,7 @@ scan_refs(struct state *st, size_t a, size_t b)
 		if (!api) {
 			if (tok_op(st, e + 1, "("))
 				check_call(st, full, fl, e + 1, i);
+			st->via = NULL;
 			i = e;
 			continue;
 		}
@@ -1825,6 +1967,7 @@ scan_refs(struct state *st, size_t a, size_t b)
 		     st->s + t->off, st->t[e].off + st->t[e].len - t->off);
 		if (tok_op(st, e + 1, "("))
 			check_call(st, full, fl, e + 1, i);
+		st->via = NULL;
 		i = e;
 	}
 }
@@ -2780,7 +2923,8 @@ pop_block(struct state *st)
 	for (k = b->nshadows; k-- > 0;) {
 		struct shadow *h = &b->shadows[k];
 
-		bind_set(st, h->name, h->nlen, h->target, strlen(h->target));
+		bind_put(st, h->name, h->nlen, h->target, strlen(h->target),
+			 h->try_id, &h->fb);
 		free(h->target);
 	}
 	st->nblocks--;
@@ -2882,6 +3026,8 @@ push_block(struct state *st, int kind, size_t indent, size_t line)
 	b->line = line;
 	b->gline = line;
 	b->first = st->r->nfindings;
+	if (kind == B_TRY)
+		b->serial = ++st->ntries;
 	return b;
 }
 
@@ -3129,26 +3275,20 @@ static void
 shadow_params(struct state *st, size_t p)
 {
 	struct block *b = st->nblocks ? &st->blocks[st->nblocks - 1] : NULL;
-	size_t i, d, e, tn;
+	size_t i, e, tn;
 
 	/* the def's block (none when the stack was full) */
 	if (!b || b->line != st->t[0].line || b->indent != st->t[0].col ||
 	    !tok_op(st, p, "("))
 		return;
-	d = st->t[p].depth + 1;
 	e = closer(st, p);
 	for (i = p + 1; i < e && !st->rc; i++) {
 		const struct tg_pylex_tok *t = &st->t[i];
 		const char *s = st->s + t->off, *target;
+		const struct binding *bb;
 		char *c;
 
-		/* a parameter: a name after '(' or ',' (or '*', '**'
-		 * after one), at the parameters' own depth */
-		if (t->kind != TG_PYLEX_NAME || t->depth != d)
-			continue;
-		if (!(i == p + 1 || tok_op(st, i - 1, ",") ||
-		      ((tok_op(st, i - 1, "*") || tok_op(st, i - 1, "**")) &&
-		       (i - 1 == p + 1 || tok_op(st, i - 2, ",")))))
+		if (!param_name(st, p, i))
 			continue;
 		if (!(target = resolve_head(st, s, t->len, &tn)))
 			continue;
@@ -3163,8 +3303,11 @@ shadow_params(struct state *st, size_t p)
 		b->shadows[b->nshadows].name = s;
 		b->shadows[b->nshadows].nlen = t->len;
 		b->shadows[b->nshadows].target = c;
+		bb = bind_find(st, s, t->len);
+		b->shadows[b->nshadows].try_id = bb ? bb->try_id : 0;
+		b->shadows[b->nshadows].fb = bb ? bb->fb : no_fallback;
 		b->nshadows++;
-		bind_set(st, s, t->len, NULL, 0);
+		bind_put(st, s, t->len, NULL, 0, 0, &no_fallback);
 	}
 }
 
@@ -3198,7 +3341,10 @@ process_line(struct state *st)
 		    tok_kw(st, 1, "def")) {
 			size_t k = tok_kw(st, 0, "async") ? 2 : 1;
 
+			if (!tok_kw(st, 0, "class") && tok_op(st, k + 1, "("))
+				st->params_at = k + 1;
 			scan_refs(st, k + 1, st->n);
+			st->params_at = SIZE_MAX;
 			stmt_assign(st, 0, st->n);
 			if (!start && !tok_kw(st, 0, "class"))
 				shadow_params(st, k + 1);
@@ -3280,6 +3426,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	st->s = src;
 	st->len = len;
 	st->field_of = SIZE_MAX;
+	st->params_at = SIZE_MAX;
 	memcpy(st->hot, ix->hot, sizeof(st->hot));
 	st->path = path;
 	st->r = r;
