@@ -5,7 +5,8 @@
  * the floor, the file and line it came from and the requirement, or no
  * floor: pyproject.toml (basic and literal strings, comments, escapes, a
  * multi-line string, dotted keys, other tables), setup.cfg (same line,
- * indented lines, comments), requirements*.txt (options, hashes, order),
+ * indented lines, comments), setup.py (code only, literal lists only),
+ * requirements*.txt (options, hashes, order),
  * the order of the sources, and requirements without a lower bound.
  */
 #include <ftw.h>
@@ -111,6 +112,28 @@ static const struct {
      "2.2",
      "requirements-dev.txt:1",
      "torch>=2.2"},
+    /* setup.py: code only, never a comment or a string; with
+     * setup.cfg, the lowest; before requirements files */
+    {{{"setup.py",
+       "# install_requires=['torch>=1.0']\n\"\"\"\ninstall_requires = "
+       "['torch>=1.1']\n\"\"\"\nsetup(\n  install_requires = [\n"
+       "    'numpy',  # torch>=1.2\n    \"torch>=2.1\",\n  ],\n)\n"},
+      {"requirements.txt", "torch>=1.3\n"}},
+     "2.1",
+     "setup.py:8",
+     "torch>=2.1"},
+    {{{"setup.py", "setup(install_requires=['torch>=2.3'])\n"},
+      {"setup.cfg", "[options]\ninstall_requires = torch>=2.4\n"}},
+     "2.3",
+     "setup.py:1",
+     "torch>=2.3"},
+    /* not a plain literal list: none from setup.py */
+    {{{"setup.py", "reqs = ['torch>=2.0']\n"
+		   "setup(install_requires=reqs + ['numpy'],\n"
+		   "      setup_requires=['torch>=' + V])\n"}},
+     NULL,
+     NULL,
+     NULL},
     {{{"requirements.txt", "torch @ https://x/torch.whl\n"}}, NULL, NULL, NULL},
     {{{"README", "torch>=2.0\n"}}, NULL, NULL, NULL},
 };

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/audit/declared.h"
+#include "lib/lex/pylex.h"
 #include "lib/pep/name.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
@@ -460,38 +461,41 @@ out:
 	tg_buf_release(&str);
 }
 
-/* setup.py, never run: "install_requires = [" / "setup_requires=[" with
- * a literal list. */
+/* Whether token t is the one-byte operator c. */
+static int
+op_is(const char *s, const struct tg_pylex_tok *t, char c)
+{
+	return t->kind == TG_PYLEX_OP && t->len == 1 && s[t->off] == c;
+}
+
+/* setup.py, never run: the code tokens install_requires = [ and
+ * setup_requires = [ (a keyword argument or an assignment; never in a
+ * comment or a string, lex/pylex tells) with a literal list. */
 static int
 read_setup_py(struct rd *r, const char *s, size_t len)
 {
 	static const char *const keys[] = {"install_requires",
 					   "setup_requires"};
-	size_t i, line = 1, k;
+	struct tg_pylex lx;
+	struct tg_pylex_tok a, b, c; /* the last three tokens, c the newest */
+	size_t k;
 
-	for (i = 0; i < len && !r->oom; i++) {
-		if (s[i] == '\n') {
-			line++;
+	memset(&a, 0, sizeof(a));
+	a.kind = TG_PYLEX_END;
+	b = a;
+	tg_pylex_init(&lx, s, len);
+	while (!r->oom && tg_pylex_next(&lx, &c) && c.kind != TG_PYLEX_END) {
+		if (c.kind == TG_PYLEX_COMMENT || c.kind == TG_PYLEX_NL)
 			continue;
-		}
-		for (k = 0; k < 2; k++) {
-			size_t n = strlen(keys[k]), j = i + n;
-
-			if (len - i < n || memcmp(s + i, keys[k], n) != 0 ||
-			    (i > 0 && (s[i - 1] == '_' ||
-				       (s[i - 1] >= 'a' && s[i - 1] <= 'z'))))
-				continue;
-			while (j < len && is_space(s[j]))
-				j++;
-			if (j >= len || s[j] != '=' ||
-			    (j + 1 < len && s[j + 1] == '='))
-				continue;
-			j++;
-			while (j < len && is_space(s[j]))
-				j++;
-			if (j < len && s[j] == '[')
-				py_list(r, s, len, j + 1, line, keys[k]);
-		}
+		if (a.kind == TG_PYLEX_NAME && op_is(s, &b, '=') &&
+		    op_is(s, &c, '['))
+			for (k = 0; k < 2; k++)
+				if (a.len == strlen(keys[k]) &&
+				    memcmp(s + a.off, keys[k], a.len) == 0)
+					py_list(r, s, len, c.off + 1, c.line,
+						keys[k]);
+		a = b;
+		b = c;
 	}
 	return 0;
 }

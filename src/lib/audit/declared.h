@@ -16,8 +16,9 @@
  * unreadable or larger file is left out.
  *
  * tg_declared_floor, audit's default --floor: of the sources
- * pyproject.toml [project] dependencies, setup.cfg install_requires, then
- * all requirements*.txt together, the first that names torch decides: its
+ * pyproject.toml [project] dependencies, setup.cfg's and setup.py's
+ * install_requires (together), then all requirements*.txt together, the
+ * first that names torch decides: its
  * floor is the lowest, over its torch requirements, of each one's highest
  * lower bound (>=, ~=, ==, >); a torch requirement with none (plain
  * "torch", "<3") means that source declares no floor.
