@@ -259,6 +259,43 @@ static const struct tcase cases[] = {
      "ImportError]\n"
      "13:1 torch.compiler.is_compiling call code G@6 [try/except "
      "ImportError]\n"},
+    /* the branches of an if that guards are alternatives too: the
+     * branch a current torch takes */
+    {"if-alternatives",
+     "import torch\nif hasattr(torch.amp, 'custom_fwd'):\n"
+     "    from torch.amp import custom_fwd\nelse:\n"
+     "    from torch.cuda.amp import custom_fwd\ncustom_fwd(f)\n"
+     "if TORCH_MAJOR < 2:\n    from torch.cuda.amp import custom_bwd\n"
+     "elif TORCH_MINOR < 4:\n    pass\nelse:\n"
+     "    from torch.amp import custom_bwd\ncustom_bwd(f)\n"
+     "if hasattr(torch.cuda.amp, 'autocast'):\n"
+     "    from torch.cuda.amp import autocast\nelse:\n"
+     "    autocast = None\nautocast()\n"
+     "if hasattr(torch.amp, 'GradScaler'):\n    pass\nelse:\n"
+     "    from torch.cuda.amp import GradScaler\nGradScaler()\n"
+     "if USE_OLD:\n    from torch.cuda.amp import GradScaler as G\n"
+     "else:\n    from torch.amp import GradScaler as G\nG()\n",
+     "3:27 torch.amp.custom_fwd import code G@2 [if hasattr(torch.amp, ...)]\n"
+     "5:32 torch.cuda.amp.custom_fwd import code G@2 [if hasattr(torch.amp, "
+     "...)]\n"
+     "6:1 torch.amp.custom_fwd call code G@2 [if hasattr(torch.amp, ...)]\n"
+     "8:32 torch.cuda.amp.custom_bwd import code G@7 [if torch version "
+     "(TORCH_MAJOR)]\n"
+     "12:27 torch.amp.custom_bwd import code G@7 [if torch version "
+     "(TORCH_MAJOR)]\n"
+     "13:1 torch.amp.custom_bwd call code G@7 [if torch version "
+     "(TORCH_MAJOR)]\n"
+     "15:32 torch.cuda.amp.autocast import code G@14 [if "
+     "hasattr(torch.cuda.amp, ...)]\n"
+     "18:1 torch.cuda.amp.autocast call code G@14 [if "
+     "hasattr(torch.cuda.amp, ...)]\n"
+     "22:32 torch.cuda.amp.GradScaler import code G@19 [if "
+     "hasattr(torch.amp, ...)]\n"
+     "23:1 torch.cuda.amp.GradScaler call code -\n"
+     "25:32 torch.cuda.amp.GradScaler import code -\n"
+     "27:27 torch.amp.GradScaler import code -\n"
+     "28:1 torch.amp.GradScaler call code -\n"
+     "branch 7-8 <2\nbranch 9-10 >=2\nbranch 11-12 >=2\n"},
     {"try-tuple-else",
      "import torch\ntry:\n    x = torch.cuda.amp.GradScaler\nexcept "
      "(KeyError, AttributeError):\n    pass\nelse:\n"

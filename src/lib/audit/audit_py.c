@@ -794,19 +794,25 @@ out:
 /* ------------------------------------------------------------------ */
 /* Per file */
 
-/* What guards the uses of a name that a try's body bound to torch and
- * one of its handlers bound again (a fallback): that try. */
+/* What guards the uses of a name bound to torch in two alternatives
+ * (bind_set): the try or the if. */
 struct bind_guard {
 	enum tg_audit_guard kind; /* TG_AUDIT_UNGUARDED: no fallback */
 	size_t line;
 	char text[96]; /* as a block's gtext */
 };
 
+/* Where a binding was made: in clause `clause` of the block numbered
+ * `block` (the innermost try, or if that guards; 0: none). */
+struct bind_site {
+	size_t block, clause;
+};
+
 struct binding {
 	const char *name; /* into the source */
 	size_t nlen;
-	char *target;  /* NULL: bound to something that is not torch */
-	size_t try_id; /* bound in the body of this try (block serial), or 0 */
+	char *target; /* NULL: bound to something that is not torch */
+	struct bind_site site;
 	struct bind_guard fb;
 };
 
@@ -816,7 +822,7 @@ struct shadow {
 	const char *name; /* into the source */
 	size_t nlen;
 	char *target;
-	size_t try_id;
+	struct bind_site site;
 	struct bind_guard fb;
 };
 
@@ -825,12 +831,13 @@ struct block {
 	struct shadow shadows[SHADOWS_MAX];
 	size_t nshadows;
 	int kind;   /* B_IF, B_TRY, B_OTHER */
-	int clause; /* try: 0 body, 1 except, 2 else, 3 finally */
+	int clause; /* try: 0 body, 1 except, 2 else, 3 finally; if: 0 the
+		       if, 1... each elif and the else */
 	enum tg_audit_guard guard;
 	char gtext[96];
 	size_t gline;
 	size_t first;  /* try: the first finding appended inside it */
-	size_t serial; /* try: its number in the file, from 1 */
+	size_t serial; /* if, try: its number in the file, from 1 */
 	/* version branch of the current clause */
 	int vb;
 	size_t cl_line;
@@ -866,7 +873,7 @@ struct state {
 	int hot_line;			 /* the line may hold a use */
 	char *stars[STARS_MAX];
 	size_t nstars;
-	size_t nblocks, ntries;
+	size_t nblocks, nserial;
 	size_t niv;
 	size_t last_line; /* the last line of the previous logical line */
 	/* reading an f-string's fields (scan_fields): the string's token
@@ -1041,47 +1048,60 @@ bind_find(const struct state *st, const char *s, size_t n)
 	}
 }
 
-/* The innermost try block, or NULL. */
-static const struct block *
-innermost_try(const struct state *st)
+/* Where a binding made now is made: the innermost try, or if whose
+ * test guards. */
+static struct bind_site
+bind_here(const struct state *st)
 {
+	struct bind_site w = {0, 0};
 	size_t k;
 
-	for (k = st->nblocks; k-- > 0;)
-		if (st->blocks[k].kind == B_TRY)
-			return &st->blocks[k];
-	return NULL;
+	for (k = st->nblocks; k-- > 0;) {
+		const struct block *b = &st->blocks[k];
+
+		if (b->kind == B_TRY ||
+		    (b->kind == B_IF && b->guard == TG_AUDIT_GUARDED)) {
+			w.block = b->serial;
+			w.clause = (size_t)b->clause;
+			break;
+		}
+	}
+	return w;
 }
 
-/* The try whose body bound b, when a handler of it that guards is
- * running now (at any depth below it), or NULL. */
+/* The block of which a binding made now is an alternative to binding
+ * b (bind_set), or NULL. */
 static const struct block *
-fallback_try(const struct state *st, const struct binding *b)
+alternative_of(const struct state *st, const struct binding *b)
 {
 	size_t k;
 
-	for (k = st->nblocks; b->try_id && k-- > 0;) {
-		const struct block *tb = &st->blocks[k];
+	for (k = st->nblocks; b->site.block && k-- > 0;) {
+		const struct block *a = &st->blocks[k];
 
-		if (tb->kind == B_TRY && tb->serial == b->try_id)
-			return tb->clause == 1 &&
-				       tb->guard != TG_AUDIT_UNGUARDED
-				   ? tb
+		if (a->kind == B_OTHER || a->serial != b->site.block)
+			continue;
+		if (a->kind == B_TRY)
+			return a->clause == 1 && b->site.clause == 0 &&
+				       a->guard != TG_AUDIT_UNGUARDED
+				   ? a
 				   : NULL;
+		return (size_t)a->clause != b->site.clause ? a : NULL;
 	}
 	return NULL;
 }
 
-static int bind_removed(const struct state *st, const char *target);
+static int bind_status(const struct state *st, const char *target, size_t tn,
+		       int dep);
 
 static const struct bind_guard no_fallback = {TG_AUDIT_UNGUARDED, 0, ""};
 
 /* Bind name to target (NULL: to something that is not torch), as made
- * in the body of try try_id (0: none), with fallback guard fb. A name
- * that was never bound to torch and is not a root needs no record. */
+ * at site, with guard fb. A name that was never bound to torch and is
+ * not a root needs no record. */
 static void
 bind_put(struct state *st, const char *s, size_t n, const char *target,
-	 size_t tn, size_t try_id, const struct bind_guard *fb)
+	 size_t tn, struct bind_site site, const struct bind_guard *fb)
 {
 	struct binding *b = bind_find(st, s, n);
 	size_t k;
@@ -1121,45 +1141,55 @@ bind_put(struct state *st, const char *s, size_t n, const char *target,
 	}
 	free(b->target);
 	b->target = c;
-	b->try_id = try_id;
+	b->site = site;
 	b->fb = *fb;
 }
 
-/* Bind name to target where the code binds it: as bind_put, in the
- * body of the innermost try if that is where it runs.
+/* Bind name to target where the code binds it (bind_put).
  *
- * A name that a try's body bound to torch and a handler of that try
- * that guards binds again (at any depth: a try in the handler) is a
- * fallback, and the try guards the name's later uses. The binding they
- * use is the body's (what the name is wherever the body's import works:
- * try: from torch.distributed import get_global_rank / except
- * ImportError: get_global_rank = _get_global_rank, a later
- * get_global_rank(...) is the public name), but the handler's when the
- * body's is an entry some torch removed (try: from torch._six import
- * inf / except ImportError: from torch import inf: torch.inf). */
+ * A name bound to torch, then bound again in an alternative to that
+ * binding, has two meanings, and the block that chooses between them
+ * guards its later uses: a try whose body bound it and a handler that
+ * guards binds it again (at any depth: a try in the handler), or an if
+ * whose test guards (hasattr, a version) and another of its branches.
+ * The meaning kept: a try's body's (what the name is wherever the body's
+ * import works: try: from torch.distributed import get_global_rank /
+ * except ImportError: get_global_rank = _get_global_rank, a later
+ * get_global_rank(...) is the public name), unless it is an entry some
+ * torch removed (try: from torch._six import inf / except ImportError:
+ * from torch import inf: torch.inf); an if's first branch's, unless it
+ * is deprecated or removed and the other is a torch name that is not
+ * (the branch a current torch takes). */
 static void
 bind_set(struct state *st, const char *s, size_t n, const char *target,
 	 size_t tn)
 {
 	struct binding *b = bind_find(st, s, n);
-	const struct block *tb, *fb = b ? fallback_try(st, b) : NULL;
+	const struct block *a = b ? alternative_of(st, b) : NULL;
+	int take;
 
-	if (fb) {
-		struct bind_guard g = {fb->guard, fb->gline, ""};
-
-		if (b->fb.kind == TG_AUDIT_GUARDED)
-			g = b->fb;
-		else
-			snprintf(g.text, sizeof(g.text), "%s", fb->gtext);
-		if (b->target && bind_removed(st, b->target))
-			bind_put(st, s, n, target, tn, b->try_id, &g);
-		else
-			b->fb = g;
+	if (!a) {
+		bind_put(st, s, n, target, tn, bind_here(st), &no_fallback);
 		return;
 	}
-	tb = st->nblocks ? innermost_try(st) : NULL;
-	bind_put(st, s, n, target, tn, tb && tb->clause == 0 ? tb->serial : 0,
-		 &no_fallback);
+	if (b->fb.kind != TG_AUDIT_GUARDED) {
+		b->fb.kind = a->guard;
+		b->fb.line = a->gline;
+		snprintf(b->fb.text, sizeof(b->fb.text), "%s", a->gtext);
+	}
+	if (!b->target)
+		return;
+	if (a->kind == B_TRY)
+		take = bind_status(st, b->target, strlen(b->target), 0);
+	else
+		take = target &&
+		       bind_status(st, b->target, strlen(b->target), 1) &&
+		       !bind_status(st, target, tn, 1);
+	if (take) {
+		struct bind_guard g = b->fb;
+
+		bind_put(st, s, n, target, tn, b->site, &g);
+	}
 }
 
 /* The dotted name a head name stands for: its binding, itself for a
@@ -1256,16 +1286,15 @@ copy_text(char *dst, size_t cap, const char *s, size_t n)
 	dst[k] = '\0';
 }
 
-/* Whether the dotted name target is (under) an entry that some torch
- * removed. */
+/* Whether the dotted name target[0..tn) is under an entry that some
+ * torch removed (or, with dep, deprecated). */
 static int
-bind_removed(const struct state *st, const char *target)
+bind_status(const struct state *st, const char *target, size_t tn, int dep)
 {
-	size_t comp[CHAIN_MAX + 1], kc, fl = strlen(target),
-					nc = split_comps(target, fl, comp);
+	size_t comp[CHAIN_MAX + 1], kc, nc = split_comps(target, tn, comp);
 	const struct tg_api *a = match_longest(st, target, nc, comp, 1, &kc);
 
-	return a && a->removed.version;
+	return a && (a->removed.version || (dep && a->deprecated.version));
 }
 
 /* The guard of a finding at token index ti (SIZE_MAX: none). */
@@ -2924,7 +2953,7 @@ pop_block(struct state *st)
 		struct shadow *h = &b->shadows[k];
 
 		bind_put(st, h->name, h->nlen, h->target, strlen(h->target),
-			 h->try_id, &h->fb);
+			 h->site, &h->fb);
 		free(h->target);
 	}
 	st->nblocks--;
@@ -3026,8 +3055,8 @@ push_block(struct state *st, int kind, size_t indent, size_t line)
 	b->line = line;
 	b->gline = line;
 	b->first = st->r->nfindings;
-	if (kind == B_TRY)
-		b->serial = ++st->ntries;
+	if (kind != B_OTHER)
+		b->serial = ++st->nserial;
 	return b;
 }
 
@@ -3131,6 +3160,7 @@ blocks_line(struct state *st, int *header)
 				top->clause = 3;
 			}
 		} else if (top->kind == B_IF) {
+			top->clause++;
 			if (tok_kw(st, 0, "elif")) {
 				if_test(st, top, 1, c, 1);
 			} else {
@@ -3304,10 +3334,12 @@ shadow_params(struct state *st, size_t p)
 		b->shadows[b->nshadows].nlen = t->len;
 		b->shadows[b->nshadows].target = c;
 		bb = bind_find(st, s, t->len);
-		b->shadows[b->nshadows].try_id = bb ? bb->try_id : 0;
+		b->shadows[b->nshadows].site =
+		    bb ? bb->site : (struct bind_site){0, 0};
 		b->shadows[b->nshadows].fb = bb ? bb->fb : no_fallback;
 		b->nshadows++;
-		bind_put(st, s, t->len, NULL, 0, 0, &no_fallback);
+		bind_put(st, s, t->len, NULL, 0, (struct bind_site){0, 0},
+			 &no_fallback);
 	}
 }
 
