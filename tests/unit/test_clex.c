@@ -51,6 +51,8 @@ static const struct tcase cases[] = {
 		  "P5+1:1.5/1 P6+1:1.6/1 P7+1:1.7/1 P8+1:1.8 E9+0:1.9"},
     {"(", "P0+1:1.0 E1+0:1.1/1!2"},
     {"x\r\n// c\r\ny", "I0+1:1.0 M3+4:2.0 I9+1:3.0 E10+0:3.1"},
+    /* a backslash-CRLF in a literal splices it to the next line */
+    {"\"a\\\r\nb\" '\\\r\nc' d", "S0+7:1.0 Q8+6:2.3 I15+1:3.3 E16+0:3.4"},
     {"a \\\n b", "I0+1:1.0 I5+1:2.1 E6+0:2.2"},
     {"@ $", "X0+1:1.0 X2+1:1.2 E3+0:1.3"},
 };

@@ -50,6 +50,10 @@ static const struct tcase cases[] = {
     /* escapes: the quote, and a backslash-newline in a short string */
     {"'a\\'b' r'\\''", "S0+6:1.0 S7+5:1.7!4 L12+0:1.12 E12+0:1.12"},
     {"'a\\\nb'\n", "S0+6:1.0 L6+1:2.2 E7+0:3.0"},
+    /* a backslash-CRLF continues a short string, and an f-string's
+     * field */
+    {"'a\\\r\nb'\r\n", "S0+7:1.0 L7+2:2.2 E9+0:3.0"},
+    {"f'{x \\\r\n}'", "S0+10:1.0!10 L10+0:2.2 E10+0:2.2"},
     /* f-strings: nested strings of the same quote (3.12), escapes,
      * format specs with fields, dicts and comments in fields */
     {"f\"{x[\"a\"]}\" + 1",

@@ -75,7 +75,7 @@ short_end(const char *s, size_t len, size_t q, unsigned *fl)
 
 	for (k = q + 1; k < len && s[k] != s[q] && s[k] != '\n'; k++)
 		if (s[k] == '\\' && k + 1 < len)
-			k++;
+			k += splice(s, len, k) == 3 ? 2 : 1; /* "\\\r\n" */
 	if (k < len && s[k] == s[q])
 		return k + 1;
 	*fl |= TG_CLEX_UNTERMINATED;

@@ -197,7 +197,10 @@ read_field(const char *s, size_t len, size_t i, int triple, int level, int *bad)
 			continue;
 		}
 		if (c == '\\') {
-			i += i + 1 < len ? 2 : 1;
+			if (i + 2 < len && s[i + 1] == '\r' && s[i + 2] == '\n')
+				i += 3; /* a continuation at "\r\n" */
+			else
+				i += i + 1 < len ? 2 : 1;
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{') {
@@ -277,7 +280,11 @@ read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
 					k++;
 				continue;
 			}
-			k += 2;
+			/* an escaped byte, or a line continuation ("\\\r\n"
+			 * too: a line ends at "\r\n") */
+			k += k + 2 < len && s[k + 1] == '\r' && s[k + 2] == '\n'
+				 ? 3
+				 : 2;
 			continue;
 		}
 		if (c == '\n' && !triple)
