@@ -2266,6 +2266,20 @@ version_name(const char *s, size_t n)
 		ci_contains(s, n, "less"));
 }
 
+/* Whether tokens k..e are torch.__version__ (through any alias of
+ * torch), not another package's __version__. */
+static int
+torch_version_attr(const struct state *st, size_t k, size_t e)
+{
+	size_t tn = 0;
+	const char *tg;
+
+	if (e != k + 2 || !tok_is(st, e, "__version__"))
+		return 0;
+	tg = resolve_head(st, st->s + st->t[k].off, st->t[k].len, &tn);
+	return tg && tn == 5 && memcmp(tg, "torch", 5) == 0;
+}
+
 /* Whether token i starts a guard test; its text into text. */
 static int
 guard_signal(const struct state *st, size_t i, char *text, size_t cap)
@@ -2288,7 +2302,10 @@ guard_signal(const struct state *st, size_t i, char *text, size_t cap)
 			 tok_is(st, i, "dir") ? "" : ", ...");
 		return 1;
 	}
-	if (tok_is(st, i, "__version__") && i >= 2 && tok_op(st, i - 1, ".")) {
+	/* torch.__version__, through any alias; not another package's */
+	if (tok_is(st, i, "__version__") && i >= 2 && tok_op(st, i - 1, ".") &&
+	    (i == 2 || !tok_op(st, i - 3, ".")) &&
+	    torch_version_attr(st, i - 2, i)) {
 		snprintf(text, cap, "torch version");
 		return 1;
 	}
@@ -2390,20 +2407,6 @@ parse_func(const struct state *st, size_t e)
 	       tok_is(st, e, "LooseVersion") || tok_is(st, e, "digit_version");
 }
 
-/* Whether tokens k..e are torch.__version__ (through any alias of
- * torch), not another package's __version__. */
-static int
-torch_version_attr(const struct state *st, size_t k, size_t e)
-{
-	size_t tn = 0;
-	const char *tg;
-
-	if (e != k + 2 || !tok_is(st, e, "__version__"))
-		return 0;
-	tg = resolve_head(st, st->s + st->t[k].off, st->t[k].len, &tn);
-	return tg && tn == 5 && memcmp(tg, "torch", 5) == 0;
-}
-
 /* One side of a version comparison at [a, b): 1 a version name, 2
  * parse(torch.__version__), 3 torch.__version__ itself, 4 a tuple
  * (into ver), 5 parse("X") (into ver), 6 an integer compared with a
@@ -2449,7 +2452,7 @@ version_side(const struct state *st, size_t a, size_t b, char *ver, size_t cap)
 	e = chain_end(st, a);
 	if (e + 1 == b) {
 		if (tok_is(st, e, "__version__"))
-			return 3;
+			return torch_version_attr(st, a, e) ? 3 : 0;
 		if (version_name(st->s + st->t[e].off, st->t[e].len))
 			return 1;
 		return 0;
@@ -2485,6 +2488,19 @@ version_side(const struct state *st, size_t a, size_t b, char *ver, size_t cap)
 }
 
 static const char *const cmp_ops[] = {">=", "<=", ">", "<", "==", "!="};
+
+/* Whether tokens [a, b) are one string literal whose body starts with a
+ * digit: a version compared as a string ("2.4"; not "parrots"). */
+static int
+version_string(const struct state *st, size_t a, size_t b)
+{
+	const struct tg_pylex_tok *t = &st->t[a];
+	size_t bo = t->off + t->pre + t->quote;
+
+	return b == a + 1 && t->kind == TG_PYLEX_STRING &&
+	       !(t->flags & TG_PYLEX_UNTERMINATED) && bo < t->off + t->len &&
+	       st->s[bo] >= '0' && st->s[bo] <= '9';
+}
 
 /* op index flipped (operands swapped) and negated. */
 static const int flip_op[] = {1, 0, 3, 2, 4, 5};
@@ -2563,8 +2579,8 @@ read_compare(struct state *st, size_t a, size_t b, char *pos, char *neg,
 		return 0;
 	lk = version_side(st, a, i, lv, sizeof(lv));
 	rk = version_side(st, i + 1, b, rv, sizeof(rv));
-	if ((lk == 3 && st->t[i + 1].kind == TG_PYLEX_STRING) ||
-	    (rk == 3 && st->t[a].kind == TG_PYLEX_STRING)) {
+	if ((lk == 3 && version_string(st, i + 1, b)) ||
+	    (rk == 3 && version_string(st, a, i))) {
 		if (!st->rc)
 			st->rc = tg_diag_add(
 			    &st->r->notes, TG_SEV_NOTE, 0, st->path,
