@@ -1193,12 +1193,16 @@ bind_set(struct state *st, const char *s, size_t n, const char *target,
 }
 
 /* The dotted name a head name stands for: its binding, itself for a
- * root, or NULL. */
+ * root, or NULL. *via (where not NULL) gets the binding, NULL for a
+ * root or an unbound name. */
 static const char *
-resolve_head(const struct state *st, const char *s, size_t n, size_t *tn)
+resolve_head(const struct state *st, const char *s, size_t n, size_t *tn,
+	     const struct binding **via)
 {
 	const struct binding *b = bind_find(st, s, n);
 
+	if (via)
+		*via = b;
 	if (b) {
 		if (!b->target)
 			return NULL;
@@ -1508,17 +1512,18 @@ chain_end(const struct state *st, size_t i)
 }
 
 /* Resolve the chain tokens i..e (names at i, i+2, ...) into full;
- * *ntarget the components the head stood for. 0 when the head is not
+ * *ntarget the components the head stood for, *via the head's binding
+ * (NULL: a root or a star import's name). 0 when the head is not
  * torch. */
 static int
 resolve_chain(const struct state *st, size_t i, size_t e, char *full,
-	      size_t *fl, size_t *ntarget)
+	      size_t *fl, size_t *ntarget, const struct binding **via)
 {
 	const char *h = st->s + st->t[i].off, *tg = NULL;
 	size_t hn = st->t[i].len, tn = 0, k, n;
 
-	tg = resolve_head(st, h, hn, &tn);
-	if (!tg && st->nstars && !bind_find(st, h, hn)) {
+	tg = resolve_head(st, h, hn, &tn, via);
+	if (!tg && st->nstars && !*via) {
 		/* a bare name from "from torch.x import *" */
 		for (k = 0; k < st->nstars && !tg; k++) {
 			char buf[NAME_MAX_LEN];
@@ -1731,7 +1736,7 @@ string_annotation(struct state *st, size_t i)
 			k++;
 		h = st->s + a;
 		k0 = k;
-		tg = resolve_head(st, h, k - a, &tn);
+		tg = resolve_head(st, h, k - a, &tn, NULL);
 		if (!tg || tn + 1 >= sizeof(full))
 			continue;
 		memcpy(full, tg, tn);
@@ -1965,9 +1970,8 @@ scan_refs(struct state *st, size_t a, size_t b)
 		e = chain_end(st, i);
 		if (e >= b)
 			e = b - 1;
-		if (!resolve_chain(st, i, e, full, &fl, &ntg))
+		if (!resolve_chain(st, i, e, full, &fl, &ntg, &st->via))
 			continue;
-		st->via = bind_find(st, st->s + t->off, t->len);
 		nc = split_comps(full, fl, comp);
 		api = match_longest(st, full, nc, comp, 1, &kc);
 		ntok = (e - i) / 2 + 1;
@@ -2177,8 +2181,9 @@ stmt_assign(struct state *st, size_t a, size_t b)
 	    chain_end(st, eq + 1) == b - 1) {
 		char full[NAME_MAX_LEN];
 		size_t fl, ntg;
+		const struct binding *via;
 
-		if (resolve_chain(st, eq + 1, b - 1, full, &fl, &ntg)) {
+		if (resolve_chain(st, eq + 1, b - 1, full, &fl, &ntg, &via)) {
 			size_t comp[CHAIN_MAX + 1],
 			    kc = 0, nc = split_comps(full, fl, comp);
 
@@ -2276,7 +2281,7 @@ torch_version_attr(const struct state *st, size_t k, size_t e)
 
 	if (e != k + 2 || !tok_is(st, e, "__version__"))
 		return 0;
-	tg = resolve_head(st, st->s + st->t[k].off, st->t[k].len, &tn);
+	tg = resolve_head(st, st->s + st->t[k].off, st->t[k].len, &tn, NULL);
 	return tg && tn == 5 && memcmp(tg, "torch", 5) == 0;
 }
 
@@ -2293,7 +2298,8 @@ guard_signal(const struct state *st, size_t i, char *text, size_t cap)
 	if ((tok_is(st, i, "hasattr") || tok_is(st, i, "getattr") ||
 	     tok_is(st, i, "dir")) &&
 	    tok_op(st, i + 1, "(") && tok_name(st, i + 2) &&
-	    resolve_head(st, st->s + st->t[i + 2].off, st->t[i + 2].len, &tn)) {
+	    resolve_head(st, st->s + st->t[i + 2].off, st->t[i + 2].len, &tn,
+			 NULL)) {
 		size_t e = chain_end(st, i + 2);
 
 		snprintf(text, cap, "%.*s(%.*s%s)", (int)t->len, s,
@@ -3336,7 +3342,7 @@ shadow_params(struct state *st, size_t p)
 
 		if (!param_name(st, p, i))
 			continue;
-		if (!(target = resolve_head(st, s, t->len, &tn)))
+		if (!(target = resolve_head(st, s, t->len, &tn, NULL)))
 			continue;
 		if (b->nshadows == SHADOWS_MAX)
 			break;
