@@ -157,8 +157,6 @@ static const struct tcase cases[] = {
      "3:28 torch.autograd.backward.grad_variables argument code -\n"
      "5:13 torch.nn.Hardtanh.min_value argument code -\n"
      "7:12 torch.optim.lr_scheduler.LRScheduler.step.epoch argument code -\n"
-     "7:12 torch.optim.lr_scheduler.ReduceLROnPlateau.step.epoch argument code "
-     "-\n"
      "9:39 torch.nn.functional.gumbel_softmax.eps argument code -\n"},
     {"method-16",
      "d.sample_n(3)\nd.sample((3,))\nctx.mark_shared_storage((a, b))\n"

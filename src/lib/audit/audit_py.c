@@ -45,7 +45,10 @@
  * Parameters (kind "parameter", id FUNC.PARAM): a call resolved to FUNC
  * (or to another function its pattern names before "\s*\(", such as
  * CUDAExtension) passing PARAM=; FUNC under a class (torch.nn.Module.
- * load_state_dict) is a method on any receiver; FUNC a module named
+ * load_state_dict) is a method on any receiver, and where two such
+ * entries have one method and keyword (LRScheduler.step.epoch and
+ * ReduceLROnPlateau.step.epoch) a call is a use of the first in the
+ * table's order only, the receiver's class being unknown; FUNC a module named
  * "functional" means any function in it (size_average=). A positional
  * use of a parameter is not seen. Behaviours (kind "behavior"): the ones
  * in behaviours[] below are judged from the call's arguments (torch.load
@@ -125,6 +128,7 @@ struct param_rule {
 	size_t flen;
 	int method; /* func is a method: ".func(" on any receiver */
 	int under;  /* func is a module: any function under it */
+	int twin;   /* a method rule an earlier one has the func and kw of */
 	char *kw;
 };
 
@@ -540,6 +544,7 @@ add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
 	v->kw = strdup(kw);
 	v->method = method;
 	v->under = under;
+	v->twin = 0;
 	if (!v->func || !v->kw) {
 		free(v->func);
 		free(v->kw);
@@ -776,10 +781,17 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	}
 	for (k = 0; k < ix->nmethods; k++)
 		hot_set(ix->hot, ix->methods[k].name, ix->methods[k].nlen);
-	for (k = 0; k < ix->nparams; k++)
-		if (ix->params[k].method)
-			hot_set(ix->hot, ix->params[k].func,
-				ix->params[k].flen);
+	for (k = 0; k < ix->nparams; k++) {
+		struct param_rule *pr = &ix->params[k];
+
+		if (!pr->method)
+			continue;
+		hot_set(ix->hot, pr->func, pr->flen);
+		for (u = 0; u < k && !pr->twin; u++)
+			pr->twin = ix->params[u].method &&
+				   strcmp(ix->params[u].func, pr->func) == 0 &&
+				   strcmp(ix->params[u].kw, pr->kw) == 0;
+	}
 	rc = 0;
 	*out = ix;
 	ix = NULL;
@@ -1698,7 +1710,7 @@ check_method(struct state *st, size_t i)
 	for (k = 0; k < ix->nparams; k++) {
 		const struct param_rule *pr = &ix->params[k];
 
-		if (!pr->method || pr->flen != nl ||
+		if (!pr->method || pr->twin || pr->flen != nl ||
 		    memcmp(pr->func, nm, nl) != 0)
 			continue;
 		if (call_args(st, i + 1, pr->kw, &kwat, &npos, &star, &empty) &&
