@@ -136,6 +136,31 @@ add_note(struct run *run, enum tg_severity sev, const char *path, size_t line,
 	return rc;
 }
 
+/* "the suppression ignore[a,b] matched no finding" */
+static int
+unused_suppression(struct run *run, const char *path,
+		   const struct tg_audit_suppression *sp)
+{
+	struct tg_buf ids = TG_BUF_INIT;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < sp->nids; k++)
+		tg_buf_addf(&ids, "%s%s", k ? "," : "[", sp->ids[k]);
+	if (sp->nids)
+		tg_buf_addc(&ids, ']');
+	rc = tg_buf_error(&ids)
+		 ? TG_ENOMEM
+		 : add_note(run, TG_SEV_WARNING, path, sp->line,
+			    "unused-suppression",
+			    "the suppression ignore%s matched no finding",
+			    ids.data ? ids.data : "");
+	if (rc)
+		run->oom = 1;
+	tg_buf_release(&ids);
+	return rc;
+}
+
 static double
 seconds(const struct timespec *a, const struct timespec *b)
 {
@@ -200,9 +225,7 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
 	run->found += w;
 	for (k = 0; k < r->nsuppressions; k++)
 		if (!r->suppressions[k].used &&
-		    add_note(run, TG_SEV_WARNING, path, r->suppressions[k].line,
-			     "unused-suppression",
-			     "the suppression matched no finding"))
+		    unused_suppression(run, path, &r->suppressions[k]))
 			return TG_ENOMEM;
 	for (k = 0; k < r->notes.n; k++) {
 		const struct tg_diag *d = &r->notes.v[k];
