@@ -365,6 +365,18 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
 		return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0,
 			    "a symlink loop");
+	if (why == TG_WALK_DANGLING && e->is_link) {
+		ssize_t n = readlink(e->path, buf, sizeof(buf) - 1);
+
+		if (n >= 0) {
+			char m[sizeof(buf) + 64];
+
+			buf[n] = '\0';
+			snprintf(m, sizeof(m), "a dangling symbolic link to '%s'",
+				 buf);
+			return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0, m);
+		}
+	}
 	if (why == TG_WALK_UNREADABLE) {
 		snprintf(buf, sizeof(buf), "cannot read '%s': %s", e->path,
 			 msg);
