@@ -372,8 +372,8 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 			char m[sizeof(buf) + 64];
 
 			buf[n] = '\0';
-			snprintf(m, sizeof(m), "a dangling symbolic link to '%s'",
-				 buf);
+			snprintf(m, sizeof(m),
+				 "a dangling symbolic link to '%s'", buf);
 			return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0, m);
 		}
 	}

@@ -234,6 +234,18 @@ static const struct tcase cases[] = {
      "ImportError]\n"
      "24:28 torch.cuda.amp.autocast import code -\n"
      "25:1 torch.cuda.amp.autocast call code -\n"},
+    {"getattr",
+     "import torch\nimport torch.cuda.amp as amp\n"
+     "S = getattr(amp, \"GradScaler\")\n"
+     "f = getattr(torch.cuda.amp, 'custom_fwd', None)\n"
+     "getattr(torch.cuda.amp, name)\ngetattr(torch.cuda.amp, f\"GradScaler\")\n"
+     "getattr(torch.cuda.amp, \"Grad Scaler\")\nobj.getattr(amp, "
+     "\"GradScaler\")\n"
+     "hasattr(amp, \"GradScaler\")\ngetattr(amp, \"GradScaler\").x\n",
+     "3:5 torch.cuda.amp.GradScaler getattr code -\n"
+     "4:5 torch.cuda.amp.custom_fwd getattr code G@4 [getattr with a "
+     "default]\n"
+     "10:1 torch.cuda.amp.GradScaler getattr code -\n"},
     {"try-fallback-alias",
      "import torch\ntry:\n    from torch.cuda.amp import custom_fwd\n"
      "except ImportError:\n    from torch.amp import custom_fwd\n"

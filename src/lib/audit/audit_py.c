@@ -35,7 +35,9 @@
  * that prefix, the same prefix without its next-to-last component when
  * that is a module-like name under a package of two or more components
  * (torch.cuda.amp.autocast_mode.autocast is torch.cuda.amp.autocast:
- * packages re-export what their submodules define). Patterns that do
+ * packages re-export what their submodules define); getattr(CHAIN,
+ * "name") with a literal name is a use of CHAIN.name (check_getattr).
+ * Patterns that do
  * neither ((?:\w+\.)?, lookaheads) are not run: methods, parameters and
  * behaviours are read from the tokens instead, see the rules below.
  *
@@ -895,6 +897,9 @@ struct state {
 	/* the binding of the head of the chain being reported, whose
 	 * fallback guards its uses (NULL: none) */
 	const struct binding *via;
+	/* a getattr with a default being reported: it copes with the
+	 * name's absence, so it guards itself */
+	int self_guarded;
 	/* reading a def's header: the index of its '(' (its parameters'
 	 * names are no uses), else SIZE_MAX */
 	size_t params_at;
@@ -1382,6 +1387,11 @@ emit(struct state *st, const struct tg_api *api, size_t line, size_t col,
 			f.guard = fb->kind;
 			gt = fb->text;
 			f.guard_line = fb->line;
+		}
+		if (st->self_guarded && f.guard != TG_AUDIT_GUARDED) {
+			f.guard = TG_AUDIT_GUARDED;
+			gt = "getattr with a default";
+			f.guard_line = line;
 		}
 	} else {
 		gt = NULL;
@@ -1924,6 +1934,47 @@ scan_fields(struct state *st, size_t ti)
 	st->field_of = outer;
 }
 
+/* getattr(CHAIN, "name"...) with CHAIN (tokens i..e) resolved to
+ * full[0..fl): a use of full.name where that is an entry, guarded by
+ * itself when it has a default (it copes with the name's absence). */
+static void
+check_getattr(struct state *st, size_t i, size_t e, const char *full, size_t fl)
+{
+	const struct tg_pylex_tok *t = &st->t[e + 2];
+	char name[NAME_MAX_LEN];
+	size_t comp[CHAIN_MAX + 1], nc, kc, bo, eo, k;
+	const struct tg_api *api;
+
+	if (i < 2 || !tok_is(st, i - 2, "getattr") || !tok_op(st, i - 1, "(") ||
+	    (i > 2 && tok_op(st, i - 3, ".")) || !tok_op(st, e + 1, ",") ||
+	    t->kind != TG_PYLEX_STRING ||
+	    (t->flags &
+	     (TG_PYLEX_FSTRING | TG_PYLEX_BYTES | TG_PYLEX_UNTERMINATED)) ||
+	    !(tok_op(st, e + 3, ",") || tok_op(st, e + 3, ")")))
+		return;
+	bo = t->off + t->pre + t->quote;
+	eo = t->off + t->len - t->quote;
+	if (eo <= bo || fl + 1 + (eo - bo) >= sizeof(name))
+		return;
+	for (k = bo; k < eo; k++)
+		if (!ident_char((unsigned char)st->s[k]))
+			return;
+	memcpy(name, full, fl);
+	name[fl] = '.';
+	memcpy(name + fl + 1, st->s + bo, eo - bo);
+	fl += 1 + (eo - bo);
+	name[fl] = '\0';
+	nc = split_comps(name, fl, comp);
+	api = match_longest(st, name, nc, comp, nc, &kc);
+	if (!api)
+		return;
+	st->self_guarded = tok_op(st, e + 3, ",");
+	emit(st, api, st->t[i - 2].line, st->t[i - 2].col, TG_AUDIT_IN_CODE,
+	     "getattr", i - 2, st->s + st->t[i - 2].off,
+	     t->off + t->len - st->t[i - 2].off);
+	st->self_guarded = 0;
+}
+
 /* References in tokens [a, b): chains resolved to table names, methods,
  * strings. */
 static void
@@ -1984,6 +2035,7 @@ scan_refs(struct state *st, size_t a, size_t b)
 			e = b - 1;
 		if (!resolve_chain(st, i, e, full, &fl, &ntg, &st->via))
 			continue;
+		check_getattr(st, i, e, full, fl);
 		nc = split_comps(full, fl, comp);
 		api = match_longest(st, full, nc, comp, 1, &kc);
 		ntok = (e - i) / 2 + 1;
