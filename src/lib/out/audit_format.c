@@ -25,13 +25,72 @@ in_name(enum tg_audit_in in)
 					  : "code";
 }
 
+static int
+name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether c[0..cn) is a component of s[0..n) (split at what is not a
+ * name character: '.', "::", '/', '<'...). */
+static int
+has_comp(const char *s, size_t n, const char *c, size_t cn)
+{
+	const char *p = s, *e = s + n, *q;
+
+	for (; p < e; p = q) {
+		while (p < e && !name_char(*p))
+			p++;
+		for (q = p; q < e && name_char(*q); q++)
+			;
+		if ((size_t)(q - p) == cn && cn && memcmp(p, c, cn) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The name a finding's text spells ("AT_ASSERTM", ".storage",
+ * "torch._dynamo.allow_in_graph"), k bytes of it, where it is another
+ * name than the entry's id: an entry that covers several names
+ * (AT_ERROR covers AT_ASSERTM) or an alias. NULL where the text names
+ * the id or something under it (amp.GradScaler, torch._dynamo.reset
+ * for the module), or is an include. */
+static const char *
+spelled_name(const struct tg_audit_finding *f, size_t *k)
+{
+	const char *t = f->text, *id = f->api->id, *last, *idlast;
+	size_t n, il = strlen(id);
+
+	if (!t || strcmp(f->kind, "include") == 0)
+		return NULL;
+	for (n = 0; name_char(t[n]) || t[n] == '.' || t[n] == ':'; n++)
+		;
+	while (n && !name_char(t[n - 1]))
+		n--;
+	for (last = t + n; last > t && name_char(last[-1]); last--)
+		;
+	for (idlast = id + il; idlast > id && name_char(idlast[-1]); idlast--)
+		;
+	if (!n || has_comp(id, il, last, (size_t)(t + n - last)) ||
+	    has_comp(t, n, idlast, (size_t)(id + il - idlast)))
+		return NULL;
+	*k = n;
+	return t;
+}
+
 int
 tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it)
 {
 	const struct tg_api *a = it->f->api;
-	const char *sep = " (";
+	const char *sep = " (", *sp;
+	size_t spn;
 
 	tg_buf_adds(b, a->id);
+	if ((sp = spelled_name(it->f, &spn))) {
+		tg_buf_addf(b, "%sused as %.*s", sep, (int)spn, sp);
+		sep = "; ";
+	}
 	if (a->removed.version && it->rank == TG_AUDIT_RANK_REMOVED) {
 		tg_buf_addf(b, "%sremoved in %s", sep, a->removed.version);
 		sep = "; ";
