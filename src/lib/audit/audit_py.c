@@ -1940,11 +1940,14 @@ scan_fields(struct state *st, size_t ti)
 static void
 check_getattr(struct state *st, size_t i, size_t e, const char *full, size_t fl)
 {
-	const struct tg_pylex_tok *t = &st->t[e + 2];
+	const struct tg_pylex_tok *t;
 	char name[NAME_MAX_LEN];
 	size_t comp[CHAIN_MAX + 1], nc, kc, bo, eo, k;
 	const struct tg_api *api;
 
+	if (e + 2 >= st->n)
+		return;
+	t = &st->t[e + 2];
 	if (i < 2 || !tok_is(st, i - 2, "getattr") || !tok_op(st, i - 1, "(") ||
 	    (i > 2 && tok_op(st, i - 3, ".")) || !tok_op(st, e + 1, ",") ||
 	    t->kind != TG_PYLEX_STRING ||
