@@ -149,14 +149,15 @@ unused_suppression(struct run *run, const char *path,
 		tg_buf_addf(&ids, "%s%s", k ? "," : "[", sp->ids[k]);
 	if (sp->nids)
 		tg_buf_addc(&ids, ']');
-	rc = tg_buf_error(&ids)
-		 ? TG_ENOMEM
-		 : add_note(run, TG_SEV_WARNING, path, sp->line,
-			    "unused-suppression",
-			    "the suppression ignore%s matched no finding",
-			    ids.data ? ids.data : "");
-	if (rc)
+	if (tg_buf_error(&ids)) {
 		run->oom = 1;
+		rc = TG_ENOMEM;
+	} else {
+		rc = add_note(run, TG_SEV_WARNING, path, sp->line,
+			      "unused-suppression",
+			      "the suppression ignore%s matched no finding",
+			      ids.data ? ids.data : "");
+	}
 	tg_buf_release(&ids);
 	return rc;
 }

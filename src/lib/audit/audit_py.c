@@ -130,7 +130,7 @@ struct param_rule {
 	size_t flen;
 	int method; /* func is a method: ".func(" on any receiver */
 	int under;  /* func is a module: any function under it */
-	int twin;   /* a method rule an earlier one has the func and kw of */
+	int twin;   /* an earlier method rule has this func and kw: skipped */
 	char *kw;
 };
 
