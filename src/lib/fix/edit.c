@@ -1,0 +1,319 @@
+/* edit.c - replacements of byte ranges in a buffer, and their unified diff
+ * SPDX-License-Identifier: MIT
+ *
+ * Owns no state: edits arrive as an array the caller owns, offsets into
+ * the original. normalize sorts them (a stable merge sort, insertions
+ * first at a tie, so the order is the same on every platform) and
+ * rejects conflicts; apply is one pass over the original; diff derives
+ * the changed lines from the edits themselves (each edit touches the
+ * whole lines around it; lines equal at both ends of such a block are
+ * trimmed), so it costs O(size + edits) and needs no general LCS. The
+ * hunks are those of `diff -u`: three lines of context, blocks closer
+ * than seven lines share a hunk. Limits: out's maximum; the line tables
+ * of the old and the new text, one size_t a line.
+ */
+#include "lib/fix/edit.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+tg_edit_conflict(const struct tg_edit *a, const struct tg_edit *b)
+{
+	if (a->start > b->start) {
+		const struct tg_edit *t = a;
+		a = b;
+		b = t;
+	}
+	if (a->start == a->end) /* insertions go first at a tie */
+		return 0;
+	if (b->start == a->start)
+		return b->start < b->end;
+	return b->start < a->end;
+}
+
+/* a before b in the applied order */
+static int
+before(const struct tg_edit *a, const struct tg_edit *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	return a->start == a->end && b->start < b->end;
+}
+
+static void
+merge_sort(struct tg_edit *e, struct tg_edit *tmp, size_t n)
+{
+	size_t w, i;
+
+	for (w = 1; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t mid = i + w < n ? i + w : n;
+			size_t hi = i + 2 * w < n ? i + 2 * w : n;
+			size_t l = i, r = mid, k = i;
+
+			while (l < mid && r < hi)
+				tmp[k++] =
+				    before(&e[r], &e[l]) ? e[r++] : e[l++];
+			while (l < mid)
+				tmp[k++] = e[l++];
+			while (r < hi)
+				tmp[k++] = e[r++];
+		}
+		memcpy(e, tmp, n * sizeof(*e));
+	}
+}
+
+static int
+same(const struct tg_edit *a, const struct tg_edit *b)
+{
+	return a->start == b->start && a->end == b->end && a->len == b->len &&
+	       (a->len == 0 || memcmp(a->text, b->text, a->len) == 0);
+}
+
+int
+tg_edit_normalize(struct tg_edit *e, size_t *n, size_t len, struct tg_err *err)
+{
+	struct tg_edit *tmp;
+	size_t i, k, last = SIZE_MAX; /* the last replacement kept */
+
+	for (i = 0; i < *n; i++)
+		if (e[i].start > e[i].end || e[i].end > len)
+			return tg_err_set(err, TG_EINVAL,
+					  "edit [%zu, %zu) outside the text "
+					  "(%zu bytes)",
+					  e[i].start, e[i].end, len);
+	if (*n > 1) {
+		if (*n > SIZE_MAX / sizeof(*tmp) ||
+		    !(tmp = malloc(*n * sizeof(*tmp))))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		merge_sort(e, tmp, *n);
+		free(tmp);
+	}
+	for (i = k = 0; i < *n; i++) {
+		size_t j;
+		int dup = 0;
+
+		/* an identical edit is at the same start: look back there */
+		for (j = k; j-- > 0 && e[j].start == e[i].start;)
+			if (same(&e[j], &e[i]))
+				dup = 1;
+		if (dup)
+			continue;
+		if (last != SIZE_MAX && tg_edit_conflict(&e[last], &e[i]))
+			return tg_err_set(err, TG_EINVAL,
+					  "edits [%zu, %zu) and [%zu, %zu) "
+					  "overlap",
+					  e[last].start, e[last].end,
+					  e[i].start, e[i].end);
+		e[k] = e[i];
+		if (e[k].start < e[k].end &&
+		    (last == SIZE_MAX || e[k].end > e[last].end))
+			last = k;
+		k++;
+	}
+	*n = k;
+	return 0;
+}
+
+int
+tg_edit_apply(const char *src, size_t len, const struct tg_edit *e, size_t n,
+	      struct tg_buf *out)
+{
+	size_t i, pos = 0;
+
+	for (i = 0; i < n; i++) {
+		tg_buf_add(out, src + pos, e[i].start - pos);
+		tg_buf_add(out, e[i].text, e[i].len);
+		pos = e[i].end;
+	}
+	tg_buf_add(out, src + pos, len - pos);
+	return tg_buf_error(out);
+}
+
+/* The offsets at which the lines of s[0..len) start, and len last:
+ * lines (*nl of them) are [(*ls)[k], (*ls)[k + 1]). */
+static int
+line_starts(const char *s, size_t len, size_t **ls, size_t *nl)
+{
+	const char *p = s, *q;
+	size_t n = 1, k = 0;
+
+	while ((q = memchr(p, '\n', len - (size_t)(p - s))) && q + 1 < s + len)
+		n++, p = q + 1;
+	if (!(*ls = malloc((n + 1) * sizeof(**ls))))
+		return TG_ENOMEM;
+	p = s;
+	if (len) {
+		(*ls)[k++] = 0;
+		while ((q = memchr(p, '\n', len - (size_t)(p - s))) &&
+		       q + 1 < s + len) {
+			p = q + 1;
+			(*ls)[k++] = (size_t)(p - s);
+		}
+	}
+	(*ls)[k] = len;
+	*nl = k;
+	return 0;
+}
+
+/* The line holding offset off (a line start maps to its own line;
+ * off == len to the line count). */
+static size_t
+line_of(const size_t *ls, size_t nl, size_t off)
+{
+	size_t lo = 0, hi = nl;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ls[mid + 1] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+struct side {
+	const char *s;
+	const size_t *ls;
+	size_t nl;
+};
+
+static int
+line_eq(const struct side *a, size_t i, const struct side *b, size_t j)
+{
+	size_t la = a->ls[i + 1] - a->ls[i], lb = b->ls[j + 1] - b->ls[j];
+
+	return la == lb && memcmp(a->s + a->ls[i], b->s + b->ls[j], la) == 0;
+}
+
+/* A changed block: old lines [oa, ob), new lines [na, nb). */
+struct block {
+	size_t oa, ob, na, nb;
+};
+
+static void
+range(struct tg_buf *out, size_t start, size_t count)
+{
+	if (count == 1)
+		tg_buf_addf(out, "%zu", start + 1);
+	else
+		tg_buf_addf(out, "%zu,%zu", count ? start + 1 : start, count);
+}
+
+static void
+line(struct tg_buf *out, char tag, const struct side *sd, size_t k)
+{
+	size_t a = sd->ls[k], b = sd->ls[k + 1];
+
+	tg_buf_addc(out, tag);
+	tg_buf_add(out, sd->s + a, b - a);
+	if (sd->s[b - 1] != '\n')
+		tg_buf_adds(out, "\n\\ No newline at end of file\n");
+}
+
+#define CONTEXT 3
+
+static void
+hunk(struct tg_buf *out, const struct side *o, const struct side *nw,
+     const struct block *b, size_t nb)
+{
+	size_t os = b[0].oa > CONTEXT ? b[0].oa - CONTEXT : 0;
+	size_t oe =
+	    b[nb - 1].ob + CONTEXT < o->nl ? b[nb - 1].ob + CONTEXT : o->nl;
+	size_t ns = b[0].na - (b[0].oa - os);
+	size_t ne = b[nb - 1].nb + (oe - b[nb - 1].ob);
+	size_t i, k = os;
+
+	tg_buf_adds(out, "@@ -");
+	range(out, os, oe - os);
+	tg_buf_adds(out, " +");
+	range(out, ns, ne - ns);
+	tg_buf_adds(out, " @@\n");
+	for (i = 0; i < nb; i++) {
+		for (; k < b[i].oa; k++)
+			line(out, ' ', o, k);
+		for (; k < b[i].ob; k++)
+			line(out, '-', o, k);
+		for (size_t j = b[i].na; j < b[i].nb; j++)
+			line(out, '+', nw, j);
+	}
+	for (; k < oe; k++)
+		line(out, ' ', o, k);
+}
+
+int
+tg_edit_diff(const char *path, const char *src, size_t len,
+	     const struct tg_edit *e, size_t n, struct tg_buf *out)
+{
+	struct tg_buf nb = TG_BUF_INIT;
+	size_t *ols = NULL, *nls = NULL, onl, nnl, i, nblk = 0, first;
+	struct block *blk = NULL;
+	struct side o, nw;
+	long long delta = 0;
+	int rc;
+
+	nb.max = out->max;
+	if ((rc = tg_edit_apply(src, len, e, n, &nb)))
+		goto out;
+	if ((rc = line_starts(src, len, &ols, &onl)) ||
+	    (rc = line_starts(nb.data ? nb.data : "", nb.len, &nls, &nnl)))
+		goto out;
+	if (n && !(blk = malloc(n * sizeof(*blk)))) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
+	o = (struct side){src, ols, onl};
+	nw = (struct side){nb.data, nls, nnl};
+	for (i = 0; i < n; i++) {
+		/* the whole lines around edit i and those it merges with */
+		size_t oa = line_of(ols, onl, e[i].start), ob, na;
+		long long before = delta;
+
+		for (;;) {
+			delta += (long long)e[i].len -
+				 (long long)(e[i].end - e[i].start);
+			ob = line_of(ols, onl, e[i].end);
+			if (ob < onl)
+				ob++;
+			if (i + 1 < n && e[i + 1].start < ols[ob])
+				i++;
+			else
+				break;
+		}
+		na = line_of(nls, nnl, (size_t)((long long)ols[oa] + before));
+		blk[nblk] = (struct block){
+		    oa, ob, na,
+		    line_of(nls, nnl, (size_t)((long long)ols[ob] + delta))};
+		/* trim the lines equal at both ends */
+		while (blk[nblk].oa < blk[nblk].ob &&
+		       blk[nblk].na < blk[nblk].nb &&
+		       line_eq(&o, blk[nblk].oa, &nw, blk[nblk].na))
+			blk[nblk].oa++, blk[nblk].na++;
+		while (blk[nblk].oa < blk[nblk].ob &&
+		       blk[nblk].na < blk[nblk].nb &&
+		       line_eq(&o, blk[nblk].ob - 1, &nw, blk[nblk].nb - 1))
+			blk[nblk].ob--, blk[nblk].nb--;
+		if (blk[nblk].oa < blk[nblk].ob || blk[nblk].na < blk[nblk].nb)
+			nblk++;
+	}
+	if (nblk) {
+		tg_buf_addf(out, "--- a/%s\n+++ b/%s\n", path, path);
+		for (first = 0, i = 1; i <= nblk; i++)
+			if (i == nblk ||
+			    blk[i].oa - blk[i - 1].ob > 2 * CONTEXT) {
+				hunk(out, &o, &nw, blk + first, i - first);
+				first = i;
+			}
+	}
+	rc = tg_buf_error(out);
+out:
+	free(blk);
+	free(nls);
+	free(ols);
+	tg_buf_release(&nb);
+	return rc ? rc : tg_buf_error(out);
+}

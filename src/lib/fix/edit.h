@@ -1,0 +1,51 @@
+/* edit.h - replacements of byte ranges in a buffer, and their unified diff
+ * SPDX-License-Identifier: MIT
+ *
+ * An edit replaces the bytes [start, end) of an original buffer with
+ * text (an insertion has start == end, a deletion an empty text). A set
+ * of edits is applied in one pass over the original, so every offset is
+ * one of the original's: nothing shifts while edits are collected.
+ *
+ * Two edits conflict when they replace a common byte, or when both
+ * replace something and start at the same offset; insertions at one
+ * offset do not conflict with each other and keep their given order
+ * (and come before a replacement starting there). Identical edits (same
+ * range, same text) count once: two fixes may need the same import.
+ */
+#ifndef TG_LIB_FIX_EDIT_H
+#define TG_LIB_FIX_EDIT_H
+
+#include <stddef.h>
+
+#include "lib/util/buf.h"
+#include "lib/util/err.h"
+
+struct tg_edit {
+	size_t start, end; /* [start, end) of the original */
+	const char *text;  /* the replacement, borrowed; may hold NULs */
+	size_t len;
+};
+
+/* 1 when a and b cannot both be applied. */
+int tg_edit_conflict(const struct tg_edit *a, const struct tg_edit *b);
+
+/* Sort e[0..n) by start (stable: insertions keep their order), drop
+ * identical repeats, and store the count left in *n. TG_EINVAL (with the
+ * offsets in err) when two conflict or one lies outside [0, len]. */
+int tg_edit_normalize(struct tg_edit *e, size_t *n, size_t len,
+		      struct tg_err *err);
+
+/* Append to out the original src[0..len) with the normalized edits
+ * e[0..n) applied. The first failure of out is returned. */
+int tg_edit_apply(const char *src, size_t len, const struct tg_edit *e,
+		  size_t n, struct tg_buf *out);
+
+/* Append to out the unified diff (three lines of context, as `diff -u`
+ * and `git diff` write it: "--- a/PATH", "+++ b/PATH", "@@ -l,s +l,s @@"
+ * hunks, "\ No newline at end of file") that turns src into src with the
+ * normalized edits applied; nothing when they change nothing. Lines end
+ * at LF (a CR before it is part of the line). */
+int tg_edit_diff(const char *path, const char *src, size_t len,
+		 const struct tg_edit *e, size_t n, struct tg_buf *out);
+
+#endif
