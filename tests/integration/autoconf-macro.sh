@@ -13,7 +13,10 @@
 # program built and run, TORCH_* as torchgate reports them, the commands
 # in config.log), once failing (a SPEC the torch does not satisfy stops
 # configure with verify's message), once with ACTION-IF-NOT-FOUND (no
-# stop), once with TORCH_CFLAGS and TORCH_LIBS given (torchgate not run,
+# stop), once with --policy=base among the environment arguments
+# (verify gets it, probe does not), once with a field probe fails (the
+# check fails with its message), once with TORCH_CFLAGS and TORCH_LIBS
+# given (torchgate not run,
 # nor needed), and once without torchgate (the message says so). It
 # fails, never skips, when python3-torch, libtorch-dev, autoconf,
 # automake or g++ is missing.
@@ -104,6 +107,40 @@ mkdir -p "$tmp/empty"
 run ./configure TORCHGATE="$TG" TORCHGATE_ENV_ARGS="--site-packages $tmp/empty" >"$tmp/c3.out" 2>&1
 check "configure (no torch) exit status" "$?" 1
 check_has "configure's error" "$(cat "$tmp/c3.out")" "configure: error: torchgate: probe: no torch found"
+
+# ---- a policy among the environment arguments: verify only -------------
+# Debian's 1.13.0a0 needs --policy=base for >=1.13; probe takes no
+# policy, and before the macro gave it to probe too, which failed, and
+# the check said yes with every variable empty.
+gen ">=1.13"
+run ./configure TORCHGATE="$TG" TORCHGATE_ENV_ARGS="--python $PY --policy=base" >"$tmp/c6.out" 2>&1
+check "configure (>=1.13, --policy=base) exit status" "$?" 0
+check_has "configure's output" "$(cat "$tmp/c6.out")" "checking for torch >=1.13 with torchgate... yes ($ver)"
+vars=$(run make -s vars)
+check_has "TORCH_VERSION (--policy=base)" "$vars" "TORCH_VERSION=$ver"$'\n'
+check_has "TORCH_CFLAGS (--policy=base)" "$vars" "TORCH_CFLAGS=$inc-D_GLIBCXX_USE_CXX11_ABI="
+check_has "TORCH_LIBS (--policy=base)" "$vars" "TORCH_LIBS=-L$ld -Wl,-rpath,$ld -l"
+log=$(cat "$P/config.log")
+check_has "config.log: verify got the policy" "$log" "$TG verify --quiet --python $PY --policy=base '>=1.13'"
+check_has "config.log: probe did not" "$log" "$TG probe --quiet --python $PY --field include_dirs"
+check_lacks "config.log: no probe refused an option" "$log" "unrecognized option"
+
+# ---- a field probe cannot read fails the check with its message ---------
+cat >"$tmp/tg-wrap" <<WRAP
+#!/bin/bash
+for a in "\$@"; do
+	if [ "\$a" = include_dirs ]; then
+		echo "torchgate: probe: cannot read 'include': injected failure" >&2
+		exit 5
+	fi
+done
+exec "$TG" "\$@"
+WRAP
+chmod +x "$tmp/tg-wrap"
+run ./configure TORCHGATE="$tmp/tg-wrap" TORCHGATE_ENV_ARGS="--python $PY --policy=base" >"$tmp/c7.out" 2>&1
+check "configure (a field fails) exit status" "$?" 1
+check_has "configure's output" "$(cat "$tmp/c7.out")" "checking for torch >=1.13 with torchgate... no"
+check_has "configure's error" "$(cat "$tmp/c7.out")" "configure: error: torchgate: probe: cannot read 'include': injected failure"
 
 # ---- overrides: torchgate neither run nor needed ------------------------
 run ./configure TORCHGATE=/nonexistent/torchgate TORCH_CFLAGS=-DGIVEN TORCH_LIBS=-lm TORCH_VERSION=9.9 >"$tmp/c4.out" 2>&1
