@@ -44,6 +44,7 @@ areas=(
 	audit "torchgate audit"
 	version "torchgate version"
 	marker "Markers"
+	decl "Declaration files (pyproject.toml, setup.cfg, requirements)"
 	msg "Messages"
 )
 

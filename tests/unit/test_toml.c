@@ -173,6 +173,47 @@ main(void)
 		      err.msg);
 		CHECK(tg_toml_get(NULL, "a") == NULL, "get NULL");
 	}
+	{
+		/* a table of many keys (hash-indexed): each is found, and a
+		 * repeated key, a table over a key and a dotted key through
+		 * a value are still refused where the index decides */
+		static const char *again[] = {"k37 = 2\n", "[t.k90]\n",
+					      "k2.x = 1\n"};
+		struct tg_buf doc = TG_BUF_INIT;
+		struct tg_toml_value *v = NULL;
+		struct tg_err err = TG_ERR_INIT;
+		size_t j, found = 0;
+
+		tg_buf_adds(&doc, "[t]\n");
+		for (j = 0; j < 1000; j++)
+			tg_buf_addf(&doc, "k%zu = %zu\n", j, j);
+		CHECK(tg_toml_parse(&v, doc.data, doc.len, "t.toml", &err) == 0,
+		      "many keys: %s", err.msg);
+		for (j = 0; v && j < 1000; j++) {
+			char key[16];
+			const struct tg_toml_value *x;
+
+			snprintf(key, sizeof(key), "k%zu", j);
+			x = tg_toml_get(tg_toml_get(v, "t"), key);
+			found += x && x->line == j + 2;
+		}
+		CHECK(found == 1000, "found %zu of 1000 keys", found);
+		CHECK(tg_toml_get(tg_toml_get(v, "t"), "k1000") == NULL,
+		      "absent key");
+		tg_toml_free(v);
+		for (j = 0; j < sizeof(again) / sizeof(again[0]); j++) {
+			size_t keep = doc.len;
+
+			v = NULL;
+			tg_buf_adds(&doc, again[j]);
+			CHECK(tg_toml_parse(&v, doc.data, doc.len, "t.toml",
+					    &err) == TG_EINVAL,
+			      "again %zu accepted", j);
+			tg_toml_free(v);
+			doc.len = keep;
+		}
+		tg_buf_release(&doc);
+	}
 	tg_buf_release(&b);
 	return check_result("test_toml");
 }

@@ -37,6 +37,8 @@ struct tg_toml_value {
 	struct tg_toml_value **items;
 	size_t n, cap;
 	unsigned flags; /* the reader's bookkeeping */
+	size_t *index;	/* TABLE of many keys: k + 1 by key hash, or 0 */
+	size_t index_cap;
 };
 
 /* Parse src[0..len) into a new root table *out. name is used in
