@@ -186,8 +186,13 @@ test_errors(void)
 	    "cannot read 'mem': bad dynamic symbol table",
 	    "cannot read 'mem': bad dynamic section",
 	    "cannot read 'mem': bad dynamic symbol table",
+	    "cannot read 'mem': a .gnu.hash chain without its end or longer "
+	    "than 4096 symbols",
+	    "cannot read 'mem': a .gnu.hash chain without its end or longer "
+	    "than 4096 symbols",
 	};
 	size_t k, len;
+	uint32_t v;
 
 	for (k = 0; k < sizeof(msgs) / sizeof(msgs[0]); k++) {
 		build(&im, 1);
@@ -218,6 +223,15 @@ test_errors(void)
 		case 6: /* .dynsym larger than the file */
 			shdr(&im, 2, SHT_DYNSYM, im.symoff, (size_t)1 << 40, 1,
 			     sizeof(Elf64_Sym));
+			break;
+		case 7: /* the chain never ends: each look-up walked it all */
+			memcpy(&v, im.b + im.hashoff + 28, 4);
+			v &= ~(uint32_t)1;
+			memcpy(im.b + im.hashoff + 28, &v, 4);
+			break;
+		case 8: /* a bucket past the last symbol */
+			v = 9;
+			memcpy(im.b + im.hashoff + 24, &v, 4);
 			break;
 		}
 		memset(&err, 0, sizeof(err));

@@ -37,6 +37,47 @@ bad(struct tg_err *err, const char *name, const char *what)
 	return tg_err_set(err, TG_EINVAL, "cannot read '%s': %s", name, what);
 }
 
+#define TG_STR_(x) #x
+#define TG_STR(x) TG_STR_(x)
+/* Longer hash chains are refused: the linker makes them a few symbols
+ * long (the longest among the 1,535 libraries of a Debian 12 system with
+ * its torch is 17, libtorch_cpu.so's 7), and a look-up walks one. */
+#define CHAIN_MAX 4096
+
+/* 0 when every chain a bucket starts ends (its last hash has the low
+ * bit set) within CHAIN_MAX symbols and before the last symbol: one
+ * pass over the chains at open, so that a look-up never walks far (an
+ * endless chain made each of 5,000 look-ups walk all the symbols). */
+static int
+chains_end(const struct tg_elfsym *e, uint32_t nbuckets, uint32_t symoffset,
+	   uint32_t bloomsz)
+{
+	size_t chains = 16 + (size_t)bloomsz * 8 + (size_t)nbuckets * 4;
+	size_t sym, run = 0;
+	uint32_t b, h;
+
+	for (b = 0; b < nbuckets; b++) {
+		uint32_t start;
+
+		memcpy(&start, e->gnuhash + 16 + (size_t)bloomsz * 8 + b * 4,
+		       4);
+		if (start >= symoffset && start >= e->nsyms)
+			return -1;
+	}
+	if (symoffset > e->nsyms)
+		return e->nsyms ? -1 : 0;
+	if ((e->nsyms - symoffset) * 4 > e->gnuhashsz - chains)
+		return -1;
+	for (sym = symoffset; sym < e->nsyms; sym++) {
+		memcpy(&h, e->gnuhash + chains + (sym - symoffset) * 4, 4);
+		if (h & 1)
+			run = 0;
+		else if (++run >= CHAIN_MAX)
+			return -1;
+	}
+	return run ? -1 : 0;
+}
+
 /* Section header k, copied out (the caller checked the table fits). */
 static void
 shdr(const struct tg_elfsym *e, const Elf64_Ehdr *eh, size_t k, Elf64_Shdr *sh)
@@ -127,6 +168,10 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 			break;
 		e->gnuhash = e->map + sh.sh_offset;
 		e->gnuhashsz = (size_t)sh.sh_size;
+		if (chains_end(e, hdr[0], hdr[1], hdr[2]))
+			return bad(err, name,
+				   "a .gnu.hash chain without its end or "
+				   "longer than " TG_STR(CHAIN_MAX) " symbols");
 		break;
 	}
 	return 0;
