@@ -6,9 +6,11 @@
  * uses (unguarded, in code, not suppressed), each with every use's
  * path:line in the order added; tg_require_finish picks the highest
  * floor and the lowest ceiling among them, and tg_require_check judges
- * each declaration (declared.h) against them. Memory: a reason per used
- * entry and a record per use. See require.h for how each bound is
- * derived.
+ * each declaration (declared.h) against them. Every entry used is also
+ * kept with its uses, whatever bound it puts (rq->apis: what the HTML
+ * page draws a row for). Memory: a reason per used entry and bound, a
+ * record per entry used, and a record per use in each. See require.h for
+ * how each bound is derived.
  */
 #include <stdarg.h>
 #include <stdio.h>
