@@ -1162,7 +1162,7 @@ static const char css[] =
     "Mono',monospace;font-size:12.5px}\n"
     "ol.uses a{color:#1d4ed8;text-decoration:none;word-break:break-all}\n"
     "ol.uses a:hover{text-decoration:underline}\n"
-    ".facts{color:var(--muted);margin:0}\n"
+    ".facts{color:var(--muted);margin:0 0 2px;font-size:13px}\n"
     ".n{color:var(--muted);font-weight:400}\n"
     "footer{margin-top:32px;color:var(--muted);font-size:12px}\n";
 
