@@ -29,6 +29,7 @@
 #include "lib/audit/declared.h"
 #include "lib/audit/require.h"
 #include "lib/out/require_format.h"
+#include "lib/out/require_html.h"
 #include "lib/table/cache.h"
 #include "lib/table/index.h"
 #include "lib/table/releases.h"
@@ -43,9 +44,9 @@ static const char *format, *declared_arg;
 static int strict_private, check_declared;
 static const char *exclude_v[EXCLUDES_MAX];
 static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
-static const char *const formats[] = {"text", "json", NULL};
+static const char *const formats[] = {"text", "json", "html", NULL};
 static const struct cli_opt opts[] = {
-    {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
+    {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default), json or html",
      formats},
     {CLI_OPT_SWITCH, "strict-private", 0, &strict_private, NULL,
      "an unguarded private API caps the range at the\n"
@@ -232,8 +233,11 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	rep.files = run.files;
 	rep.l = check_declared || declared_arg ? &l : NULL;
 	rep.declared_from = declared_arg ? "option" : "files";
-	if (tg_require_format(&out, &run.rq, &rep,
-			      format && strcmp(format, "json") == 0)) {
+	if (format && strcmp(format, "html") == 0
+		? tg_require_html(&out, &run.rq, &rep,
+				  (const char *const *)argv, (size_t)argc)
+		: tg_require_format(&out, &run.rq, &rep,
+				    format && strcmp(format, "json") == 0)) {
 		status = cli_out_of_memory(CMD);
 		goto out;
 	}
@@ -271,7 +275,8 @@ const struct cli_command cmd_require = {
     .setup = CLI_QUIET | CLI_TABLE,
     .opts = opts,
     .synopsis =
-	"usage: torchgate require [--format=text|json] [--strict-private]\n"
+	"usage: torchgate require [--format=text|json|html] "
+	"[--strict-private]\n"
 	"                         [--check-declared | --declared SPEC]\n"
 	"                         [--exclude GLOB]... [--table FILE] "
 	"[--quiet]\n"

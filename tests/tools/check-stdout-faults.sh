@@ -68,6 +68,9 @@ audit-sarif||audit --torch-version 2.11 --format=sarif apex
 audit-github||audit --torch-version 2.11 --format=github apex
 audit-floor||audit --torch-version 2.11 --floor 2.4 apex
 audit-clean||audit --torch-version 2.11 clean.py
+require||require apex
+require-json||require --format=json apex
+require-html||require --format=html apex
 check-which||check --which-table
 update-offline||update --offline
 releases-offline||releases --offline

@@ -6,9 +6,11 @@
  * uses (unguarded, in code, not suppressed), each with every use's
  * path:line in the order added; tg_require_finish picks the highest
  * floor and the lowest ceiling among them, and tg_require_check judges
- * each declaration (declared.h) against them. Memory: a reason per used
- * entry and a record per use. See require.h for how each bound is
- * derived.
+ * each declaration (declared.h) against them. Every entry used is also
+ * kept with its uses, whatever bound it puts (rq->apis: what the HTML
+ * page draws a row for). Memory: a reason per used entry and bound, a
+ * record per entry used, and a record per use in each. See require.h for
+ * how each bound is derived.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,13 +31,19 @@ tg_require_init(struct tg_require *rq, const struct tg_table *t,
 }
 
 static void
-reason_release(struct tg_require_reason *r)
+uses_release(struct tg_require_use *uses, size_t n)
 {
 	size_t k;
 
-	for (k = 0; k < r->nuses; k++)
-		free(r->uses[k].path);
-	free(r->uses);
+	for (k = 0; k < n; k++)
+		free(uses[k].path);
+	free(uses);
+}
+
+static void
+reason_release(struct tg_require_reason *r)
+{
+	uses_release(r->uses, r->nuses);
 	free(r->version);
 	tg_version_release(&r->ver);
 }
@@ -49,8 +57,11 @@ tg_require_release(struct tg_require *rq)
 		reason_release(&rq->floors[k]);
 	for (k = 0; k < rq->nceilings; k++)
 		reason_release(&rq->ceilings[k]);
+	for (k = 0; k < rq->napis; k++)
+		uses_release(rq->apis[k].uses, rq->apis[k].nuses);
 	free(rq->floors);
 	free(rq->ceilings);
+	free(rq->apis);
 	free(rq->conflicts);
 	for (k = 0; k < rq->nproblems; k++)
 		free(rq->problems[k].message);
@@ -199,25 +210,49 @@ reason_for(struct tg_require *rq, const struct tg_api *a, int ceiling,
 }
 
 static int
-add_use(struct tg_require_reason *r, const char *path, size_t line)
+add_use(struct tg_require_use **uses, size_t *n, size_t *cap, const char *path,
+	size_t line)
 {
-	if (r->nuses && r->uses[r->nuses - 1].line == line &&
-	    strcmp(r->uses[r->nuses - 1].path, path) == 0)
+	if (*n && (*uses)[*n - 1].line == line &&
+	    strcmp((*uses)[*n - 1].path, path) == 0)
 		return 0; /* one line, one use */
-	if (r->nuses == r->capuses) {
-		size_t nc = r->capuses ? r->capuses * 2 : 4;
-		void *p = realloc(r->uses, nc * sizeof(*r->uses));
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 4;
+		void *p = realloc(*uses, nc * sizeof(**uses));
 
 		if (!p)
 			return TG_ENOMEM;
-		r->uses = p;
-		r->capuses = nc;
+		*uses = p;
+		*cap = nc;
 	}
-	r->uses[r->nuses].path = strdup(path);
-	if (!r->uses[r->nuses].path)
+	(*uses)[*n].path = strdup(path);
+	if (!(*uses)[*n].path)
 		return TG_ENOMEM;
-	r->uses[r->nuses++].line = line;
+	(*uses)[(*n)++].line = line;
 	return 0;
+}
+
+/* The record of a in rq->apis, or a new one; NULL when out of memory. */
+static struct tg_require_api *
+api_for(struct tg_require *rq, const struct tg_api *a)
+{
+	size_t k;
+
+	for (k = 0; k < rq->napis; k++)
+		if (rq->apis[k].api == a)
+			return &rq->apis[k];
+	if (rq->napis == rq->capapis) {
+		size_t nc = rq->capapis ? rq->capapis * 2 : 8;
+		void *p = realloc(rq->apis, nc * sizeof(*rq->apis));
+
+		if (!p)
+			return NULL;
+		rq->apis = p;
+		rq->capapis = nc;
+	}
+	memset(&rq->apis[rq->napis], 0, sizeof(*rq->apis));
+	rq->apis[rq->napis].api = a;
+	return &rq->apis[rq->napis++];
 }
 
 int
@@ -230,6 +265,7 @@ tg_require_add(struct tg_require *rq, const char *path,
 	tg_audit_result_sort(r);
 	for (k = 0; k < r->nfindings; k++) {
 		const struct tg_audit_finding *f = &r->findings[k];
+		struct tg_require_api *ua;
 
 		/* a behaviour entry (torch.load's default) says how a call
 		 * acts, not whether it exists: it bounds nothing */
@@ -237,6 +273,10 @@ tg_require_add(struct tg_require *rq, const char *path,
 		    f->guard == TG_AUDIT_GUARDED ||
 		    (f->api->kind && strcmp(f->api->kind, "behavior") == 0))
 			continue;
+		ua = api_for(rq, f->api);
+		if (!ua ||
+		    add_use(&ua->uses, &ua->nuses, &ua->capuses, path, f->line))
+			return TG_ENOMEM;
 		for (c = 0; c < 2; c++) {
 			int none;
 			struct tg_require_reason *rs =
@@ -244,7 +284,8 @@ tg_require_add(struct tg_require *rq, const char *path,
 
 			if (none)
 				continue;
-			if (!rs || add_use(rs, path, f->line))
+			if (!rs || add_use(&rs->uses, &rs->nuses, &rs->capuses,
+					   path, f->line))
 				return TG_ENOMEM;
 		}
 	}

@@ -55,6 +55,16 @@ struct tg_require_reason {
 	size_t nuses, capuses;
 };
 
+/* An entry the code uses (unguarded, in code, not suppressed, as for the
+ * bounds), whatever bound it puts: a deprecated entry that bounds
+ * nothing is one too. What the picture of --format=html draws a row
+ * for. */
+struct tg_require_api {
+	const struct tg_api *api;
+	struct tg_require_use *uses;
+	size_t nuses, capuses;
+};
+
 struct tg_require_conflict {
 	const struct tg_require_reason *floor, *ceiling;
 };
@@ -83,6 +93,9 @@ struct tg_require {
 	 * replacement) and its ceiling reason, in the order first used */
 	struct tg_require_reason *floors, *ceilings;
 	size_t nfloors, capfloors, nceilings, capceilings;
+	/* every entry used, in the order first used, with its uses */
+	struct tg_require_api *apis;
+	size_t napis, capapis;
 	const struct tg_require_reason *floor;	 /* the highest, or NULL */
 	const struct tg_require_reason *ceiling; /* the lowest, or NULL */
 	struct tg_require_conflict *conflicts;
