@@ -21,6 +21,7 @@
  */
 #include "lib/table/evidence.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,145 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 	return 0;
 }
 
+/* A new string, printf-style; NULL: out of memory. */
+static char *
+fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	if (n < 0 || !(s = malloc((size_t)n + 1)))
+		return NULL;
+	va_start(ap, f);
+	vsnprintf(s, (size_t)n + 1, f, ap);
+	va_end(ap);
+	return s;
+}
+
+/* The kinds whose id names something a module defines. */
+static int
+names_something(const char *kind)
+{
+	static const char *const k[] = {
+	    "module",	 "class",	    "function", "method", "attribute",
+	    "decorator", "context-manager", "constant", "type",	  "enum",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(*k); i++)
+		if (strcmp(kind, k[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether the module that defines a Python id torch.M.N defines N
+ * anywhere in the tree: N is a submodule (torch/M/N.py or
+ * torch/M/N/__init__.py), or torch/M.py or torch/M/__init__.py defines
+ * it at the top level (def, class, an assignment) or imports it (a
+ * re-export). 1 with what was seen in *where (a new string), 0 not, 2
+ * not judged (not torch's, no module file for M), <0 out of memory; an
+ * unreadable file is passed over. */
+static int
+defined(const struct tg_api *a, const struct tg_torch *t,
+	struct tg_evidence_cache *c, char **where, struct tg_evidence *out,
+	struct tg_err *err)
+{
+	const char *id = a->id, *name = strrchr(id, '.');
+	char *mod, *pat = NULL, *rel[4] = {NULL, NULL, NULL, NULL};
+	size_t k, n;
+	int rc = 2, any = 0;
+
+	*where = NULL;
+	if (a->cxx || !names_something(a->kind) ||
+	    strncmp(id, "torch.", 6) != 0 || !name)
+		return 2;
+	name++;
+	n = (size_t)(name - 1 - id);
+	mod = malloc(n + 1);
+	if (!mod)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	memcpy(mod, id, n);
+	mod[n] = '\0';
+	for (k = 0; k < n; k++)
+		if (mod[k] == '.')
+			mod[k] = '/';
+	if (!(rel[0] = fmt("%s/%s.py", mod, name)) ||
+	    !(rel[1] = fmt("%s/%s/__init__.py", mod, name)) ||
+	    !(rel[2] = fmt("%s.py", mod)) ||
+	    !(rel[3] = fmt("%s/__init__.py", mod)) ||
+	    !(pat = fmt(
+		  "^(?:async[ \t]+)?(?:def|class)[ \t]+%s\\b"
+		  "|^%s[ \t]*(?::[^=\n]*)?=(?!=)"
+		  "|^(?:from[ \t]+\\S+[ \t]+)?import[ \t]+[^\n(]*\\b%s\\b"
+		  "|^from[ \t]+\\S+[ \t]+import[ \t]*\\([^)]{0,4000}?\\b%s\\b",
+		  name, name, name, name))) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < 4 && rc == 2; k++) {
+		char *path = tg_evidence_path(t, rel[k]);
+		struct tg_evidence_file *f;
+		int hit = 0;
+
+		if (!path) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			break;
+		}
+		if (k < 2) {
+			hit = tg_path_is_file(path);
+		} else if (tg_path_is_file(path)) {
+			struct tg_evidence save = *out;
+			int r;
+
+			any = 1;
+			if (!(f = cache_file(c, path))) {
+				free(path);
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				break;
+			}
+			r = f->rc || f->absent
+				? 1
+				: file_search(c, f, path, pat, &hit, out, err);
+			*out = save;
+			if (r < 0) {
+				free(path);
+				rc = r;
+				break;
+			}
+			if (r)
+				hit = 0;
+		}
+		free(path);
+		if (hit) {
+			*where = k < 2 ? fmt("%s is there", rel[k])
+				       : fmt("%s defines '%s'", rel[k], name);
+			rc = *where
+				 ? 1
+				 : tg_err_set(err, TG_ENOMEM, "out of memory");
+		}
+	}
+	if (rc == 2) {
+		char *dir = tg_evidence_path(t, mod);
+
+		if (!dir)
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		else
+			rc = any || tg_path_is_dir(dir) ? 0 : 2;
+		free(dir);
+	}
+out:
+	for (k = 0; k < 4; k++)
+		free(rel[k]);
+	free(pat);
+	free(mod);
+	return rc;
+}
+
 static int
 check(const struct tg_api *a, const struct tg_torch *t,
       enum tg_api_status status, struct tg_evidence_cache *c,
@@ -335,6 +475,22 @@ check(const struct tg_api *a, const struct tg_torch *t,
 				     : "the table says removed since %s, but "
 				       "no removal stub is in the files",
 				 a->removed.version ? a->removed.version : "?");
+			return 0;
+		}
+	}
+	/* absent: only when the module that would define it does not */
+	if (!want_present && !(status == TG_API_REMOVED && out->removed == 1)) {
+		char *where;
+
+		rc = defined(a, t, c, &where, out, err);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			out->verdict = TG_EVIDENCE_CONTRADICTED;
+			snprintf(out->detail, sizeof(out->detail),
+				 "the table says it is %s, but %s",
+				 tg_api_status_name(status), where);
+			free(where);
 			return 0;
 		}
 	}

@@ -1,0 +1,74 @@
+#!/bin/bash
+# debian-import-check.sh - the table's presence facts against Debian's torch, imported
+# SPDX-License-Identifier: MIT
+#
+# usage: debian-import-check.sh TORCHGATE SRCDIR
+#
+# Runs tests/tools/import-check.py with /usr/bin/python3 (Debian's torch
+# 1.13, the one the README's Quick start installs; python3 on PATH may be
+# another interpreter without torch): it imports torch, resolves every
+# Python entry of data/apis.json that names something, and compares
+# what it finds with the status `TORCHGATE check --torch-version`
+# gives for that torch. Every disagreement must carry a reason the
+# script verified (removal-stub, build-omits, optional-dep,
+# python-too-new). Then the same findings, saved with --probe, are
+# compared with a table that has one fact wrong (an entry made
+# 'introduced 2.11' whose module 1.13 imports): the check must fail,
+# naming it. torchgate itself never imports torch; this test does. It
+# fails, never skips, when python3-torch is not installed.
+set -u
+export LC_ALL=C
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+PY=/usr/bin/python3
+IC=$SRCDIR/tests/tools/import-check.py
+need_deb python3-torch
+need "$PY" "the Debian interpreter (python3-minimal)"
+
+# the table as built in: what it says of this torch, found by import
+"$PY" "$IC" --table "$SRCDIR/data/apis.json" --torchgate "$TG" --json "$tmp/rows.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sed 's/^/      /' "$tmp/out"
+check "import-check.py exit status on Debian's torch" "$rc" 0
+out=$(cat "$tmp/out")
+check_has "report" "$out" "torch 1.13"
+check_has "report" "$out" "unexplained 0"
+check_lacks "report" "$out" "UNEXPLAINED"
+# the reasons seen on this install, each one verified by the script
+check_has "a removal stub" "$out" "removal-stub  torch.solve (table: removed; found): its source raises RuntimeError: This function was deprecated since version 1.9 and is now removed."
+check_has "an optional package" "$out" "optional-dep  torch.testing._internal.common_utils (table: available; not found): import torch.testing._internal.common_utils: ModuleNotFoundError: No module named 'expecttest'"
+check_has "a module this Python cannot import" "$out" "python-too-new torch.distributed._shard.sharded_tensor (table: available; not found)"
+# the five onnx entries 1.13 defines (issue 30): found, and the table agrees
+n=$("$PY" -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["entries"]
+ids = ["torch.onnx.select_model_mode_for_export"] + ["torch.onnx.utils." + x for x in
+       ("disable_apex_o2_state_dict_hook", "exporter_context", "setup_onnx_logging", "unconvertible_ops")]
+print(sum(rows[i]["present"] and rows[i]["verdict"] == "agree" for i in ids))' "$tmp/rows.json")
+check "onnx entries defined in 1.13's torch/onnx/utils.py, found and agreed" "$n" 5
+# every entry resolved is counted once
+total=$(sed -n 's/.*: \([0-9]*\) entries resolved$/\1/p' "$tmp/out")
+sum=$(sed -n 's/^agree \([0-9]*\), removal-stub \([0-9]*\), build-omits \([0-9]*\), optional-dep \([0-9]*\), python-too-new \([0-9]*\), unexplained \([0-9]*\)$/\1+\2+\3+\4+\5+\6/p' "$tmp/out")
+check "counts add up to the entries resolved" "$((sum))" "$total"
+
+# the check can fail: one fact made wrong, compared with saved findings
+"$PY" "$IC" --table "$SRCDIR/data/apis.json" --probe "$tmp/probe.json" >/dev/null 2>&1
+check "--probe exit status" "$?" 0
+"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for e in d["entries"]:
+    if e["id"] == "torch.onnx.utils.unconvertible_ops":
+        e["introduced"] = {"version": "2.11", "bound": "exact", "status": "unverified", "note": "wrong on purpose"}
+json.dump(d, open(sys.argv[2], "w"))' "$SRCDIR/data/apis.json" "$tmp/bad.json"
+"$PY" "$IC" --table "$tmp/bad.json" --results "$tmp/probe.json" --torchgate "$TG" >"$tmp/bad.out" 2>&1
+check "a wrong fact: exit status" "$?" 1
+check_has "a wrong fact" "$(cat "$tmp/bad.out")" "UNEXPLAINED   torch.onnx.utils.unconvertible_ops (table: not-yet; found): found in torch.onnx.utils, but the table says it is not there"
+check_has "a wrong fact" "$(cat "$tmp/bad.out")" "unexplained 1"
+# and without torchgate, from the table's own versions: the same verdicts
+"$PY" "$IC" --table "$tmp/bad.json" --results "$tmp/probe.json" >"$tmp/bad2.out" 2>&1
+check "a wrong fact, statuses from the table: exit status" "$?" 1
+check "a wrong fact, statuses from the table: same report" "$(cat "$tmp/bad2.out")" "$(cat "$tmp/bad.out")"
+
+# unreadable findings: exit 2, the file named
+"$PY" "$IC" --results "$tmp/nowhere.json" >/dev/null 2>"$tmp/e1"
+check "missing --results file: exit status" "$?" 2
+check_has "missing --results file" "$(cat "$tmp/e1")" "import-check.py: cannot read '$tmp/nowhere.json'"
+finish
