@@ -6,7 +6,7 @@
  * .hpp .cu .cuh) to tg_audit_cxx on worker threads, and each outcome
  * comes back here in walk order, where the findings whose entry matters
  * for the torch judged (tg_audit_rank), less the suppressed ones, are
- * kept and rendered (out/audit_format) and written out in chunks, and
+ * kept and rendered (render/audit_format) and written out in chunks, and
  * before the run waits for a worker. So the output is in the order of
  * the operands, then of the walk (each directory's names sorted by byte
  * value: a/x before a-b/x), then of line, column and id, and is the
@@ -39,7 +39,7 @@
 #include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
-#include "lib/out/audit_format.h"
+#include "lib/render/audit_format.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
 

@@ -19,7 +19,7 @@
 #include "cli/opt.h"
 #include "cli/setup.h"
 #include "lib/util/buf.h"
-#include "lib/out/emit.h"
+#include "lib/render/emit.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"

@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/env_format.h"
+#include "lib/render/env_format.h"
 #include "lib/pep/marker.h"
 #include "lib/pyenv/dists.h"
 #include "lib/torch/envcheck.h"

@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/flags_format.h"
+#include "lib/render/flags_format.h"
 #include "lib/torch/flags.h"
 
 #define CMD "flags"

@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/probe_format.h"
+#include "lib/render/probe_format.h"
 #include "lib/util/str.h"
 
 #define CMD "probe"

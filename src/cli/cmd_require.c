@@ -28,7 +28,7 @@
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/require.h"
-#include "lib/out/require_format.h"
+#include "lib/render/require_format.h"
 #include "lib/table/cache.h"
 #include "lib/table/index.h"
 #include "lib/table/releases.h"

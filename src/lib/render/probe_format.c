@@ -8,7 +8,7 @@
  * shell-quoted when they hold a blank or a quote; pc values with '$'
  * doubled and blanks escaped with a backslash.
  */
-#include "lib/out/probe_format.h"
+#include "lib/render/probe_format.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * make (a Makefile fragment) or JSON (every flag with where it comes
  * from, and the keyword arguments of setuptools.Extension).
  */
-#ifndef TG_LIB_OUT_FLAGS_FORMAT_H
-#define TG_LIB_OUT_FLAGS_FORMAT_H
+#ifndef TG_LIB_RENDER_FLAGS_FORMAT_H
+#define TG_LIB_RENDER_FLAGS_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"

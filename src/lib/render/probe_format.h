@@ -7,8 +7,8 @@
  * pkg-config file. Output is a function of the input only: no time, no
  * host name, nothing from the environment beyond what was probed.
  */
-#ifndef TG_LIB_OUT_PROBE_FORMAT_H
-#define TG_LIB_OUT_PROBE_FORMAT_H
+#ifndef TG_LIB_RENDER_PROBE_FORMAT_H
+#define TG_LIB_RENDER_PROBE_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"

@@ -10,7 +10,7 @@
  * {"status", "distribution", "requirement", "file", "message",
  * "details", "details_left_out"}.
  */
-#include "lib/out/env_format.h"
+#include "lib/render/env_format.h"
 
 #include "lib/util/jsonw.h"
 

@@ -8,7 +8,7 @@
  * with '$' doubled and '#' escaped, so no path can run or cut a recipe;
  * args are one argument a line and refuse a line break.
  */
-#include "lib/out/flags_format.h"
+#include "lib/render/flags_format.h"
 
 #include <string.h>
 

@@ -5,8 +5,8 @@
  * items in the order the check made them (sections in turn, each in
  * distribution-name order), no time, no host.
  */
-#ifndef TG_LIB_OUT_ENV_FORMAT_H
-#define TG_LIB_OUT_ENV_FORMAT_H
+#ifndef TG_LIB_RENDER_ENV_FORMAT_H
+#define TG_LIB_RENDER_ENV_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
