@@ -29,10 +29,10 @@ static int which_table;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "which-table", 0, &which_table, NULL,
-     "say which table is used (cache, file or built-in), and stop", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "say which table is used (cache, file or built-in), and stop", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 struct row {
@@ -274,12 +274,7 @@ const struct cli_command cmd_check = {
     .summary = "lifecycle status of torch APIs in this torch",
     .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH | CLI_TORCH_VERSION,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate check [--table FILE] [--format=text|json] [--quiet]\n"
-	"                       [--which-table]\n"
-	"                       [--torch-version V | --python PATH |\n"
-	"                        --prefix DIR | --site-packages DIR...] "
-	"[API...]",
+    .operands = "[API...]",
     .about = "The lifecycle status of torch APIs (all the table's, or the "
 	     "ones\n"
 	     "named) in the installed torch or in torch V: available, "

@@ -38,10 +38,10 @@ static const char *format, *exclusions;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
-     formats},
+     formats, 0},
     {CLI_OPT_VALUE, "exclusions", 0, &exclusions, "FILE",
-     "use the exclusion list FILE, not the built-in one", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "use the exclusion list FILE, not the built-in one", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* The diff: which entry each declaration matched, which entries were
@@ -472,11 +472,6 @@ const struct cli_command cmd_discover = {
     .summary = "the deprecations this torch declares, against the table",
     .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis = "usage: torchgate discover [--table FILE] "
-		"[--exclusions FILE]\n"
-		"                          [--format=text|json] [--quiet]\n"
-		"                          [--python PATH | --prefix DIR |\n"
-		"                           --site-packages DIR...]",
     .about =
 	"Harvest the deprecations the installed torch declares about itself:\n"
 	"@deprecated(...) decorators, warnings.warn(...) with FutureWarning,\n"

@@ -22,12 +22,12 @@ static int no_elf, all;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "FORMAT", "text (default), json",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "no-elf", 0, &no_elf, NULL,
-     "do not read the extension modules' symbols", NULL},
+     "do not read the extension modules' symbols", NULL, 0},
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
-     "text: list the requirements whose marker is\nfalse here too", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "text: list the requirements whose marker is\nfalse here too", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* packaging's default_environment() from the interpreter's files and
@@ -120,10 +120,6 @@ const struct cli_command cmd_env = {
     .summary = "audit a whole environment against its torch",
     .setup = CLI_QUIET | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate env [--format=FORMAT] [--no-elf] [--all] [--quiet]\n"
-	"                     [--python PATH | --prefix DIR |\n"
-	"                      --site-packages DIR...]",
     .about =
 	"Check every installed distribution against the torch Python would\n"
 	"import: who requires torch and whether it is satisfied (markers\n"

@@ -40,20 +40,20 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "index", 0, &index_url, "URL",
      "read the index at URL (default: $TORCHGATE_INDEX_URL,\n"
      "then the URL set at configure time, PyPI's)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "offline", 0, &offline, NULL,
-     "download nothing: the cached list, else the built-in one", NULL},
+     "download nothing: the cached list, else the built-in one", NULL, 0},
     {CLI_OPT_SWITCH, "pre", 0, &pre, NULL, "list pre and dev releases too",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "timeout", 0, &timeout, "S",
-     "give up a transfer after S seconds (default 30)", NULL},
+     "give up a transfer after S seconds (default 30)", NULL, 0},
     {CLI_OPT_VALUE, "cacert", 0, &cacert, "FILE",
-     "verify TLS with the CA certificates in FILE", NULL},
+     "verify TLS with the CA certificates in FILE", NULL, 0},
     {CLI_OPT_SWITCH, "insecure", 0, &insecure, NULL,
-     "do not verify TLS (loudly; never in a build)", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "do not verify TLS (loudly; never in a build)", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int
@@ -240,10 +240,6 @@ const struct cli_command cmd_releases = {
     .summary = "the released torch versions, from the package index",
     .setup = CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis = "usage: torchgate releases [--index URL] "
-		"[--format=text|json] [--offline] [--pre]\n"
-		"                          [--timeout S] [--cacert FILE] "
-		"[--insecure]",
     .about = "The released torch versions, one per line in PEP 440 order, "
 	     "from a\n"
 	     "PyPI JSON API document (/pypi/torch/json) or a PEP 691 simple "
