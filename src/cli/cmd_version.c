@@ -40,8 +40,10 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* The synopsis: each line's options are a run of opts[] (batch, then
- * prereleases and policy). */
+/* The subcommands, for "did you mean", and the synopsis: each line's
+ * options are a run of opts[] (batch, then prereleases and policy). */
+static const char *const subcommands[] = {"normalize", "sort", "cmp",
+					  "match",     "req",  "marker"};
 static const struct cli_usage usage[] = {
     {"normalize", &opts[0], 1, 0, "VERSION..."},
     {"sort", NULL, 0, 0, "< versions"},
@@ -574,6 +576,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	const struct cli_opt *tables[] = {opts, env, NULL};
 	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
+	size_t k;
 	int first, help;
 
 	cli_env_options(&ctx->env, env);
@@ -588,6 +591,19 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	sub = argv[1];
 	argc--;
 	argv++;
+	for (k = 0; k < sizeof(subcommands) / sizeof(*subcommands); k++)
+		if (strcmp(sub, subcommands[k]) == 0)
+			break;
+	if (k == sizeof(subcommands) / sizeof(*subcommands)) {
+		const char *near = cli_suggest(sub, subcommands, k);
+
+		if (near)
+			return cli_usage_error(CMD,
+					       "unknown subcommand '%s'; did "
+					       "you mean '%s'?",
+					       sub, near);
+		return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
+	}
 	/* options may follow operands (GNU order); an operand that starts
 	 * with '-' needs "--" before it */
 	if (cli_opt_parse(CMD, tables, argc, argv, &first, &help))
