@@ -25,9 +25,8 @@
 #include "cli/setup.h"
 #include "lib/table/cache.h"
 #include "lib/table/index.h"
-#include "lib/table/releases.h"
 #include "lib/util/file.h"
-#include "lib/util/jsonw.h"
+#include "lib/render/releases_format.h"
 
 #define CMD "releases"
 #define VALIDATOR_MAX 1024
@@ -88,36 +87,10 @@ static int
 print(const struct tg_index *ix, const char *source, const char *from)
 {
 	struct tg_buf out = TG_BUF_INIT;
-	struct tg_jsonw w;
-	const char *r;
-	size_t k;
-	int rc;
+	int rc = format && strcmp(format, "json") == 0
+		     ? tg_releases_json_write(ix, source, from, &out)
+		     : tg_releases_text_write(ix, &out);
 
-	if (!(format && strcmp(format, "json") == 0)) {
-		if (ix)
-			for (k = 0; k < ix->n; k++)
-				printf("%s\n", ix->v[k].str);
-		else
-			for (k = 0; (r = tg_releases_at(k)); k++)
-				printf("%s\n", r);
-		return CLI_OK;
-	}
-	tg_jsonw_init(&w, &out);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kint(&w, "schema_version", 1);
-	tg_jsonw_kstr(&w, "source", source);
-	tg_jsonw_kstr(&w, "from", from);
-	tg_jsonw_key(&w, "releases");
-	tg_jsonw_array(&w, TG_JSONW_FLOW);
-	if (ix)
-		for (k = 0; k < ix->n; k++)
-			tg_jsonw_str(&w, ix->v[k].str);
-	else
-		for (k = 0; (r = tg_releases_at(k)); k++)
-			tg_jsonw_str(&w, r);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	rc = tg_jsonw_finish(&w);
 	if (!rc)
 		fputs(out.data, stdout);
 	tg_buf_release(&out);
