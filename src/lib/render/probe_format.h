@@ -48,6 +48,21 @@ int tg_probe_format_write(const struct tg_probe_view *pv,
 int tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 			  struct tg_buf *out, struct tg_err *err);
 
+/* One writer per format, in probe_<format>.c: each appends the whole
+ * report to out and returns out's first failure. The shell, make and
+ * pc writers need a torch (tg_probe_format_write checks first). */
+int tg_probe_text_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_json_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_shell_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_make_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_pc_write(const struct tg_probe_view *pv, struct tg_buf *out);
+
+/* What the writers share: the torch reported (or NULL), and a field of
+ * its version.py (or NULL when not set). */
+const struct tg_torch *tg_probe_format_chosen(const struct tg_probe_view *pv);
+const char *tg_probe_format_vpy(const struct tg_torch *t,
+				enum tg_versionpy_field f);
+
 /* NULL-terminated list of the field names, for --help. */
 extern const char *const tg_probe_field_names[];
 
