@@ -90,9 +90,9 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		rc = tg_envcheck_run(&ec, &env->probe, &env->path, &ds, &o,
 				     &err);
 	if (!rc && format && strcmp(format, "json") == 0)
-		rc = tg_env_format_json(&ec, &out, &err);
+		rc = tg_env_json_write(&ec, &out, &err);
 	else if (!rc)
-		rc = tg_env_format_text(&ec, all, &out, &err);
+		rc = tg_env_text_write(&ec, all, &out, &err);
 	if (rc) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);

@@ -35,4 +35,8 @@ int tg_flags_format_write(const struct tg_flags *f, const struct tg_torch *t,
 			  enum tg_flags_format fmt, struct tg_buf *out,
 			  struct tg_err *err);
 
+/* The JSON format (flags_json.c), every use; out's first failure. */
+int tg_flags_json_write(const struct tg_flags *f, const struct tg_torch *t,
+			const char *name, int cuda, struct tg_buf *out);
+
 #endif
