@@ -39,14 +39,29 @@ enum cli_setup {
 	CLI_NO_OPERANDS = 1 << 6,   /* an operand is a usage error */
 };
 
+/* One line of a synopsis, for a command with subcommands: the words
+ * after the command's name ("match --batch"), n options of its table
+ * from opts (opts NULL: none), the shared options of setup (enum
+ * cli_setup) and the operands. */
+struct cli_usage {
+	const char *words;
+	const struct cli_opt *opts;
+	size_t n;
+	unsigned setup;
+	const char *operands;
+};
+
 struct cli_command {
 	const char *name;
 	const char *summary;	    /* one line, for 'torchgate --help' */
 	unsigned setup;		    /* enum cli_setup */
 	const struct cli_opt *opts; /* its own options (CLI_OPT_END) */
-	const char *synopsis;	    /* the usage lines of --help */
-	const char *about;	    /* what it does, for --help */
-	const char *exits;	    /* its exit status, for --help */
+	const char *operands;	    /* its synopsis's operands, or NULL */
+	/* Optional: the lines of its synopsis, one per subcommand (words
+	 * NULL ends); else one line from its option tables and operands */
+	const struct cli_usage *usage;
+	const char *about; /* what it does, for --help */
+	const char *exits; /* its exit status, for --help */
 	/* Optional: usage checks on the operands, before any setup. */
 	int (*check)(struct cli_ctx *ctx, int argc, char **argv);
 	/* Optional: with the table loaded, before the probe. */

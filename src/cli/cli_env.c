@@ -38,12 +38,13 @@ cli_env_options(struct cli_env *env, struct cli_opt out[4])
 {
 	const struct cli_opt opts[4] = {
 	    {CLI_OPT_VALUE, "python", 0, &env->python, "PATH",
-	     "the interpreter whose sys.path to search", NULL},
+	     "the interpreter whose sys.path to search", NULL, 0},
 	    {CLI_OPT_VALUE, "prefix", 0, &env->prefix, "DIR",
-	     "an environment directory (venv, conda)", NULL},
+	     "an environment directory (venv, conda)", NULL, CLI_OPT_USAGE_OR},
 	    {CLI_OPT_LIST, "site-packages", 0, &env->sites, "DIR",
-	     "search DIR (repeatable, in order) and nothing\nelse", NULL},
-	    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+	     "search DIR (repeatable, in order) and nothing\nelse", NULL,
+	     CLI_OPT_USAGE_OR},
+	    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 	};
 
 	memcpy(out, opts, sizeof(opts));

@@ -13,7 +13,7 @@
 
 #include "lib/pyenv/interp.h"
 #include "lib/torch/probe.h"
-#include "lib/out/probe_format.h"
+#include "lib/render/probe_format.h"
 #include "lib/pyenv/syspath.h"
 
 #define CLI_ENV_MAX_SITES 64

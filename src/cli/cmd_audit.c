@@ -6,7 +6,7 @@
  * .hpp .cu .cuh) to tg_audit_cxx on worker threads, and each outcome
  * comes back here in walk order, where the findings whose entry matters
  * for the torch judged (tg_audit_rank), less the suppressed ones, are
- * kept and rendered (out/audit_format) and written out in chunks, and
+ * kept and rendered (render/audit_format) and written out in chunks, and
  * before the run waits for a worker. So the output is in the order of
  * the operands, then of the walk (each directory's names sorted by byte
  * value: a/x before a-b/x), then of line, column and id, and is the
@@ -39,7 +39,7 @@
 #include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
-#include "lib/out/audit_format.h"
+#include "lib/render/audit_format.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
 
@@ -57,21 +57,21 @@ static const char *const statuses[] = {"private", "deprecated", "removed",
 				       NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F",
-     "text (default), json, sarif or github", formats},
+     "text (default), json, sarif or github", formats, 0},
     {CLI_OPT_CHOICE, "min-status", 0, &min_status, "S",
      "fail (exit 1) from S up: private (default),\ndeprecated or removed",
-     statuses},
+     statuses, 0},
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
-     "also report APIs that are only version-bound", NULL},
+     "also report APIs that are only version-bound", NULL, 0},
     {CLI_OPT_VALUE, "floor", 0, &floor_arg, "V",
      "report version branches no torch >= V runs\n"
      "(default: the torch>= the package declares)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
-     NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* One analyzed file and what its analyzer found. */
@@ -676,15 +676,7 @@ const struct cli_command cmd_audit = {
 	       "uses",
     .setup = CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate audit [--format=text|json|sarif|github]\n"
-	"                       [--min-status=private|deprecated|removed] "
-	"[--all]\n"
-	"                       [--floor V] [--exclude GLOB]... [--table "
-	"FILE]\n"
-	"                       [--torch-version V | --python PATH |\n"
-	"                        --prefix DIR | --site-packages DIR...]\n"
-	"                       [--quiet] PATH...",
+    .operands = "PATH...",
     .about =
 	"Read the Python (.py, .pyi) and C/C++/CUDA (.c .cc .cpp .cxx .h .hpp\n"
 	".cu .cuh) files under each PATH and report every use of a table API\n"

@@ -19,7 +19,7 @@
 #include "cli/opt.h"
 #include "cli/setup.h"
 #include "lib/util/buf.h"
-#include "lib/out/emit.h"
+#include "lib/render/emit.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
@@ -41,18 +41,18 @@ static struct cli_list apis = {api_v, 0, MAX_APIS};
  * command line never builds against another environment. */
 static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "header", 0, &header, "FILE", "write the header to FILE",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "module", 0, &module, "FILE",
-     "write the Python module to FILE", NULL},
+     "write the Python module to FILE", NULL, 0},
     {CLI_OPT_VALUE, "macro-prefix", 0, &macro_prefix, "P",
-     "macro prefix, a C identifier (default TORCH_GATE)", NULL},
+     "macro prefix, a C identifier (default TORCH_GATE)", NULL, 0},
     {CLI_OPT_LIST, "api", 0, &apis, "ID", "an API of the table (repeatable)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "api-file", 0, &api_file, "FILE",
-     "API ids, one a line ('#' starts a comment)", NULL},
+     "API ids, one a line ('#' starts a comment)", NULL, 0},
     {CLI_OPT_VALUE, "prefix-dir", 0, &prefix_dir, "DIR",
-     "the old spelling of --prefix DIR", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "the old spelling of --prefix DIR", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* Append the ids of an --api-file to ids. */
@@ -425,13 +425,6 @@ const struct cli_command cmd_emit = {
     .setup =
 	CLI_QUIET | CLI_TABLE | CLI_ENV | CLI_TORCH_VERSION | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate emit [--header FILE] [--module FILE]\n"
-	"                      [--macro-prefix P] [--api ID]... [--api-file "
-	"FILE]\n"
-	"                      [--table FILE] [--torch-version V | --python "
-	"PATH |\n"
-	"                       --prefix DIR | --site-packages DIR...]",
     .about =
 	"Write a C/C++ header (<P>_TORCH_VERSION_*, <P>_TORCH_AT_LEAST, CUDA,\n"
 	"HIP, C++11 ABI, C++ standard, and <P>_HAS_/_DEPRECATED_/_REMOVED_\n"

@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/env_format.h"
+#include "lib/render/env_format.h"
 #include "lib/pep/marker.h"
 #include "lib/pyenv/dists.h"
 #include "lib/torch/envcheck.h"
@@ -22,12 +22,12 @@ static int no_elf, all;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "FORMAT", "text (default), json",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "no-elf", 0, &no_elf, NULL,
-     "do not read the extension modules' symbols", NULL},
+     "do not read the extension modules' symbols", NULL, 0},
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
-     "text: list the requirements whose marker is\nfalse here too", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "text: list the requirements whose marker is\nfalse here too", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* packaging's default_environment() from the interpreter's files and
@@ -90,9 +90,9 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		rc = tg_envcheck_run(&ec, &env->probe, &env->path, &ds, &o,
 				     &err);
 	if (!rc && format && strcmp(format, "json") == 0)
-		rc = tg_env_format_json(&ec, &out, &err);
+		rc = tg_env_json_write(&ec, &out, &err);
 	else if (!rc)
-		rc = tg_env_format_text(&ec, all, &out, &err);
+		rc = tg_env_text_write(&ec, all, &out, &err);
 	if (rc) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);
@@ -120,10 +120,6 @@ const struct cli_command cmd_env = {
     .summary = "audit a whole environment against its torch",
     .setup = CLI_QUIET | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate env [--format=FORMAT] [--no-elf] [--all] [--quiet]\n"
-	"                     [--python PATH | --prefix DIR |\n"
-	"                      --site-packages DIR...]",
     .about =
 	"Check every installed distribution against the torch Python would\n"
 	"import: who requires torch and whether it is satisfied (markers\n"

@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/flags_format.h"
+#include "lib/render/flags_format.h"
 #include "lib/torch/flags.h"
 
 #define CMD "flags"
@@ -21,29 +21,29 @@ static const char *const formats[] = {"words", "args", "shell",
 				      "make",  "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "name", 0, &name, "NAME",
-     "the extension's name: -DTORCH_EXTENSION_NAME=NAME", NULL},
+     "the extension's name: -DTORCH_EXTENSION_NAME=NAME", NULL, 0},
     {CLI_OPT_SWITCH, "cuda", 0, &cuda, NULL,
      "a CUDA extension: CUDA includes and libraries,\n"
      "and the nvcc flags",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "arch", 0, &arch, "LIST",
      "CUDA architectures, as TORCH_CUDA_ARCH_LIST\n"
      "(default: $TORCH_CUDA_ARCH_LIST)",
-     NULL},
+     NULL, CLI_OPT_USAGE_WITH},
     {CLI_OPT_SWITCH, "cflags", 0, &cflags, NULL,
-     "the C++ compiler's flags (words, args)", NULL},
+     "the C++ compiler's flags (words, args)", NULL, 0},
     {CLI_OPT_SWITCH, "libs", 0, &libs, NULL, "the linker's flags (words, args)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_SWITCH, "nvcc-flags", 0, &nvcc, NULL,
-     "nvcc's flags, with --cuda (words, args)", NULL},
+     "nvcc's flags, with --cuda (words, args)", NULL, 0},
     {CLI_OPT_CHOICE, "format", 0, &format, "FORMAT",
      "words (default: one line, quoted for the\n"
      "shell), args (one argument a line), shell\n"
      "(TORCH_CFLAGS=...), make, json (each flag with\n"
      "where it comes from, setuptools.Extension's\n"
      "arguments)",
-     formats},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     formats, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int
@@ -130,10 +130,6 @@ const struct cli_command cmd_flags = {
     .summary = "a torch C++/CUDA extension's compile and link flags",
     .setup = CLI_QUIET | CLI_ENV | CLI_TORCH | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis = "usage: torchgate flags [--name NAME] [--cuda [--arch LIST]]\n"
-		"                       [--cflags] [--libs] [--nvcc-flags]\n"
-		"                       [--format=FORMAT] [--quiet]\n"
-		"                       [--python PATH | --prefix DIR]",
     .about = "Print the flags torch.utils.cpp_extension would compile and "
 	     "link an\n"
 	     "extension with, against the torch that Python would import: "

@@ -26,7 +26,7 @@
 #define CMD "help"
 
 static const struct cli_opt opts[] = {
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* Whether an executable man is on PATH. */
@@ -133,7 +133,7 @@ const struct cli_command cmd_help = {
     .summary = "show a command's manual page",
     .setup = 0,
     .opts = opts,
-    .synopsis = "usage: torchgate help [COMMAND]",
+    .operands = "[COMMAND]",
     .about = "Show COMMAND's manual page: rendered by man(1) on a terminal "
 	     "when\nman is installed, else as plain text. Without COMMAND, "
 	     "the list of\ncommands.",

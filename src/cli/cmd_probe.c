@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "lib/out/probe_format.h"
+#include "lib/render/probe_format.h"
 #include "lib/util/str.h"
 
 #define CMD "probe"
@@ -23,7 +23,7 @@ static const struct cli_opt opts[] = {
      "text (default), json, shell (eval-safe\n"
      "TORCH_*= lines), make (a Makefile fragment), pc\n"
      "(a pkg-config torch.pc)",
-     formats},
+     formats, 0},
     {CLI_OPT_LIST, "field", 0, &fields, "NAME",
      "print one value (an empty line when unknown;\n"
      "lists one item a line, nothing when empty):\n"
@@ -34,8 +34,8 @@ static const struct cli_opt opts[] = {
      "metadata_dir installer editable shadowed python\n"
      "python_version prefix sys_path; repeatable:\n"
      "each in turn",
-     NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     NULL, CLI_OPT_USAGE_OR},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int
@@ -157,10 +157,6 @@ const struct cli_command cmd_probe = {
     .summary = "which torch is installed, from files alone",
     .setup = CLI_QUIET | CLI_ENV | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate probe [--format=FORMAT | --field=NAME] [--quiet]\n"
-	"                       [--python PATH | --prefix DIR |\n"
-	"                        --site-packages DIR...]",
     .about = "Find the torch that Python would import in an environment and "
 	     "report\n"
 	     "every version source, whether they agree, CUDA/HIP/ROCm/XPU, the "

@@ -25,9 +25,8 @@
 #include "cli/setup.h"
 #include "lib/table/cache.h"
 #include "lib/table/index.h"
-#include "lib/table/releases.h"
 #include "lib/util/file.h"
-#include "lib/util/jsonw.h"
+#include "lib/render/releases_format.h"
 
 #define CMD "releases"
 #define VALIDATOR_MAX 1024
@@ -40,20 +39,20 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "index", 0, &index_url, "URL",
      "read the index at URL (default: $TORCHGATE_INDEX_URL,\n"
      "then the URL set at configure time, PyPI's)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default) or json",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "offline", 0, &offline, NULL,
-     "download nothing: the cached list, else the built-in one", NULL},
+     "download nothing: the cached list, else the built-in one", NULL, 0},
     {CLI_OPT_SWITCH, "pre", 0, &pre, NULL, "list pre and dev releases too",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "timeout", 0, &timeout, "S",
-     "give up a transfer after S seconds (default 30)", NULL},
+     "give up a transfer after S seconds (default 30)", NULL, 0},
     {CLI_OPT_VALUE, "cacert", 0, &cacert, "FILE",
-     "verify TLS with the CA certificates in FILE", NULL},
+     "verify TLS with the CA certificates in FILE", NULL, 0},
     {CLI_OPT_SWITCH, "insecure", 0, &insecure, NULL,
-     "do not verify TLS (loudly; never in a build)", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "do not verify TLS (loudly; never in a build)", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int
@@ -88,36 +87,10 @@ static int
 print(const struct tg_index *ix, const char *source, const char *from)
 {
 	struct tg_buf out = TG_BUF_INIT;
-	struct tg_jsonw w;
-	const char *r;
-	size_t k;
-	int rc;
+	int rc = format && strcmp(format, "json") == 0
+		     ? tg_releases_json_write(ix, source, from, &out)
+		     : tg_releases_text_write(ix, &out);
 
-	if (!(format && strcmp(format, "json") == 0)) {
-		if (ix)
-			for (k = 0; k < ix->n; k++)
-				printf("%s\n", ix->v[k].str);
-		else
-			for (k = 0; (r = tg_releases_at(k)); k++)
-				printf("%s\n", r);
-		return CLI_OK;
-	}
-	tg_jsonw_init(&w, &out);
-	tg_jsonw_object(&w, TG_JSONW_BLOCK);
-	tg_jsonw_kint(&w, "schema_version", 1);
-	tg_jsonw_kstr(&w, "source", source);
-	tg_jsonw_kstr(&w, "from", from);
-	tg_jsonw_key(&w, "releases");
-	tg_jsonw_array(&w, TG_JSONW_FLOW);
-	if (ix)
-		for (k = 0; k < ix->n; k++)
-			tg_jsonw_str(&w, ix->v[k].str);
-	else
-		for (k = 0; (r = tg_releases_at(k)); k++)
-			tg_jsonw_str(&w, r);
-	tg_jsonw_end(&w);
-	tg_jsonw_end(&w);
-	rc = tg_jsonw_finish(&w);
 	if (!rc)
 		fputs(out.data, stdout);
 	tg_buf_release(&out);
@@ -240,10 +213,6 @@ const struct cli_command cmd_releases = {
     .summary = "the released torch versions, from the package index",
     .setup = CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis = "usage: torchgate releases [--index URL] "
-		"[--format=text|json] [--offline] [--pre]\n"
-		"                          [--timeout S] [--cacert FILE] "
-		"[--insecure]",
     .about = "The released torch versions, one per line in PEP 440 order, "
 	     "from a\n"
 	     "PyPI JSON API document (/pypi/torch/json) or a PEP 691 simple "

@@ -28,8 +28,8 @@
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/require.h"
-#include "lib/out/require_format.h"
-#include "lib/out/require_html.h"
+#include "lib/render/require_format.h"
+#include "lib/render/require_html.h"
 #include "lib/table/cache.h"
 #include "lib/table/index.h"
 #include "lib/table/releases.h"
@@ -47,23 +47,24 @@ static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
 static const char *const formats[] = {"text", "json", "html", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default), json or html",
-     formats},
+     formats, 0},
     {CLI_OPT_SWITCH, "strict-private", 0, &strict_private, NULL,
      "an unguarded private API caps the range at the\n"
      "minor after the newest torch the table knows",
-     NULL},
+     NULL, 0},
     {CLI_OPT_SWITCH, "check-declared", 0, &check_declared, NULL,
      "judge the torch requirements each directory\n"
      "operand declares (pyproject.toml, setup.cfg,\n"
      "requirements*.txt, PKG-INFO, setup.py literals)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "declared", 0, &declared_arg, "SPEC",
-     "judge SPEC (\"torch>=2.0\" or \">=2.0\") instead", NULL},
+     "judge SPEC (\"torch>=2.0\" or \">=2.0\") instead", NULL,
+     CLI_OPT_USAGE_OR},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
-     NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 struct run {
@@ -274,13 +275,7 @@ const struct cli_command cmd_require = {
 	       "declarations judged",
     .setup = CLI_QUIET | CLI_TABLE,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate require [--format=text|json|html] "
-	"[--strict-private]\n"
-	"                         [--check-declared | --declared SPEC]\n"
-	"                         [--exclude GLOB]... [--table FILE] "
-	"[--quiet]\n"
-	"                         PATH...",
+    .operands = "PATH...",
     .about =
 	"Read the Python and C/C++/CUDA files under each PATH as audit does\n"
 	"and print the torch requirement the code needs: the floor is the\n"

@@ -36,18 +36,18 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "url", 0, &url, "URL",
      "download from URL (default: $TORCHGATE_TABLE_URL,\n"
      "then the URL set at configure time)",
-     NULL},
+     NULL, 0},
     {CLI_OPT_VALUE, "sha256", 0, &sha256, "HEX",
-     "accept only a body with this SHA-256", NULL},
+     "accept only a body with this SHA-256", NULL, 0},
     {CLI_OPT_SWITCH, "offline", 0, &offline, NULL,
-     "download nothing: say which table is used", NULL},
+     "download nothing: say which table is used", NULL, 0},
     {CLI_OPT_VALUE, "timeout", 0, &timeout, "S",
-     "give up a transfer after S seconds (default 30)", NULL},
+     "give up a transfer after S seconds (default 30)", NULL, 0},
     {CLI_OPT_VALUE, "cacert", 0, &cacert, "FILE",
-     "verify TLS with the CA certificates in FILE", NULL},
+     "verify TLS with the CA certificates in FILE", NULL, 0},
     {CLI_OPT_SWITCH, "insecure", 0, &insecure, NULL,
-     "do not verify TLS (loudly; never in a build)", NULL},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "do not verify TLS (loudly; never in a build)", NULL, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int
@@ -206,10 +206,6 @@ const struct cli_command cmd_update = {
     .summary = "download a newer API table into the cache",
     .setup = CLI_QUIET | CLI_NO_OPERANDS,
     .opts = opts,
-    .synopsis = "usage: torchgate update [--url URL] [--sha256 HEX] "
-		"[--offline]\n"
-		"                        [--timeout S] [--cacert FILE] "
-		"[--insecure] [--quiet]",
     .about = "Download the API table from URL and keep it in the cache\n"
 	     "($XDG_CACHE_HOME/torchgate/apis.json, or ~/.cache/torchgate/),\n"
 	     "where every table user finds it, only when it loads as the\n"

@@ -33,8 +33,8 @@ static const struct cli_opt opts[] = {
      "release only (2.4.0a0+gitabc satisfies >=2.4);\n"
      "release: a pre-release of a released torch counts\n"
      "as that release",
-     policies},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     policies, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 /* The specifier of SPEC: a requirement on torch or a bare specifier. */
@@ -272,10 +272,7 @@ const struct cli_command cmd_verify = {
     .summary = "exit 0 when the installed torch satisfies SPEC",
     .setup = CLI_QUIET | CLI_ENV | CLI_TORCH,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate verify [--policy=strict|base|release] [--quiet]\n"
-	"                        [--python PATH | --prefix DIR |\n"
-	"                         --site-packages DIR...] SPEC",
+    .operands = "SPEC",
     .about = "Exit 0 when the torch Python would import satisfies SPEC, a PEP "
 	     "508\n"
 	     "requirement on torch ('torch>=2.4,<2.12') or a bare specifier\n"

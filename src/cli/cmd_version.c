@@ -32,12 +32,29 @@ static const char *const pre_modes[] = {"auto", "allow", "deny", NULL};
 static const char *const policies[] = {"strict", "base", "release", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_SWITCH, "batch", 0, &batch, NULL,
-     "answer each line of standard input (normalize,\nmatch, marker)", NULL},
+     "answer each line of standard input (normalize,\nmatch, marker)", NULL, 0},
     {CLI_OPT_CHOICE, "prereleases", 0, &pre_name, "P",
-     "match: auto (default), allow or deny\npre-releases", pre_modes},
+     "match: auto (default), allow or deny\npre-releases", pre_modes, 0},
     {CLI_OPT_CHOICE, "policy", 0, &policy_name, "P",
-     "match: strict (default), base or release", policies},
-    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL},
+     "match: strict (default), base or release", policies, 0},
+    {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
+};
+
+/* The subcommands, for "did you mean", and the synopsis: each line's
+ * options are a run of opts[] (batch, then prereleases and policy). */
+static const char *const subcommands[] = {"normalize", "sort", "cmp",
+					  "match",     "req",  "marker"};
+static const struct cli_usage usage[] = {
+    {"normalize", &opts[0], 1, 0, "VERSION..."},
+    {"sort", NULL, 0, 0, "< versions"},
+    {"cmp", NULL, 0, 0, "A B"},
+    {"match", &opts[1], 2, 0, "SPEC VERSION..."},
+    {"match --batch", &opts[1], 2, 0,
+     "< 'SPEC<TAB>VERSION[<TAB>true|false]' lines"},
+    {"req", NULL, 0, 0, "REQUIREMENT"},
+    {"marker", NULL, 0, CLI_ENV, "MARKER [ENV-JSON]"},
+    {"marker --batch", NULL, 0, CLI_ENV, "< 'MARKER<TAB>ENV-JSON' lines"},
+    {NULL, NULL, 0, 0, NULL},
 };
 
 struct opts {
@@ -559,6 +576,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	const struct cli_opt *tables[] = {opts, env, NULL};
 	struct opts o = {0, TG_PRE_AUTO, TG_POLICY_STRICT};
 	const char *sub;
+	size_t k;
 	int first, help;
 
 	cli_env_options(&ctx->env, env);
@@ -573,6 +591,19 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	sub = argv[1];
 	argc--;
 	argv++;
+	for (k = 0; k < sizeof(subcommands) / sizeof(*subcommands); k++)
+		if (strcmp(sub, subcommands[k]) == 0)
+			break;
+	if (k == sizeof(subcommands) / sizeof(*subcommands)) {
+		const char *near = cli_suggest(sub, subcommands, k);
+
+		if (near)
+			return cli_usage_error(CMD,
+					       "unknown subcommand '%s'; did "
+					       "you mean '%s'?",
+					       sub, near);
+		return cli_usage_error(CMD, "unknown subcommand '%s'", sub);
+	}
 	/* options may follow operands (GNU order); an operand that starts
 	 * with '-' needs "--" before it */
 	if (cli_opt_parse(CMD, tables, argc, argv, &first, &help))
@@ -620,23 +651,7 @@ const struct cli_command cmd_version = {
     .summary = "PEP 440 / PEP 508 utilities",
     .setup = CLI_OWN_ARGS | CLI_ENV,
     .opts = opts,
-    .synopsis =
-	"usage: torchgate version normalize [--batch] VERSION...\n"
-	"       torchgate version sort < versions\n"
-	"       torchgate version cmp A B\n"
-	"       torchgate version match [--prereleases=auto|allow|deny]\n"
-	"                               [--policy=strict|base|release] SPEC "
-	"VERSION...\n"
-	"       torchgate version match --batch [--prereleases=P] "
-	"[--policy=P]\n"
-	"                               < 'SPEC<TAB>VERSION[<TAB>true|false]' "
-	"lines\n"
-	"       torchgate version req REQUIREMENT\n"
-	"       torchgate version marker [--python PATH | --prefix DIR]\n"
-	"                                MARKER [ENV-JSON]\n"
-	"       torchgate version marker --batch [--python PATH | --prefix "
-	"DIR]\n"
-	"                                < 'MARKER<TAB>ENV-JSON' lines",
+    .usage = usage,
     .about = "Versions, specifiers, requirements and markers as "
 	     "pypa/packaging 26.x\nreads them.",
     .exits = "Exit status: 0 yes/success, 1 no match, 2 usage, 4 bad input, "

@@ -248,3 +248,153 @@ cli_opt_help(FILE *f, const char *heading, const struct cli_opt *opts)
 		fprintf(f, "%s\n", h);
 	}
 }
+
+/* The synopsis is written piece by piece; a piece that would pass
+ * USAGE_WIDTH goes on a new line under the first option (one column
+ * further inside a group). Lines stay under 80 columns. */
+#define USAGE_WIDTH 79
+#define MAX_GROUP 16
+
+struct usage_line {
+	FILE *f;
+	size_t col, indent;
+};
+
+/* A new line, indented under the first option (inside: one more). */
+static void
+usage_break(struct usage_line *u, size_t inside)
+{
+	fprintf(u->f, "\n%*s", (int)(u->indent + inside - 1), "");
+	u->col = u->indent + inside - 1;
+}
+
+static void
+usage_piece(struct usage_line *u, const char *s, size_t inside)
+{
+	size_t n = strlen(s);
+
+	if (u->col + 1 + n > USAGE_WIDTH && u->col >= u->indent)
+		usage_break(u, inside);
+	fputc(' ', u->f);
+	fputs(s, u->f);
+	u->col += n + 1;
+}
+
+/* "--all", "--floor V", "--format=text|json", into out. */
+static void
+spell(char *out, size_t size, const struct cli_opt *o)
+{
+	size_t used, k;
+
+	if (o->kind == CLI_OPT_CHOICE && o->choices) {
+		used = (size_t)snprintf(out, size, "--%s=", o->name);
+		for (k = 0; o->choices[k] && used < size; k++)
+			used +=
+			    (size_t)snprintf(out + used, size - used, "%s%s",
+					     k ? "|" : "", o->choices[k]);
+		return;
+	}
+	snprintf(out, size, "--%s%s%s", o->name,
+		 !o->value_name		     ? ""
+		 : o->kind == CLI_OPT_CHOICE ? "="
+					     : " ",
+		 o->value_name ? o->value_name : "");
+}
+
+/* A switch with a short name goes into the leading "[-q]". */
+static int
+short_switch(const struct cli_opt *o)
+{
+	return o->alias && o->kind == CLI_OPT_SWITCH;
+}
+
+/* Whether o joins the item of the option before it, as flag says. */
+static int
+follows(const struct cli_opt *o, unsigned flag)
+{
+	return (o->usage & flag) && !short_switch(o);
+}
+
+void
+cli_opt_usage(FILE *f, const char *lead, const char *words, const char *first,
+	      const struct cli_opt *const *tables, const char *operands)
+{
+	struct merged m = {{NULL}, 0};
+	struct usage_line u = {f, 0, 0};
+	char item[512], one[120], shorts[MAX_OPTS + 4] = "[-";
+	size_t t, k, j, ns = 2;
+
+	for (t = 0; tables[t]; t++)
+		for (k = 0; tables[t][k].kind != CLI_OPT_END; k++)
+			if (m.n < MAX_OPTS)
+				m.o[m.n++] = &tables[t][k];
+	fprintf(f, "%s%s", lead, words);
+	u.col = strlen(lead) + strlen(words);
+	u.indent = u.col + 1;
+	if (first && *first)
+		usage_piece(&u, first, 0);
+	for (k = 0; k < m.n; k++)
+		if (short_switch(m.o[k]))
+			shorts[ns++] = m.o[k]->alias;
+	if (ns > 2) {
+		shorts[ns++] = ']';
+		shorts[ns] = '\0';
+		usage_piece(&u, shorts, 0);
+	}
+	for (k = 0; k < m.n; k = j) {
+		size_t start = k, used;
+
+		j = k + 1;
+		if (short_switch(m.o[k]))
+			continue;
+		if (j < m.n && follows(m.o[j], CLI_OPT_USAGE_OR)) {
+			/* "[--a |", "--b |", "--c]": a piece each, so that a
+			 * long group breaks between its alternatives */
+			char group[MAX_GROUP][128];
+			size_t n = 0, len = 0, g;
+
+			for (;;) {
+				int last = !(j < m.n &&
+					     follows(m.o[j], CLI_OPT_USAGE_OR));
+
+				spell(one, sizeof(one), m.o[k]);
+				if (n < MAX_GROUP)
+					snprintf(group[n++], sizeof(group[0]),
+						 "%s%s%s%s",
+						 k == start ? "[" : "", one,
+						 m.o[k]->kind == CLI_OPT_LIST
+						     ? "..."
+						     : "",
+						 last ? "]" : " |");
+				if (last)
+					break;
+				k = j++;
+			}
+			for (g = 0; g < n; g++)
+				len += strlen(group[g]) + (g > 0);
+			/* a group that fits on a line of its own starts one */
+			if (u.col + 1 + len > USAGE_WIDTH &&
+			    u.indent + len <= USAGE_WIDTH)
+				usage_break(&u, 0);
+			for (g = 0; g < n; g++)
+				usage_piece(&u, group[g], g > 0);
+			continue;
+		}
+		spell(one, sizeof(one), m.o[k]);
+		snprintf(item, sizeof(item), "[%s", one);
+		for (; j < m.n && follows(m.o[j], CLI_OPT_USAGE_WITH); j++) {
+			used = strlen(item);
+			spell(one, sizeof(one), m.o[j]);
+			snprintf(item + used, sizeof(item) - used, " [%s]%s",
+				 one,
+				 m.o[j]->kind == CLI_OPT_LIST ? "..." : "");
+		}
+		used = strlen(item);
+		snprintf(item + used, sizeof(item) - used, "]%s",
+			 m.o[k]->kind == CLI_OPT_LIST ? "..." : "");
+		usage_piece(&u, item, 0);
+	}
+	if (operands && *operands)
+		usage_piece(&u, operands, 0);
+	fputc('\n', f);
+}

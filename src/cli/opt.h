@@ -6,8 +6,9 @@
  * builds getopt_long's arrays from the tables, stores the values, checks
  * choices and list limits, and words the usage errors (with "did you
  * mean" for a mistyped long option); cli_opt_help() prints the option
- * lines of --help. Options may follow operands (GNU order); "--" ends
- * them.
+ * lines of --help and cli_opt_usage() its synopsis, so that the usage
+ * line names every option the parser takes. Options may follow operands
+ * (GNU order); "--" ends them.
  */
 #ifndef TG_CLI_OPT_H
 #define TG_CLI_OPT_H
@@ -21,6 +22,14 @@ enum cli_opt_kind {
 	CLI_OPT_VALUE,	/* const char **: the last value given */
 	CLI_OPT_CHOICE, /* const char **: one of choices */
 	CLI_OPT_LIST,	/* struct cli_list *: every value, in order */
+};
+
+/* How an option shows in the synopsis (cli_opt_usage), relative to the
+ * option before it in the tables given: by default each is an item of
+ * its own, "[--all]". */
+enum cli_opt_usage {
+	CLI_OPT_USAGE_OR = 1 << 0,   /* an alternative: "[--a | --b]" */
+	CLI_OPT_USAGE_WITH = 1 << 1, /* only with it: "[--a [--b]]" */
 };
 
 /* Values of a repeatable option: v has room for max. */
@@ -37,6 +46,7 @@ struct cli_opt {
 	const char *value_name;	    /* "FILE" in --help, NULL for a switch */
 	const char *help;	    /* one or more lines ('\n' between) */
 	const char *const *choices; /* CLI_OPT_CHOICE: NULL-terminated */
+	unsigned usage;		    /* enum cli_opt_usage */
 };
 
 /* The most tables one command parses with (its own and shared ones). */
@@ -51,6 +61,18 @@ int cli_opt_parse(const char *cmd, const struct cli_opt *const *tables,
 
 /* The option lines of --help for one table, under heading (NULL: none). */
 void cli_opt_help(FILE *f, const char *heading, const struct cli_opt *opts);
+
+/* The synopsis: lead ("usage: " or as many blanks), words (the
+ * command, "torchgate version match"), first (NULL, or what comes before
+ * the options: "--batch"), the options of tables (a NULL-terminated
+ * list) and operands (NULL: none), wrapped at 80 columns under the
+ * first word after words. Switches with a short name come
+ * first, grouped: "[-q]"; then every option in table order: "--all",
+ * "--floor V", "--format=text|json" (the choices), "--exclude GLOB"
+ * followed by "..." when repeatable, grouped by their usage flags. */
+void cli_opt_usage(FILE *f, const char *lead, const char *words,
+		   const char *first, const struct cli_opt *const *tables,
+		   const char *operands);
 
 /* The candidate closest to word (a mistyped name), or NULL when none is
  * close enough to suggest (git's help.autocorrect idea: edit distance,

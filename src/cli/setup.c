@@ -13,6 +13,9 @@
 
 #include "cli/opt.h"
 
+/* The most options of a command's own table in one synopsis line. */
+#define MAX_LINE_OPTS 32
+
 static const char env_heading[] =
     "environment (default: $VIRTUAL_ENV, then $CONDA_PREFIX, then\n"
     "python3 on PATH, read from files; Python is never run):";
@@ -23,11 +26,11 @@ shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
 	       struct cli_opt table[2], struct cli_opt tv[2],
 	       struct cli_opt env[4])
 {
-	const struct cli_opt end = {CLI_OPT_END, NULL, 0,   NULL,
-				    NULL,	 NULL, NULL};
+	const struct cli_opt end = {CLI_OPT_END, NULL, 0,    NULL,
+				    NULL,	 NULL, NULL, 0};
 	const struct cli_opt q = {
 	    CLI_OPT_SWITCH,	     "quiet", 'q', &ctx->quiet, NULL,
-	    "no warnings on stderr", NULL};
+	    "no warnings on stderr", NULL,    0};
 	const struct cli_opt t = {CLI_OPT_VALUE,
 				  "table",
 				  0,
@@ -35,14 +38,16 @@ shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
 				  "FILE",
 				  "use FILE, not the cached or built-in table\n"
 				  "(check --which-table says which is used)",
-				  NULL};
+				  NULL,
+				  0};
 	const struct cli_opt v = {CLI_OPT_VALUE,
 				  "torch-version",
 				  0,
 				  &ctx->torch_version,
 				  "V",
 				  "judge for torch V, no install needed",
-				  NULL};
+				  NULL,
+				  0};
 
 	quiet[0] = setup & CLI_QUIET ? q : end;
 	table[0] = setup & CLI_TABLE ? t : end;
@@ -53,16 +58,55 @@ shared_options(struct cli_ctx *ctx, unsigned setup, struct cli_opt quiet[2],
 		env[0] = end;
 }
 
+/* The synopsis of one line of usage: [-q], --table, its own options,
+ * then --torch-version or the environment, then the operands. */
+static void
+usage_line(FILE *f, const char *lead, const char *name,
+	   const struct cli_usage *l)
+{
+	struct cli_ctx ctx;
+	struct cli_opt quiet[2], table[2], tv[2], env[4], own[MAX_LINE_OPTS];
+	const struct cli_opt *tables[] = {table, own, quiet, tv, env, NULL};
+	char words[128];
+	const char *first = NULL;
+	size_t k, n = l->words ? strcspn(l->words, " ") : 0;
+
+	memset(&ctx, 0, sizeof(ctx));
+	cli_env_init(&ctx.env);
+	shared_options(&ctx, l->setup, quiet, table, tv, env);
+	/* --torch-version V excludes the environment: one group */
+	if (tv[0].kind != CLI_OPT_END)
+		env[0].usage |= CLI_OPT_USAGE_OR;
+	memset(own, 0, sizeof(own)); /* CLI_OPT_END */
+	for (k = 0; l->opts && k < l->n && k + 1 < MAX_LINE_OPTS &&
+		    l->opts[k].kind != CLI_OPT_END;
+	     k++)
+		own[k] = l->opts[k];
+	/* "torchgate version match", then "--batch" as the first piece */
+	snprintf(words, sizeof(words), "torchgate %s%s%.*s", name, n ? " " : "",
+		 (int)n, n ? l->words : "");
+	if (n && l->words[n])
+		first = l->words + n + 1;
+	cli_opt_usage(f, lead, words, first, tables, l->operands);
+}
+
 void
 cli_command_help(FILE *f, const struct cli_command *c)
 {
 	struct cli_ctx ctx;
 	struct cli_opt quiet[2], table[2], tv[2], env[4];
+	struct cli_usage one = {NULL, c->opts, (size_t)-1, c->setup,
+				c->operands};
+	size_t k;
 
 	memset(&ctx, 0, sizeof(ctx));
 	cli_env_init(&ctx.env);
 	shared_options(&ctx, c->setup, quiet, table, tv, env);
-	fprintf(f, "%s\n\n%s\n\n", c->synopsis, c->about);
+	if (!c->usage)
+		usage_line(f, "usage: ", c->name, &one);
+	for (k = 0; c->usage && c->usage[k].words; k++)
+		usage_line(f, k ? "       " : "usage: ", c->name, &c->usage[k]);
+	fprintf(f, "\n%s\n\n", c->about);
 	cli_opt_help(f, NULL, table);
 	cli_opt_help(f, NULL, tv);
 	cli_opt_help(f, NULL, c->opts);

@@ -8,8 +8,10 @@
 # documents one --help does not list, and a command without a page each
 # fail, with a message naming the option or the page. A stand-in
 # torchgate, a script with a fixed --help, shows that both spellings of an
-# option line ('-x, --long' and '--long') are read, and that the usage
-# lines and descriptions are not.
+# option line ('-x, --long' and '--long') are read, and that the
+# descriptions are not; that its usage lines must name every option, by
+# its long name or in a cluster of short ones ([-ab]), and a page's
+# SYNOPSIS too when it has one.
 set -u
 srcdir=${1:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
 tg=${2:?usage: check-docs-selftest.sh SRCDIR TORCHGATE}
@@ -63,6 +65,15 @@ fresh
 sed -i 's/^\.SH "EXIT STATUS"$/.SH "EXIT STATUS"\n.TP\n.B \\-\\-bogus\nNot an option./' "$tmp/src/doc/torchgate-check.1"
 expect 0 "" "$tmp/src" "$tg"
 
+# A page's SYNOPSIS that lacks an option of --help, or names one --help
+# does not list.
+fresh
+sed -i '/^\.SH SYNOPSIS$/,/^\.SH/{/^\.RB \[ \\-\\-pre \]$/d}' "$tmp/src/doc/torchgate-releases.1"
+expect 1 "releases: --pre is in 'releases --help' but not in SYNOPSIS of doc/torchgate-releases.1" "$tmp/src" "$tg"
+fresh
+sed -i 's/^\.SH SYNOPSIS$/.SH SYNOPSIS\n.RB [ \\-\\-bogus ]/' "$tmp/src/doc/torchgate-verify.1"
+expect 1 "verify: --bogus is in SYNOPSIS of doc/torchgate-verify.1 but not in 'verify --help'" "$tmp/src" "$tg"
+
 # A command without a page.
 fresh
 rm "$tmp/src/doc/torchgate-emit.1"
@@ -75,8 +86,8 @@ cat >"$tmp/tg" <<'EOS'
 #!/bin/bash
 case "$*" in
 --help) printf 'usage: tg <command>\n\ncommands:\n  foo   a\n  bar   b\n\nexit status: 0.\n' ;;
-"foo --help") printf 'usage: tg foo [--ignored]\n           --also-ignored\n\nText.\n\n  -a, --alpha           one\n      --beta=B          two\n                        --not-an-option in a description\n      --gamma-is-a-long-name G\n                        three\n' ;;
-"bar --help") printf 'usage: tg bar [--one] [--two=X]\n\nText.\n\n      --one             one\n      --two X           two\n' ;;
+"foo --help") printf 'usage: tg foo [-az] [--beta=B]\n           [--gamma-is-a-long-name G]\n\nText.\n\n  -a, --alpha           one\n      --beta=B          two\n                        --not-an-option in a description\n      --gamma-is-a-long-name G\n                        three\n  -z, --zeta            four\n' ;;
+"bar --help") printf "usage: tg bar [--one] ${TG_BAR_TWO-[--two=X]}\\n\\nText.\\n\\n      --one             one\\n      --two X           two\\n" ;;
 *) exit 2 ;;
 esac
 EOS
@@ -87,10 +98,18 @@ page() {
 	printf '.TP\n.BR \\-h ", " \\-\\-help\nHelp.\n.SH "SEE ALSO"\n.TP\n.B \\-\\-seealso\n'
 }
 rm -rf "$tmp/fake" && mkdir -p "$tmp/fake/doc"
-page alpha beta gamma-is-a-long-name >"$tmp/fake/doc/torchgate-foo.1"
+page alpha beta gamma-is-a-long-name zeta >"$tmp/fake/doc/torchgate-foo.1"
 page one two >"$tmp/fake/doc/torchgate-bar.1"
 expect 0 "" "$tmp/fake" "$tmp/tg"
-page alpha beta >"$tmp/fake/doc/torchgate-foo.1"
+TG_BAR_TWO= expect 1 "bar: --two is in 'bar --help' but not in its usage synopsis" "$tmp/fake" "$tmp/tg"
+# a SYNOPSIS naming -z (its short name) and the rest long is complete;
+# one without --beta is not
+syn() { printf '.TH X 1\n.SH SYNOPSIS\n.B tg foo\n.RB [ \\-z ]\n%s\n' "$1"; page alpha beta gamma-is-a-long-name zeta | sed 1d; }
+syn '.RB [ \-\-alpha " | " \-\-beta=B ] [ \-\-gamma\-is\-a\-long\-name ]' >"$tmp/fake/doc/torchgate-foo.1"
+expect 0 "" "$tmp/fake" "$tmp/tg"
+syn '.RB [ \-\-alpha ] [ \-\-gamma\-is\-a\-long\-name ]' >"$tmp/fake/doc/torchgate-foo.1"
+expect 1 "foo: --beta is in 'foo --help' but not in SYNOPSIS of doc/torchgate-foo.1" "$tmp/fake" "$tmp/tg"
+page alpha beta zeta >"$tmp/fake/doc/torchgate-foo.1"
 expect 1 "foo: --gamma-is-a-long-name is in 'foo --help' but not in OPTIONS" "$tmp/fake" "$tmp/tg"
 page one two three >"$tmp/fake/doc/torchgate-bar.1"
 expect 1 "bar: --three is in OPTIONS of doc/torchgate-bar.1 but not in 'bar --help'" "$tmp/fake" "$tmp/tg"

@@ -1,4 +1,4 @@
-/* test_require_html.c - unit tests for out/require_html
+/* test_require_html.c - unit tests for render/require_html
  * SPDX-License-Identifier: MIT
  *
  * What a table loaded from a file cannot hold (the loader takes only
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lib/out/require_html.h"
+#include "lib/render/require_html.h"
 #include "lib/table/releases.h"
 
 static size_t

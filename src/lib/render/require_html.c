@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/out/require_html.h"
+#include "lib/render/require_html.h"
 #include "lib/pep/spec.h"
 #include "lib/table/releases.h"
 

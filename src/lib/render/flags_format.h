@@ -7,8 +7,8 @@
  * make (a Makefile fragment) or JSON (every flag with where it comes
  * from, and the keyword arguments of setuptools.Extension).
  */
-#ifndef TG_LIB_OUT_FLAGS_FORMAT_H
-#define TG_LIB_OUT_FLAGS_FORMAT_H
+#ifndef TG_LIB_RENDER_FLAGS_FORMAT_H
+#define TG_LIB_RENDER_FLAGS_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
@@ -34,5 +34,9 @@ int tg_flags_format_write(const struct tg_flags *f, const struct tg_torch *t,
 			  const char *name, int cuda, unsigned use,
 			  enum tg_flags_format fmt, struct tg_buf *out,
 			  struct tg_err *err);
+
+/* The JSON format (flags_json.c), every use; out's first failure. */
+int tg_flags_json_write(const struct tg_flags *f, const struct tg_torch *t,
+			const char *name, int cuda, struct tg_buf *out);
 
 #endif

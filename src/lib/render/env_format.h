@@ -1,12 +1,12 @@
 /* env_format.h - torchgate env's report: text and JSON
  * SPDX-License-Identifier: MIT
  *
- * Renders a struct tg_envcheck. Output is a function of the check only:
+ * Renders a struct tg_envcheck: text in env_text.c, JSON in env_json.c. Output is a function of the check only:
  * items in the order the check made them (sections in turn, each in
  * distribution-name order), no time, no host.
  */
-#ifndef TG_LIB_OUT_ENV_FORMAT_H
-#define TG_LIB_OUT_ENV_FORMAT_H
+#ifndef TG_LIB_RENDER_ENV_FORMAT_H
+#define TG_LIB_RENDER_ENV_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
@@ -16,9 +16,9 @@
 
 /* verbose: list the requirements whose marker is false too (JSON always
  * does). */
-int tg_env_format_text(const struct tg_envcheck *ec, int verbose,
-		       struct tg_buf *out, struct tg_err *err);
-int tg_env_format_json(const struct tg_envcheck *ec, struct tg_buf *out,
-		       struct tg_err *err);
+int tg_env_text_write(const struct tg_envcheck *ec, int verbose,
+		      struct tg_buf *out, struct tg_err *err);
+int tg_env_json_write(const struct tg_envcheck *ec, struct tg_buf *out,
+		      struct tg_err *err);
 
 #endif

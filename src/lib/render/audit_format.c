@@ -9,7 +9,7 @@
  * leading "./" dropped so GitHub code scanning maps them onto the
  * checkout; absolute paths become file:// URIs.
  */
-#include "lib/out/audit_format.h"
+#include "lib/render/audit_format.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "lib/out/require_format.h"
+#include "lib/render/require_format.h"
 #include "lib/util/jsonw.h"
 
 /* Uses listed per reason in text. */

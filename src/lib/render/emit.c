@@ -7,7 +7,7 @@
  * hex version packs major, minor and patch in 8 bits each (0xMMmmpp). The Python module
  * imports only the standard library, and only inside check_runtime().
  */
-#include "lib/out/emit.h"
+#include "lib/render/emit.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "lib/audit/require.h"
-#include "lib/out/require_format.h"
+#include "lib/render/require_format.h"
 #include "lib/util/buf.h"
 
 /* Append the page of rq to out: the same struct tg_require and report

@@ -8,8 +8,8 @@
  * with one rule per table entry used; GitHub output is workflow
  * commands. Output is a function of the report only.
  */
-#ifndef TG_LIB_OUT_AUDIT_FORMAT_H
-#define TG_LIB_OUT_AUDIT_FORMAT_H
+#ifndef TG_LIB_RENDER_AUDIT_FORMAT_H
+#define TG_LIB_RENDER_AUDIT_FORMAT_H
 
 #include <stddef.h>
 

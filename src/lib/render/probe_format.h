@@ -7,8 +7,8 @@
  * pkg-config file. Output is a function of the input only: no time, no
  * host name, nothing from the environment beyond what was probed.
  */
-#ifndef TG_LIB_OUT_PROBE_FORMAT_H
-#define TG_LIB_OUT_PROBE_FORMAT_H
+#ifndef TG_LIB_RENDER_PROBE_FORMAT_H
+#define TG_LIB_RENDER_PROBE_FORMAT_H
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
@@ -47,6 +47,21 @@ int tg_probe_format_write(const struct tg_probe_view *pv,
  * needs a torch and there is none. */
 int tg_probe_format_field(const struct tg_probe_view *pv, const char *name,
 			  struct tg_buf *out, struct tg_err *err);
+
+/* One writer per format, in probe_<format>.c: each appends the whole
+ * report to out and returns out's first failure. The shell, make and
+ * pc writers need a torch (tg_probe_format_write checks first). */
+int tg_probe_text_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_json_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_shell_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_make_write(const struct tg_probe_view *pv, struct tg_buf *out);
+int tg_probe_pc_write(const struct tg_probe_view *pv, struct tg_buf *out);
+
+/* What the writers share: the torch reported (or NULL), and a field of
+ * its version.py (or NULL when not set). */
+const struct tg_torch *tg_probe_format_chosen(const struct tg_probe_view *pv);
+const char *tg_probe_format_vpy(const struct tg_torch *t,
+				enum tg_versionpy_field f);
 
 /* NULL-terminated list of the field names, for --help. */
 extern const char *const tg_probe_field_names[];

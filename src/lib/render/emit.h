@@ -9,8 +9,8 @@
  * their inputs, so that a header and a module of different runs can be
  * told apart (the module's check_runtime() does).
  */
-#ifndef TG_LIB_OUT_EMIT_H
-#define TG_LIB_OUT_EMIT_H
+#ifndef TG_LIB_RENDER_EMIT_H
+#define TG_LIB_RENDER_EMIT_H
 
 #include <stddef.h>
 

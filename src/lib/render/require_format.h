@@ -1,8 +1,8 @@
 /* require_format.h - what torchgate require writes: text and JSON
  * SPDX-License-Identifier: MIT
  */
-#ifndef TG_LIB_OUT_REQUIRE_FORMAT_H
-#define TG_LIB_OUT_REQUIRE_FORMAT_H
+#ifndef TG_LIB_RENDER_REQUIRE_FORMAT_H
+#define TG_LIB_RENDER_REQUIRE_FORMAT_H
 
 #include <stddef.h>
 
