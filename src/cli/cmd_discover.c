@@ -29,6 +29,7 @@
 #include "lib/util/jsonw.h"
 #include "lib/discover/discover.h"
 #include "lib/table/evidence.h"
+#include "lib/table/excluded.h"
 #include "lib/util/path.h"
 #include "lib/table/table.h"
 
@@ -161,7 +162,7 @@ diff_run(struct diff *df, const struct tg_decls *d,
 			df->hit[j] = 1;
 		}
 		if (!df->api[k])
-			df->excl[k] = tg_table_excluded_match(
+			df->excl[k] = tg_excluded_match(
 			    x, d->v[k].symbol, d->v[k].kind, d->v[k].message);
 		/* a declaration folded into an entry (see) declares it: a
 		 * helper that warns for it, a parameter's warning */
@@ -186,8 +187,8 @@ diff_run(struct diff *df, const struct tg_decls *d,
 			exists = tg_path_is_file(df->paths[j][k]);
 		if (!exists)
 			continue;
-		df->mexcl[df->nmissing] = tg_table_excluded_match(
-		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
+		df->mexcl[df->nmissing] =
+		    tg_excluded_match(x, a->id, TG_EXCL_NOT_DECLARED, NULL);
 		df->nexcused += df->mexcl[df->nmissing] != NULL;
 		df->missing[df->nmissing++] = a;
 	}
@@ -219,11 +220,11 @@ json_decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
 		tg_jsonw_kstr(w, "replacement", d->replacement);
 		tg_jsonw_kstr(w, "table_id", a ? a->id : NULL);
 		tg_jsonw_kstr(w, "excluded",
-			      e ? tg_table_excl_category_name(e->category)
+			      e ? tg_excluded_category_name(e->category)
 				: NULL);
 	} else if (e) {
 		tg_jsonw_kstr(w, "category",
-			      tg_table_excl_category_name(e->category));
+			      tg_excluded_category_name(e->category));
 		tg_jsonw_kstr(w, "see", e->see);
 		tg_jsonw_kstr(w, "reason", e->reason);
 	}
@@ -247,7 +248,7 @@ json_missing(struct tg_jsonw *w, const struct diff *df, const struct tg_api *a,
 			tg_jsonw_str(w, shown(paths[k], base, nbase));
 	tg_jsonw_end(w);
 	tg_jsonw_kstr(w, "excluded",
-		      e ? tg_table_excl_category_name(e->category) : NULL);
+		      e ? tg_excluded_category_name(e->category) : NULL);
 	if (e)
 		tg_jsonw_kstr(w, "reason", e->reason);
 	tg_jsonw_end(w);
@@ -360,7 +361,7 @@ print_text(const struct tg_decls *d, const struct diff *df,
 		printf("  %s:%zu: %s %s\n", shown(d->v[k].file, base, nbase),
 		       d->v[k].line, d->v[k].kind, d->v[k].symbol);
 		printf("      %s%s%s: %s\n",
-		       tg_table_excl_category_name(e->category),
+		       tg_excluded_category_name(e->category),
 		       e->see ? ", see " : "", e->see ? e->see : "", e->reason);
 	}
 	printf("unaccounted: %zu\n", df->nunknown - df->nexcluded);
@@ -389,7 +390,7 @@ print_text(const struct tg_decls *d, const struct diff *df,
 		if (df->mexcl[k])
 			printf(
 			    "      excluded, %s: %s\n",
-			    tg_table_excl_category_name(df->mexcl[k]->category),
+			    tg_excluded_category_name(df->mexcl[k]->category),
 			    df->mexcl[k]->reason);
 	}
 }
@@ -411,8 +412,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	memset(&df, 0, sizeof(df));
-	r = exclusions ? tg_table_excluded_load(&excl, exclusions, &err)
-		       : tg_table_excluded_default(&excl, &err);
+	r = exclusions ? tg_excluded_load(&excl, exclusions, &err)
+		       : tg_excluded_default(&excl, &err);
 	if (r) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(r);
@@ -463,7 +464,7 @@ out:
 	free(base);
 	tg_buf_release(&out);
 	tg_discover_release(&decls);
-	tg_table_excluded_release(&excl);
+	tg_excluded_release(&excl);
 	return status;
 }
 

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "lib/table/cache.h"
+#include "lib/table/excluded.h"
 #include "lib/table/table.h"
 
 /* One entry, with %s spliced in at the end of its members. */
@@ -285,54 +286,50 @@ excluded(void)
 	struct tg_err err = TG_ERR_INIT;
 	size_t k;
 
-	CHECK(tg_table_excluded_parse(&x, good, strlen(good), "X", &err) == 0,
-	      "%s", err.msg);
+	CHECK(tg_excluded_parse(&x, good, strlen(good), "X", &err) == 0, "%s",
+	      err.msg);
 	CHECK(x.n == 3 && strcmp(x.description, "d") == 0, "3 entries");
-	CHECK(tg_table_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE",
-				      NULL) == &x.v[0],
+	CHECK(tg_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE", NULL) ==
+		  &x.v[0],
 	      "match without a message");
-	CHECK(tg_table_excluded_match(&x, "at::f", "[[deprecated]]", "m") ==
-		  NULL,
+	CHECK(tg_excluded_match(&x, "at::f", "[[deprecated]]", "m") == NULL,
 	      "another kind");
-	CHECK(tg_table_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE",
-				      "m") == NULL,
+	CHECK(tg_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE", "m") ==
+		  NULL,
 	      "another symbol");
-	CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-				      "the second one") == &x.v[1],
+	CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+				"the second one") == &x.v[1],
 	      "the first entry that matches");
-	tg_table_excluded_release(&x);
+	tg_excluded_release(&x);
 	/* a message selects: only the entry with one */
 	{
 		static const char sel[] = EXCL_HEAD EXCL_ONE(
 		    "torch.g", "warnings.warn", "\"second\"") "]}";
 
-		CHECK(tg_table_excluded_parse(&x, sel, strlen(sel), "X",
-					      &err) == 0,
+		CHECK(tg_excluded_parse(&x, sel, strlen(sel), "X", &err) == 0,
 		      "%s", err.msg);
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      "the second one") == &x.v[0],
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+					"the second one") == &x.v[0],
 		      "message found");
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      "the first one") == NULL,
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+					"the first one") == NULL,
 		      "message not found");
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      NULL) == NULL,
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn", NULL) ==
+			  NULL,
 		      "no message");
-		tg_table_excluded_release(&x);
+		tg_excluded_release(&x);
 	}
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		CHECK(tg_table_excluded_parse(&x, bad[k].doc,
-					      strlen(bad[k].doc), "X",
-					      &err) == TG_EINVAL,
+		CHECK(tg_excluded_parse(&x, bad[k].doc, strlen(bad[k].doc), "X",
+					&err) == TG_EINVAL,
 		      "bad %zu rejected", k);
 		CHECK_STR(err.msg, bad[k].msg, "bad exclusion list");
 		CHECK(x.n == 0 && x.v == NULL, "released");
 	}
-	CHECK(tg_table_excluded_default(&x, &err) == 0, "built-in: %s",
-	      err.msg);
+	CHECK(tg_excluded_default(&x, &err) == 0, "built-in: %s", err.msg);
 	CHECK(x.n > 0, "the built-in list has entries");
-	tg_table_excluded_release(&x);
-	CHECK_STR(tg_table_excl_category_name(TG_EXCL_MODULE_LEVEL),
+	tg_excluded_release(&x);
+	CHECK_STR(tg_excluded_category_name(TG_EXCL_MODULE_LEVEL),
 		  "module-level", "category name");
 }
 
