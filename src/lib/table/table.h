@@ -105,6 +105,10 @@ const char *tg_api_fact_name(enum tg_fact f);
  * deprecated, withdrawn, removed, a replacement's or a warning's since):
  * what the table knows about; NULL for a table without versions. */
 const char *tg_table_newest(const struct tg_table *t);
+/* The same version parsed into *v (the caller releases it); TG_ENOENT
+ * when the table names none. */
+int tg_table_newest_version(const struct tg_table *t, struct tg_version *v,
+			    struct tg_err *err);
 
 /* Whether v is past what the table knows: its release, cut to as many
  * segments as newest has, is greater (9.0 and 2.12.0.dev past 2.11;
