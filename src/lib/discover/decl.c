@@ -14,6 +14,7 @@
 #include "lib/discover/discover.h"
 #include "lib/discover/internal.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 /* Append a declaration; takes symbol, message and repl, copies file. */
 static int
@@ -22,15 +23,8 @@ decl_add(struct tg_decls *d, char *symbol, const char *file, size_t line,
 {
 	struct tg_decl *x;
 
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 64;
-		struct tg_decl *v = realloc(d->v, cap * sizeof(*v));
-
-		if (!v)
-			goto nomem;
-		d->v = v;
-		d->cap = cap;
-	}
+	if (TG_GROW(d->v, d->n + 1, d->cap))
+		goto nomem;
 	x = &d->v[d->n];
 	x->file = tg_str_ndup(file, strlen(file));
 	if (!x->file)

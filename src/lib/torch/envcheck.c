@@ -37,6 +37,7 @@
 #include "lib/pep/version.h"
 #include "lib/torch/envctx.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 #define EXTRA_PASSES 16
 
@@ -87,18 +88,17 @@ tg_envcheck_item(struct ctx *c, int s, int st, const struct tg_dist *d,
 		 const char *file, const char *req, char *message)
 {
 	struct tg_envcheck *ec = c->ec;
-	struct tg_envcheck_item *nv, *it;
+	struct tg_envcheck_item *it;
 
 	if (c->rc) {
 		free(message);
 		return NULL;
 	}
-	nv = tg_envcheck_keep(c, realloc(ec->v, (ec->n + 1) * sizeof(*nv)));
-	if (!nv) {
+	if (TG_GROW(ec->v, ec->n + 1, ec->cap)) {
+		tg_envcheck_keep(c, NULL);
 		free(message);
 		return NULL;
 	}
-	ec->v = nv;
 	it = &ec->v[ec->n++];
 	memset(it, 0, sizeof(*it));
 	it->section = s;
@@ -140,20 +140,17 @@ set_has(const struct strset *s, const char *x)
 static int
 set_add(struct ctx *c, struct strset *s, char *x)
 {
-	char **nv;
-
 	if (!x)
 		return 0;
 	if (set_has(s, x)) {
 		free(x);
 		return 0;
 	}
-	nv = tg_envcheck_keep(c, realloc(s->v, (s->n + 1) * sizeof(*nv)));
-	if (!nv) {
+	if (TG_GROW(s->v, s->n + 1, s->cap)) {
+		tg_envcheck_keep(c, NULL);
 		free(x);
 		return 0;
 	}
-	s->v = nv;
 	s->v[s->n++] = x;
 	return 1;
 }

@@ -39,7 +39,7 @@ struct req {
 
 struct strset {
 	char **v;
-	size_t n;
+	size_t n, cap;
 };
 
 struct symset {

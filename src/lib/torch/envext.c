@@ -39,6 +39,7 @@
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 #include "lib/util/walk.h"
+#include "lib/util/grow.h"
 
 #define DS_INFO_MAX ((size_t)64 * 1024)
 #define EXT_MAX_OBJECTS 100000
@@ -52,7 +53,6 @@ tg_envext_abi_name(int abi)
 static void
 detail(struct ctx *c, struct tg_envcheck_item *it, char *s)
 {
-	char **nv;
 
 	if (!it || !s) {
 		if (!s)
@@ -65,13 +65,11 @@ detail(struct ctx *c, struct tg_envcheck_item *it, char *s)
 		free(s);
 		return;
 	}
-	nv = tg_envcheck_keep(
-	    c, realloc(it->details, (it->ndetails + 1) * sizeof(*nv)));
-	if (!nv) {
+	if (TG_GROW(it->details, it->ndetails + 1, it->capdetails)) {
+		tg_envcheck_keep(c, NULL);
 		free(s);
 		return;
 	}
-	it->details = nv;
 	it->details[it->ndetails++] = s;
 }
 
@@ -401,8 +399,8 @@ load_torch_symbols(struct ctx *c)
 	const char *dir = c->t->library_dir;
 	DIR *dp;
 	struct dirent *de;
-	char **names = NULL, **nv;
-	size_t n = 0, k, i, total = 0, cap;
+	char **names = NULL;
+	size_t n = 0, ncap = 0, k, i, total = 0, cap;
 
 	if (!dir || !(dp = opendir(dir)))
 		return;
@@ -410,10 +408,10 @@ load_torch_symbols(struct ctx *c)
 		if (strncmp(de->d_name, "lib", 3) != 0 ||
 		    !strstr(de->d_name, ".so"))
 			continue;
-		nv = tg_envcheck_keep(c, realloc(names, (n + 1) * sizeof(*nv)));
-		if (!nv)
+		if (TG_GROW(names, n + 1, ncap)) {
+			tg_envcheck_keep(c, NULL);
 			break;
-		names = nv;
+		}
 		names[n] = tg_envcheck_keep(c, tg_path_join(dir, de->d_name));
 		if (!names[n])
 			break;
@@ -604,15 +602,9 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 			old = name;
 		if (torch_defines(c, name))
 			continue;
-		if (nmiss == cap) {
-			char **nv;
-
-			cap = cap ? cap * 2 : 16;
-			nv = tg_envcheck_keep(c,
-					      realloc(miss, cap * sizeof(*nv)));
-			if (!nv)
-				break;
-			miss = nv;
+		if (TG_GROW(miss, nmiss + 1, cap)) {
+			tg_envcheck_keep(c, NULL);
+			break;
 		}
 		miss[nmiss++] = (char *)name;
 	}
@@ -733,7 +725,7 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 {
 	DIR *dp = opendir(c->sp->e[k].dir);
 	struct dirent *de;
-	char **nv;
+	size_t cap = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -742,10 +734,10 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 	while ((de = readdir(dp)) && !c->rc) {
 		if (!is_so(de->d_name))
 			continue;
-		nv = tg_envcheck_keep(c, realloc(*out, (*n + 1) * sizeof(*nv)));
-		if (!nv)
+		if (TG_GROW(*out, *n + 1, cap)) {
+			tg_envcheck_keep(c, NULL);
 			break;
-		*out = nv;
+		}
 		(*out)[*n] = tg_envcheck_sdup(c, de->d_name);
 		if ((*out)[*n])
 			(*n)++;

@@ -31,6 +31,7 @@
 #include "lib/util/str.h"
 #include "lib/pyenv/direct_url.h"
 #include "lib/pyenv/meta.h"
+#include "lib/util/grow.h"
 
 static const char *const source_names[TG_SRC_N] = {
     "metadata", "version.py", "version.h", "headeronly/version.h",
@@ -156,11 +157,9 @@ add_copy(struct tg_probe *pr, const char *entry, const char *dir, size_t index,
 	 const char *meta)
 {
 	struct tg_torch *t;
-	void *p = realloc(pr->copies, (pr->ncopies + 1) * sizeof(*pr->copies));
 
-	if (!p)
+	if (TG_GROW(pr->copies, pr->ncopies + 1, pr->capcopies))
 		return TG_ENOMEM;
-	pr->copies = p;
 	t = &pr->copies[pr->ncopies++];
 	memset(t, 0, sizeof(*t));
 	t->entry = strdup(entry);
