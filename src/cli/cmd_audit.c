@@ -475,7 +475,7 @@ pick_torch(struct cli_ctx *ctx, struct tg_version *newest,
 		*from = "environment";
 		return CLI_OK;
 	}
-	if (tg_audit_newest(&ctx->table, newest, &err)) {
+	if (tg_table_newest_version(&ctx->table, newest, &err)) {
 		cli_error(CMD, "%s", err.msg);
 		return cli_exit_for(err.code);
 	}

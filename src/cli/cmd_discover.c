@@ -67,8 +67,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	memset(&df, 0, sizeof(df));
-	r = exclusions ? tg_table_excluded_load(&excl, exclusions, &err)
-		       : tg_table_excluded_default(&excl, &err);
+	r = exclusions ? tg_excluded_load(&excl, exclusions, &err)
+		       : tg_excluded_default(&excl, &err);
 	if (r) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(r);
@@ -123,7 +123,7 @@ out:
 	free(base);
 	tg_buf_release(&out);
 	tg_discover_release(&decls);
-	tg_table_excluded_release(&excl);
+	tg_excluded_release(&excl);
 	return status;
 }
 

@@ -10,10 +10,12 @@
 #include "cli/opt.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "lib/util/str.h"
 
 #define MAX_OPTS 64
 #define CODE_BASE 0x100
@@ -23,37 +25,6 @@ struct merged {
 	size_t n;
 };
 
-static size_t
-edit_distance(const char *a, const char *b)
-{
-	/* optimal string alignment: insert, delete, substitute, swap */
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[48][48];
-
-	if (la >= 48 || lb >= 48)
-		return (size_t)-1;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t cost = a[i - 1] != b[j - 1], best;
-
-			best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < best)
-				best = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 const char *
 cli_suggest(const char *word, const char *const *cands, size_t n)
 {
@@ -61,7 +32,7 @@ cli_suggest(const char *word, const char *const *cands, size_t n)
 	size_t k, bestd = (size_t)-1, len = strlen(word), nprefix = 0;
 
 	for (k = 0; k < n; k++) {
-		size_t d = edit_distance(word, cands[k]);
+		size_t d = tg_str_distance(word, cands[k], SIZE_MAX);
 
 		if (len > 0 && strncmp(cands[k], word, len) == 0) {
 			prefix = cands[k];

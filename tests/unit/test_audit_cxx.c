@@ -194,7 +194,7 @@ test_helpers(void)
 	CHECK(a && tg_audit_rank(a, &v, 1) == TG_AUDIT_RANK_BOUND,
 	      "AT_CHECK version-bound in 1.1 with --all");
 	tg_version_release(&v);
-	CHECK(tg_audit_newest(&table, &v, NULL) == 0 && v.nrelease >= 2,
+	CHECK(tg_table_newest_version(&table, &v, NULL) == 0 && v.nrelease >= 2,
 	      "newest");
 	tg_version_release(&v);
 	tg_version_parse(&fl, "2.4", 3, NULL);

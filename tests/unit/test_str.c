@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "check.h"
@@ -111,11 +112,55 @@ test_utf8(void)
 	CHECK(tg_str_utf8_valid("0123456789abcdef", 16, NULL), "ascii");
 }
 
+/* The one edit distance: main's and the options' "did you mean" and
+ * the table's suggestions. */
+static void
+test_distance(void)
+{
+	static const struct {
+		const char *a, *b;
+		size_t limit, want;
+	} cases[] = {
+	    {"", "", 0, 0},
+	    {"abc", "abc", 5, 0},
+	    {"abc", "abd", 5, 1},
+	    {"--quite", "--quiet", 5, 1}, /* a swap is one edit */
+	    {"ab", "ba", 5, 1},
+	    {"abc", "ca", 5, 3}, /* optimal string alignment, not Damerau */
+	    {"kitten", "sitting", 5, 3},
+	    {"verfy", "verify", 5, 1},
+	    {"", "abc", 5, 3},
+	    {"a", "abcdef", 2, SIZE_MAX}, /* the lengths alone: over 2 */
+	    {"a", "abcdef", 5, 5},
+	};
+	char longer[TG_STR_DISTANCE_MAX + 2];
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t d =
+		    tg_str_distance(cases[k].a, cases[k].b, cases[k].limit);
+
+		CHECK(d == cases[k].want, "distance '%s' '%s': %zu, want %zu",
+		      cases[k].a, cases[k].b, d, cases[k].want);
+		CHECK(tg_str_distance(cases[k].b, cases[k].a, cases[k].limit) ==
+			  d,
+		      "symmetric: '%s' '%s'", cases[k].a, cases[k].b);
+	}
+	memset(longer, 'a', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK(tg_str_distance(longer, longer, SIZE_MAX) == SIZE_MAX,
+	      "too long");
+	longer[TG_STR_DISTANCE_MAX] = '\0';
+	CHECK(tg_str_distance(longer, longer, SIZE_MAX) == 0,
+	      "the longest compared");
+}
+
 int
 main(void)
 {
 	test_quote();
 	test_escape();
 	test_utf8();
+	test_distance();
 	return check_result("test_str");
 }

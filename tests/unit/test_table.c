@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "lib/table/cache.h"
+#include "lib/table/excluded.h"
 #include "lib/table/table.h"
 
 /* One entry, with %s spliced in at the end of its members. */
@@ -285,54 +286,50 @@ excluded(void)
 	struct tg_err err = TG_ERR_INIT;
 	size_t k;
 
-	CHECK(tg_table_excluded_parse(&x, good, strlen(good), "X", &err) == 0,
-	      "%s", err.msg);
+	CHECK(tg_excluded_parse(&x, good, strlen(good), "X", &err) == 0, "%s",
+	      err.msg);
 	CHECK(x.n == 3 && strcmp(x.description, "d") == 0, "3 entries");
-	CHECK(tg_table_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE",
-				      NULL) == &x.v[0],
+	CHECK(tg_excluded_match(&x, "at::f", "C10_DEPRECATED_MESSAGE", NULL) ==
+		  &x.v[0],
 	      "match without a message");
-	CHECK(tg_table_excluded_match(&x, "at::f", "[[deprecated]]", "m") ==
-		  NULL,
+	CHECK(tg_excluded_match(&x, "at::f", "[[deprecated]]", "m") == NULL,
 	      "another kind");
-	CHECK(tg_table_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE",
-				      "m") == NULL,
+	CHECK(tg_excluded_match(&x, "at::g", "C10_DEPRECATED_MESSAGE", "m") ==
+		  NULL,
 	      "another symbol");
-	CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-				      "the second one") == &x.v[1],
+	CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+				"the second one") == &x.v[1],
 	      "the first entry that matches");
-	tg_table_excluded_release(&x);
+	tg_excluded_release(&x);
 	/* a message selects: only the entry with one */
 	{
 		static const char sel[] = EXCL_HEAD EXCL_ONE(
 		    "torch.g", "warnings.warn", "\"second\"") "]}";
 
-		CHECK(tg_table_excluded_parse(&x, sel, strlen(sel), "X",
-					      &err) == 0,
+		CHECK(tg_excluded_parse(&x, sel, strlen(sel), "X", &err) == 0,
 		      "%s", err.msg);
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      "the second one") == &x.v[0],
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+					"the second one") == &x.v[0],
 		      "message found");
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      "the first one") == NULL,
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn",
+					"the first one") == NULL,
 		      "message not found");
-		CHECK(tg_table_excluded_match(&x, "torch.g", "warnings.warn",
-					      NULL) == NULL,
+		CHECK(tg_excluded_match(&x, "torch.g", "warnings.warn", NULL) ==
+			  NULL,
 		      "no message");
-		tg_table_excluded_release(&x);
+		tg_excluded_release(&x);
 	}
 	for (k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
-		CHECK(tg_table_excluded_parse(&x, bad[k].doc,
-					      strlen(bad[k].doc), "X",
-					      &err) == TG_EINVAL,
+		CHECK(tg_excluded_parse(&x, bad[k].doc, strlen(bad[k].doc), "X",
+					&err) == TG_EINVAL,
 		      "bad %zu rejected", k);
 		CHECK_STR(err.msg, bad[k].msg, "bad exclusion list");
 		CHECK(x.n == 0 && x.v == NULL, "released");
 	}
-	CHECK(tg_table_excluded_default(&x, &err) == 0, "built-in: %s",
-	      err.msg);
+	CHECK(tg_excluded_default(&x, &err) == 0, "built-in: %s", err.msg);
 	CHECK(x.n > 0, "the built-in list has entries");
-	tg_table_excluded_release(&x);
-	CHECK_STR(tg_table_excl_category_name(TG_EXCL_MODULE_LEVEL),
+	tg_excluded_release(&x);
+	CHECK_STR(tg_excluded_category_name(TG_EXCL_MODULE_LEVEL),
 		  "module-level", "category name");
 }
 
@@ -416,6 +413,75 @@ between(void)
 	}
 }
 
+/* s with the first from replaced by to, a new string. */
+static char *
+replaced(const char *s, const char *from, const char *to)
+{
+	const char *p = strstr(s, from);
+	size_t n = strlen(s) - strlen(from) + strlen(to) + 1;
+	char *r = malloc(n);
+
+	if (!p || !r) {
+		free(r);
+		return NULL;
+	}
+	snprintf(r, n, "%.*s%s%s", (int)(p - s), s, to, p + strlen(from));
+	return r;
+}
+
+/* The newest version the table names, one answer for check, require
+ * and audit: every event counts, a withdrawal and a warning's since
+ * among them (audit's own count of introduced, deprecated, removed and
+ * a replacement's since alone said 2.4 for the last two). */
+static void
+newest(void)
+{
+	static const struct {
+		const char *from, *to, *want;
+	} cases[] = {
+	    {"\"version\": \"1.6\"", "\"version\": \"1.6\"", "2.4"},
+	    {"\"version\": null", "\"version\": \"2.12\"", "2.12"},
+	    {"\"withdrawn\": null", "\"withdrawn\": \"2.10\"", "2.10"},
+	    {"\"since\": \"2.4\"", "\"since\": \"2.7.1\"", "2.7.1"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_version v = TG_VERSION_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		char *d = doc("torch.x", "1.6", "x", "", "");
+		char *r = d ? replaced(d, cases[k].from, cases[k].to) : NULL;
+
+		CHECK(r && tg_table_parse(&t, r, strlen(r), "T", &err) == 0,
+		      "case %zu: %s", k, err.msg);
+		if (!t.n) {
+			free(r);
+			free(d);
+			continue;
+		}
+		CHECK_STR(tg_table_newest(&t), cases[k].want, "newest");
+		CHECK(tg_table_newest_version(&t, &v, &err) == 0 &&
+			  strcmp(v.str, cases[k].want) == 0,
+		      "newest version, case %zu", k);
+		tg_version_release(&v);
+		tg_table_release(&t);
+		free(r);
+		free(d);
+	}
+	{
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_version v = TG_VERSION_INIT;
+		struct tg_err err = TG_ERR_INIT;
+
+		CHECK(tg_table_newest(&t) == NULL, "an empty table: none");
+		CHECK(tg_table_newest_version(&t, &v, &err) == TG_ENOENT,
+		      "an empty table: TG_ENOENT");
+		CHECK_STR(err.msg, "the table names no torch version",
+			  "its message");
+	}
+}
+
 int
 main(void)
 {
@@ -425,5 +491,6 @@ main(void)
 	errors();
 	syntax();
 	status();
+	newest();
 	return check_result("test_table");
 }

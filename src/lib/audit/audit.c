@@ -5,7 +5,7 @@
  * The result helpers own nothing beyond the result. The driver-side
  * helpers judge a finding for a torch version (tg_audit_rank), match
  * suppressions, tell dead branches against a floor and put a result in
- * its output order; none allocates but tg_audit_newest's version.
+ * its output order; none allocates.
  */
 #include "lib/audit/audit.h"
 
@@ -202,60 +202,6 @@ tg_audit_rank_name(enum tg_audit_rank k)
 	default:
 		return NULL;
 	}
-}
-
-/* Keep v in *best when it parses and is newer. */
-static int
-newer(struct tg_version *best, int *have, const char *v)
-{
-	struct tg_version x = TG_VERSION_INIT;
-	int rc;
-
-	if (!v)
-		return 0;
-	rc = tg_version_parse(&x, v, strlen(v), NULL);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc)
-		return 0; /* the loader checked them; nothing to compare */
-	if (!*have || tg_version_cmp(&x, best) > 0) {
-		tg_version_release(best);
-		*best = x;
-		*have = 1;
-		return 0;
-	}
-	tg_version_release(&x);
-	return 0;
-}
-
-int
-tg_audit_newest(const struct tg_table *t, struct tg_version *v,
-		struct tg_err *err)
-{
-	struct tg_version best = TG_VERSION_INIT;
-	size_t k;
-	int have = 0, rc = 0;
-
-	for (k = 0; k < t->n && !rc; k++) {
-		const struct tg_api *a = &t->apis[k];
-
-		rc = newer(&best, &have, a->introduced.version);
-		if (!rc)
-			rc = newer(&best, &have, a->deprecated.version);
-		if (!rc)
-			rc = newer(&best, &have, a->removed.version);
-		if (!rc)
-			rc = newer(&best, &have, a->repl_since);
-	}
-	if (rc) {
-		tg_version_release(&best);
-		return tg_err_set(err, rc, "out of memory");
-	}
-	if (!have)
-		return tg_err_set(err, TG_ENOENT,
-				  "the table names no torch version");
-	*v = best;
-	return 0;
 }
 
 int

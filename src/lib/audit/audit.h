@@ -162,12 +162,6 @@ enum tg_audit_rank tg_audit_rank(const struct tg_api *a,
 /* "version-bound", "private", "deprecated", "removed" (NONE: NULL). */
 const char *tg_audit_rank_name(enum tg_audit_rank k);
 
-/* The newest version any entry of t names (introduced, deprecated,
- * removed, a replacement's since), parsed into *v; TG_ENOENT when the
- * table names none. */
-int tg_audit_newest(const struct tg_table *t, struct tg_version *v,
-		    struct tg_err *err);
-
 /* Whether a suppression of r on finding f's line names f's entry (or
  * names none); marks the suppression used. */
 int tg_audit_suppressed(struct tg_audit_result *r,

@@ -19,6 +19,7 @@
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/toml.h"
+#include "lib/util/grow.h"
 
 /* Requirement files looked at, at most (requirements*.txt). */
 #define REQ_FILES_MAX 64
@@ -109,16 +110,9 @@ tg_declared_add(struct tg_declared_list *l, const char *s, size_t len,
 	}
 	d.has_floor = lb != NULL;
 	tg_spec_set_format(&d.req.spec, &spec);
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 8;
-		void *p = realloc(l->v, nc * sizeof(*l->v));
-
-		if (!p) {
-			rc = TG_ENOMEM;
-			goto out;
-		}
-		l->v = p;
-		l->cap = nc;
+	if (TG_GROW(l->v, l->n + 1, l->cap)) {
+		rc = TG_ENOMEM;
+		goto out;
 	}
 	d.path = strdup(path);
 	d.field = strdup(field);

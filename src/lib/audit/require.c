@@ -20,6 +20,7 @@
 #include "lib/audit/require.h"
 #include "lib/table/releases.h"
 #include "lib/util/buf.h"
+#include "lib/util/grow.h"
 
 void
 tg_require_init(struct tg_require *rq, const struct tg_table *t,
@@ -194,16 +195,9 @@ reason_for(struct tg_require *rq, const struct tg_api *a, int ceiling,
 		free(r.version);
 		return NULL;
 	}
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 8;
-		void *p = realloc(*v, nc * sizeof(**v));
-
-		if (!p) {
-			reason_release(&r);
-			return NULL;
-		}
-		*v = p;
-		*cap = nc;
+	if (TG_GROW(*v, *n + 1, *cap)) {
+		reason_release(&r);
+		return NULL;
 	}
 	(*v)[*n] = r;
 	return &(*v)[(*n)++];
@@ -216,15 +210,8 @@ add_use(struct tg_require_use **uses, size_t *n, size_t *cap, const char *path,
 	if (*n && (*uses)[*n - 1].line == line &&
 	    strcmp((*uses)[*n - 1].path, path) == 0)
 		return 0; /* one line, one use */
-	if (*n == *cap) {
-		size_t nc = *cap ? *cap * 2 : 4;
-		void *p = realloc(*uses, nc * sizeof(**uses));
-
-		if (!p)
-			return TG_ENOMEM;
-		*uses = p;
-		*cap = nc;
-	}
+	if (TG_GROW(*uses, *n + 1, *cap))
+		return TG_ENOMEM;
 	(*uses)[*n].path = strdup(path);
 	if (!(*uses)[*n].path)
 		return TG_ENOMEM;
@@ -367,16 +354,9 @@ add_problem(struct tg_require *rq, enum tg_require_problem_kind kind,
 	tg_buf_release(&b);
 	if (!msg)
 		return TG_ENOMEM;
-	if (rq->nproblems == rq->capproblems) {
-		size_t nc = rq->capproblems ? rq->capproblems * 2 : 8;
-		void *q = realloc(rq->problems, nc * sizeof(*rq->problems));
-
-		if (!q) {
-			free(msg);
-			return TG_ENOMEM;
-		}
-		rq->problems = q;
-		rq->capproblems = nc;
+	if (TG_GROW(rq->problems, rq->nproblems + 1, rq->capproblems)) {
+		free(msg);
+		return TG_ENOMEM;
 	}
 	p = &rq->problems[rq->nproblems++];
 	p->kind = kind;

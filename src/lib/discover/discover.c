@@ -4,8 +4,10 @@
  * The driver: the walk over the torch tree and the include directory,
  * one file at a time, the declarations and notes it collects, and each
  * file's budget. The languages live in harvest_py.c and harvest_cxx.c,
- * the messages and replacements in message.c (internal.h says what they
- * share).
+ * each a row of the table of struct harvester below, which the driver
+ * iterates; a site records its declaration through decl.c, the messages
+ * and replacements are message.c's (internal.h says what they share
+ * and which way the calls go).
  *
  * Each file is read whole (at most TG_DISCOVER_FILE_MAX bytes) and
  * masked: a copy of the same length in which comments, the bodies of
@@ -31,6 +33,7 @@
  */
 #include "lib/discover/discover.h"
 
+#include <assert.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -68,40 +71,6 @@ tg_discover_release(struct tg_decls *d)
 	free(d->v);
 	tg_diag_list_release(&d->notes);
 	memset(d, 0, sizeof(*d));
-}
-
-/* Append a declaration; takes symbol, message and repl, copies file. */
-static int
-decl_add(struct tg_decls *d, char *symbol, const char *file, size_t line,
-	 char *message, char *repl, const char *kind, struct tg_err *err)
-{
-	struct tg_decl *x;
-
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 64;
-		struct tg_decl *v = realloc(d->v, cap * sizeof(*v));
-
-		if (!v)
-			goto nomem;
-		d->v = v;
-		d->cap = cap;
-	}
-	x = &d->v[d->n];
-	x->file = tg_str_ndup(file, strlen(file));
-	if (!x->file)
-		goto nomem;
-	x->symbol = symbol;
-	x->line = line;
-	x->message = message;
-	x->replacement = repl;
-	x->kind = kind;
-	d->n++;
-	return 0;
-nomem:
-	free(symbol);
-	free(message);
-	free(repl);
-	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
 static int note(struct tg_decls *d, struct tg_err *err, const char *rule,
@@ -157,96 +126,46 @@ src_release(struct src *x)
 }
 
 /* Blank m[a..e), newlines kept. */
-int
-tg_discover_spend(struct run *r, size_t cost, size_t line)
-{
-	r->work += cost;
-	if (r->work <= r->work_max)
-		return 0;
-	r->stopped = line + 1;
-	r->why = "more to read than 32 bytes per byte of the file";
-	return 1;
-}
+/* The harvesters, in the order tg_discover walks their files. */
+static const struct harvester *const harvesters[] = {
+    &tg_harvest_py_ops,
+    &tg_harvest_cxx_ops,
+};
 
-/* What tg_message_split_args looked at for the call opening at open. */
-size_t
-tg_discover_call_cost(const struct src *x, size_t open, int found, size_t close)
-{
-	if (found)
-		return close - open + 1;
-	return x->len - open > SPAN_MAX ? SPAN_MAX : x->len - open;
-}
-
-int
-tg_discover_emit(struct run *r, char *symbol, size_t line, char *message,
-		 const char *kind)
-{
-	char *repl = NULL;
-	int rc;
-
-	if (!symbol) {
-		free(message);
-		return tg_err_set(r->err, TG_ENOMEM, "out of memory");
-	}
-	if (++r->ndecls > DECLS_PER_FILE_MAX) {
-		free(symbol);
-		free(message);
-		r->stopped = line + 1;
-		r->why = "more than 10000 declarations";
-		return 1;
-	}
-	if (message) {
-		rc = tg_message_replacement(r->cx, message, &repl, r->err);
-		if (rc) {
-			free(symbol);
-			free(message);
-			return rc;
-		}
-	}
-	return decl_add(r->out, symbol, r->file, line + 1, message, repl, kind,
-			r->err);
-}
+#define NHARVESTERS (sizeof(harvesters) / sizeof(harvesters[0]))
 
 static void
 ctx_release(struct ctx *cx)
 {
-	tg_scan_re_free(cx->py);
-	tg_scan_re_free(cx->cxx);
+	size_t k;
+
+	for (k = 0; k < NHARVESTERS; k++)
+		tg_scan_re_free(cx->re[k]);
 	tg_scan_re_free(cx->repl);
 }
 
 static int
 ctx_init(struct ctx *cx, struct tg_err *err)
 {
-	int rc;
+	size_t k;
+	int rc = 0;
 
+	assert(NHARVESTERS <= HARVESTERS_MAX);
 	memset(cx, 0, sizeof(*cx));
-	if ((rc = tg_scan_compile(&cx->py, tg_harvest_py_pattern, err)) != 0 ||
-	    (rc = tg_scan_compile(&cx->cxx, tg_harvest_cxx_pattern, err)) !=
-		0 ||
-	    (rc = tg_scan_compile(&cx->repl, tg_message_repl_pattern, err)) !=
-		0)
+	for (k = 0; k < NHARVESTERS && !rc; k++)
+		rc = tg_scan_compile(&cx->re[k], harvesters[k]->pattern, err);
+	if (!rc)
+		rc = tg_scan_compile(&cx->repl, tg_message_repl_pattern, err);
+	if (rc)
 		ctx_release(cx);
 	return rc;
 }
 
-/* Whether a text can hold a site at all: every site names "deprecated"
- * or "warnings" (Python), "deprecat" or "DEPRECAT" (C++). Most files do
- * not, and are then neither masked nor matched. */
-static int
-may_declare(const char *text, size_t len, int cxx)
-{
-	if (cxx)
-		return memmem(text, len, "deprecat", 8) ||
-		       memmem(text, len, "DEPRECAT", 8);
-	return memmem(text, len, "deprecated", 10) ||
-	       memmem(text, len, "warnings", 8);
-}
-
-/* Harvest one text; a regex past its limits is a note, not an error. */
+/* Harvest one text with harvester k; a regex past its limits is a note,
+ * not an error. */
 static int
 harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
-	size_t len, int cxx, const char *module, const char *file,
+	size_t len, size_t k, const char *module, const char *file,
 	struct tg_err *err)
 {
 	struct src x = {text, NULL, len, NULL, NULL, 0};
@@ -255,7 +174,7 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 	struct tg_err e = TG_ERR_INIT;
 	int rc = 0;
 
-	if (!may_declare(text, len, cxx))
+	if (!harvesters[k]->may_declare(text, len))
 		goto out;
 	r = calloc(1, sizeof(*r));
 	ct = calloc(1, sizeof(*ct));
@@ -263,10 +182,7 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 		rc = tg_err_set(&e, TG_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (cxx)
-		tg_harvest_cxx_mask(&x);
-	else
-		tg_harvest_py_mask(&x);
+	harvesters[k]->mask(&x);
 	r->cx = cx;
 	r->x = &x;
 	r->module = module ? module : "";
@@ -277,9 +193,7 @@ harvest(const struct ctx *cx, struct tg_decls *out, const char *text,
 	r->work_max = len > (SIZE_MAX - WORK_MIN) / WORK_PER_BYTE
 			  ? SIZE_MAX
 			  : WORK_PER_BYTE * len + WORK_MIN;
-	rc = tg_scan_re_each(cxx ? cx->cxx : cx->py, x.m, x.len,
-			     cxx ? tg_harvest_cxx_site : tg_harvest_py_site, r,
-			     &e);
+	rc = tg_scan_re_each(cx->re[k], x.m, x.len, harvesters[k]->site, r, &e);
 	if (!rc && r->stopped)
 		rc = note(out, err, TG_DISCOVER_RULE_LIMIT, file, r->stopped,
 			  "'%s': stopped at line %zu: %s", file, r->stopped,
@@ -296,6 +210,18 @@ out:
 	return rc;
 }
 
+/* The row of the harvester of the headers (cxx) or of Python. */
+static size_t
+lang(int cxx)
+{
+	size_t k;
+
+	for (k = 0; k < NHARVESTERS - 1; k++)
+		if (harvesters[k]->headers == !!cxx)
+			break;
+	return k;
+}
+
 int
 tg_discover_text(struct tg_decls *out, const char *text, size_t len, int cxx,
 		 const char *module, const char *file, struct tg_err *err)
@@ -305,7 +231,7 @@ tg_discover_text(struct tg_decls *out, const char *text, size_t len, int cxx,
 
 	if (rc)
 		return rc;
-	rc = harvest(&cx, out, text, len, cxx, module, file, err);
+	rc = harvest(&cx, out, text, len, lang(cxx), module, file, err);
 	ctx_release(&cx);
 	return rc;
 }
@@ -330,7 +256,7 @@ struct walk {
 	const struct ctx *cx;
 	struct tg_decls *out;
 	struct tg_err *err;
-	int cxx;
+	size_t k;	     /* the harvester walked */
 	const char *modroot; /* torch_dir's last component */
 	int have_skip;
 	dev_t skip_dev;
@@ -348,10 +274,12 @@ has_ext(const char *name, const char *ext)
 static int
 wanted(const struct walk *w, const char *name)
 {
-	if (!w->cxx)
-		return has_ext(name, ".py");
-	return has_ext(name, ".h") || has_ext(name, ".hpp") ||
-	       has_ext(name, ".cuh");
+	const char *const *x;
+
+	for (x = harvesters[w->k]->exts; *x; x++)
+		if (has_ext(name, *x))
+			return 1;
+	return 0;
 }
 
 /* torch/cuda/amp/autocast_mode.py -> torch.cuda.amp.autocast_mode. */
@@ -397,11 +325,12 @@ scan_file(void *vw, const struct tg_walk_entry *e)
 	if (rc)
 		return note(w->out, w->err, TG_DISCOVER_RULE_FILE, path, 0,
 			    "skipped %s", er.msg);
-	if (!w->cxx && !(module = module_name(w->modroot, e->rel))) {
+	if (harvesters[w->k]->modules &&
+	    !(module = module_name(w->modroot, e->rel))) {
 		free(text);
 		return tg_err_set(w->err, TG_ENOMEM, "out of memory");
 	}
-	rc = harvest(w->cx, w->out, text, len, w->cxx, module, path, w->err);
+	rc = harvest(w->cx, w->out, text, len, w->k, module, path, w->err);
 	free(module);
 	free(text);
 	return rc;
@@ -416,7 +345,8 @@ want(void *vw, const struct tg_walk_entry *e)
 
 	if (!S_ISDIR(e->st->st_mode))
 		return wanted(w, e->name);
-	if (!w->cxx && strcmp(e->name, "__pycache__") == 0)
+	if (harvesters[w->k]->skip_dir &&
+	    strcmp(e->name, harvesters[w->k]->skip_dir) == 0)
 		return 0;
 	return !(w->have_skip && e->st->st_dev == w->skip_dev &&
 		 e->st->st_ino == w->skip_ino);
@@ -453,7 +383,7 @@ walk_root(struct walk *w, const char *root, struct tg_err *err)
 	memset(&o, 0, sizeof(o));
 	o.max_depth = TG_DISCOVER_DEPTH_MAX;
 	o.max_entries = TG_DISCOVER_FILES_MAX;
-	o.flags = w->cxx ? TG_WALK_ROOT_LINKS : 0;
+	o.flags = harvesters[w->k]->headers ? TG_WALK_ROOT_LINKS : 0;
 	o.want = want;
 	o.file = scan_file;
 	o.skipped = skipped;
@@ -488,7 +418,7 @@ tg_discover(struct tg_decls *out, const char *torch_dir,
 	struct walk w;
 	struct stat st;
 	char *root = NULL;
-	size_t n;
+	size_t n, k;
 	int rc = ctx_init(&cx, err);
 
 	if (rc)
@@ -506,17 +436,24 @@ tg_discover(struct tg_decls *out, const char *torch_dir,
 		goto out;
 	}
 	w.modroot = tg_path_basename(root);
-	if (include_dir && stat(include_dir, &st) == 0) {
-		w.have_skip = 1;
-		w.skip_dev = st.st_dev;
-		w.skip_ino = st.st_ino;
+	for (k = 0; k < NHARVESTERS && !rc; k++) {
+		const char *dir =
+		    harvesters[k]->headers ? include_dir : torch_dir;
+
+		if (!dir)
+			continue;
+		w.k = k;
+		/* the Python walk leaves the include directory to the
+		 * headers' */
+		w.have_skip = 0;
+		if (!harvesters[k]->headers && include_dir &&
+		    stat(include_dir, &st) == 0) {
+			w.have_skip = 1;
+			w.skip_dev = st.st_dev;
+			w.skip_ino = st.st_ino;
+		}
+		rc = walk_root(&w, dir, err);
 	}
-	rc = walk_root(&w, torch_dir, err);
-	if (rc || !include_dir)
-		goto out;
-	w.have_skip = 0;
-	w.cxx = 1;
-	rc = walk_root(&w, include_dir, err);
 out:
 	if (!rc && out->n)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_decl);

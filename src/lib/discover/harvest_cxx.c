@@ -22,9 +22,9 @@
 #include "lib/util/buf.h"
 
 /* Sites in masked C++. */
-const char tg_harvest_cxx_pattern[] = "(\\bC10_DEPRECATED_MESSAGE\\s*\\()"
-				      "|(\\bTORCH_WARN_DEPRECATION\\s*\\()"
-				      "|(\\[\\[)[^\\[\\]]*?\\bdeprecated\\b";
+static const char pattern[] = "(\\bC10_DEPRECATED_MESSAGE\\s*\\()"
+			      "|(\\bTORCH_WARN_DEPRECATION\\s*\\()"
+			      "|(\\[\\[)[^\\[\\]]*?\\bdeprecated\\b";
 
 /* Whether the identifier s[a..e) is a string-literal prefix; *raw for
  * an R one. */
@@ -61,8 +61,8 @@ blank_splices(const struct src *x, size_t a, size_t e)
  * literals from after the quote to before the closing one (raw strings:
  * the delimiters and parentheses too; an unterminated one to where clex
  * ends it), newlines kept; names, numbers and punctuators stay. */
-void
-tg_harvest_cxx_mask(struct src *x)
+static void
+mask(struct src *x)
 {
 	struct tg_clex lx;
 	struct tg_clex_tok t;
@@ -95,9 +95,8 @@ tg_harvest_cxx_mask(struct src *x)
 
 /* Render a C++ argument x->m[a..e): its string literals concatenated
  * (original text, escapes decoded), anything else as {...}. */
-void
-tg_harvest_cxx_render(const struct src *x, size_t a, size_t e,
-		      struct tg_buf *out, int *lit)
+static void
+render(const struct src *x, size_t a, size_t e, struct tg_buf *out, int *lit)
 {
 	const char *s = x->s, *m = x->m;
 	size_t i = a;
@@ -584,8 +583,8 @@ cxx_symbol(const struct src *x, const struct cxxtrack *t, size_t na, size_t ne)
 	return tg_buf_detach(&b);
 }
 
-int
-tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
+static int
+site(void *vr, const char *mm, const size_t *ov, size_t ng)
 {
 	struct run *r = vr;
 	struct src *x = r->x;
@@ -619,9 +618,8 @@ tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 		if (k < x->len && m[k] == '(') {
 			found = tg_message_split_args(m, x->len, k, args, &n,
 						      &close);
-			if (tg_discover_spend(
-				r, tg_discover_call_cost(x, k, found, close),
-				line))
+			if (tg_decl_spend(
+				r, tg_decl_call_cost(x, k, found, close), line))
 				return 1;
 			if (!found)
 				return 0;
@@ -636,9 +634,8 @@ tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 	} else {
 		found = tg_message_split_args(m, x->len, ov[1] - 1, args, &n,
 					      &close);
-		if (tg_discover_spend(
-			r, tg_discover_call_cost(x, ov[1] - 1, found, close),
-			line))
+		if (tg_decl_spend(
+			r, tg_decl_call_cost(x, ov[1] - 1, found, close), line))
 			return 1;
 		if (!found)
 			return 0;
@@ -650,8 +647,7 @@ tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 
 		tg_buf_init(&b, MESSAGE_MAX);
 		for (k = 0; k < n; k++)
-			tg_harvest_cxx_render(x, args[k].a, args[k].e, &b,
-					      &lit);
+			render(x, args[k].a, args[k].e, &b, &lit);
 		if (b.len) {
 			message = tg_message_finish(b.data, b.len);
 			if (!message) {
@@ -661,11 +657,11 @@ tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 			}
 		}
 		tg_buf_release(&b);
-		return tg_discover_emit(r, cxx_symbol(x, r->ct, 0, 0), line,
-					message, kind);
+		return tg_decl_emit(r, cxx_symbol(x, r->ct, 0, 0), line,
+				    message, kind);
 	}
-	if (n > 0 &&
-	    (rc = tg_message_render_arg(x, &args[0], 1, 1, &message)) != 0)
+	if (n > 0 && (rc = tg_message_render_arg(
+			  x, &args[0], &tg_harvest_cxx_ops, 1, &message)) != 0)
 		return tg_err_set(r->err, rc, "out of memory");
 	if (c10 && !message)
 		return 0; /* the macro's own definition, or a parameter */
@@ -685,13 +681,36 @@ tg_harvest_cxx_site(void *vr, const char *mm, const size_t *ov, size_t ng)
 			 !strchr("=!<>+-*/%&|^", m[stop - 1]))
 			break; /* an initializer, not operator== */
 	}
-	if (tg_discover_spend(r, stop - r->ct->stmt, line)) {
+	if (tg_decl_spend(r, stop - r->ct->stmt, line)) {
 		free(message);
 		return 1;
 	}
 	head_name(m, r->ct->stmt, stop, 1, &sk, &na, &ne);
-	return tg_discover_emit(r, cxx_symbol(x, r->ct, na, ne), line, message,
-				kind);
+	return tg_decl_emit(r, cxx_symbol(x, r->ct, na, ne), line, message,
+			    kind);
 }
 
 /* ---- replacements --------------------------------------------------- */
+
+/* Every site names "deprecat" or "DEPRECAT". */
+static int
+may_declare(const char *text, size_t len)
+{
+	return memmem(text, len, "deprecat", 8) ||
+	       memmem(text, len, "DEPRECAT", 8);
+}
+
+static const char *const exts[] = {".h", ".hpp", ".cuh", NULL};
+
+const struct harvester tg_harvest_cxx_ops = {
+    .name = "c++",
+    .exts = exts,
+    .headers = 1,
+    .skip_dir = NULL,
+    .modules = 0,
+    .pattern = pattern,
+    .may_declare = may_declare,
+    .mask = mask,
+    .site = site,
+    .render = render,
+};

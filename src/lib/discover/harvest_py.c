@@ -26,7 +26,7 @@
  * _deprecation.deprecated), and warnings.warn. That the '@' starts its
  * line is checked after the match: a '^' in the alternation would make
  * PCRE2 try every offset. */
-const char tg_harvest_py_pattern[] =
+static const char pattern[] =
     "(@[ \\t]*(?:[A-Za-z_][A-Za-z_0-9]*[ \\t]*\\.[ \\t]*)*"
     "deprecated[ \\t]*\\()"
     "|(\\bwarnings[ \\t]*\\.[ \\t]*warn[ \\t]*\\()";
@@ -88,8 +88,8 @@ py_string_at(const char *s, size_t len, size_t i, struct pystr *ps)
 /* Mask comments and literal bodies from the tokens; mark the lines that
  * start a statement: those after a newline token outside brackets (a
  * backslash continuation makes none, a newline in a string is none). */
-void
-tg_harvest_py_mask(struct src *x)
+static void
+mask(struct src *x)
 {
 	struct tg_pylex lx;
 	struct tg_pylex_tok t;
@@ -306,9 +306,9 @@ py_decode(const char *s, const struct pystr *ps, struct tg_buf *out)
  * (adjacent or joined by '+'), other '+' operands as {...}; stops at
  * any other operator ('%', '.format', 'if'). *lit says whether a
  * literal was seen. */
-void
-tg_harvest_py_render(const struct src *x, size_t a, size_t e,
-		     struct tg_buf *out, int *lit, int depth)
+static void
+render(const struct src *x, size_t a, size_t e, struct tg_buf *out, int *lit,
+       int depth)
 {
 	const char *m = x->m;
 	size_t i = a;
@@ -346,8 +346,7 @@ tg_harvest_py_render(const struct src *x, size_t a, size_t e,
 			    !tg_message_split_args(m, e, i, args, &n, &close) ||
 			    n != 1)
 				break;
-			tg_harvest_py_render(x, args[0].a, args[0].e, out, lit,
-					     depth + 1);
+			render(x, args[0].a, args[0].e, out, lit, depth + 1);
 			i = close + 1;
 		} else {
 			size_t st = i, d = 0;
@@ -441,7 +440,7 @@ py_constant(const struct src *x, const struct arg *g, size_t line,
 	if (rhs.e - rhs.a > SPAN_MAX)
 		rhs.e = rhs.a + SPAN_MAX;
 	*cost += rhs.e - rhs.a;
-	return tg_message_render_arg(x, &rhs, 0, 1, out);
+	return tg_message_render_arg(x, &rhs, &tg_harvest_py_ops, 1, out);
 }
 
 /* Mark keyword arguments: "NAME =" (not "=="). */
@@ -510,8 +509,8 @@ py_category_ok(const struct src *x, const struct arg *g)
 		strncmp(x->m + a, "DeprecationWarning", 18) == 0);
 }
 
-int
-tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng)
+static int
+site(void *vr, const char *m, const size_t *ov, size_t ng)
 {
 	struct run *r = vr;
 	struct src *x = r->x;
@@ -532,8 +531,8 @@ tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 	}
 	found =
 	    tg_message_split_args(x->m, x->len, ov[1] - 1, args, &n, &close);
-	if (tg_discover_spend(
-		r, tg_discover_call_cost(x, ov[1] - 1, found, close), line))
+	if (tg_decl_spend(r, tg_decl_call_cost(x, ov[1] - 1, found, close),
+			  line))
 		return 1;
 	if (!found)
 		return 0;
@@ -546,13 +545,15 @@ tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 			    kw_is(x, &args[k], "instructions") ||
 			    kw_is(x, &args[k], "reason"))
 				if ((rc = tg_message_render_arg(
-					 x, &args[k], 0, 1, &message)) != 0)
+					 x, &args[k], &tg_harvest_py_ops, 1,
+					 &message)) != 0)
 					return tg_err_set(r->err, rc,
 							  "out of memory");
 		for (k = 0; k < n && !message; k++) {
 			if (args[k].ke > args[k].ka)
 				continue;
-			if ((rc = tg_message_render_arg(x, &args[k], 0, 1,
+			if ((rc = tg_message_render_arg(x, &args[k],
+							&tg_harvest_py_ops, 1,
 							&message)) != 0)
 				return tg_err_set(r->err, rc, "out of memory");
 			if (message && version_like(message)) {
@@ -582,12 +583,13 @@ tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 		if (msg && (rc = py_constant(x, msg, line, &r->constants, &cost,
 					     &message)) != 0)
 			return tg_err_set(r->err, rc, "out of memory");
-		if (tg_discover_spend(r, cost, line)) {
+		if (tg_decl_spend(r, cost, line)) {
 			free(message);
 			return 1;
 		}
 		if (msg && !message &&
-		    (rc = tg_message_render_arg(x, msg, 0, 0, &message)) != 0)
+		    (rc = tg_message_render_arg(x, msg, &tg_harvest_py_ops, 0,
+						&message)) != 0)
 			return tg_err_set(r->err, rc, "out of memory");
 		ok = (cat && py_category_ok(x, cat)) ||
 		     (message && contains_ci(message, "deprecat"));
@@ -596,9 +598,40 @@ tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng)
 		free(message);
 		return 0;
 	}
-	return tg_discover_emit(
-	    r, py_symbol(x, r->module, &r->pt, name, nlen, cls), line, message,
-	    decorator ? TG_DECL_DECORATOR : TG_DECL_WARN);
+	return tg_decl_emit(r, py_symbol(x, r->module, &r->pt, name, nlen, cls),
+			    line, message,
+			    decorator ? TG_DECL_DECORATOR : TG_DECL_WARN);
 }
 
 /* ---- C++ ------------------------------------------------------------ */
+
+/* Every site names "deprecated" or "warnings". */
+static int
+may_declare(const char *text, size_t len)
+{
+	return memmem(text, len, "deprecated", 10) ||
+	       memmem(text, len, "warnings", 8);
+}
+
+/* A message's argument: depth 0. */
+static void
+render_arg(const struct src *x, size_t a, size_t e, struct tg_buf *out,
+	   int *lit)
+{
+	render(x, a, e, out, lit, 0);
+}
+
+static const char *const exts[] = {".py", NULL};
+
+const struct harvester tg_harvest_py_ops = {
+    .name = "python",
+    .exts = exts,
+    .headers = 0,
+    .skip_dir = "__pycache__",
+    .modules = 1,
+    .pattern = pattern,
+    .may_declare = may_declare,
+    .mask = mask,
+    .site = site,
+    .render = render_arg,
+};

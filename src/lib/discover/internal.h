@@ -3,10 +3,15 @@
  *
  * Not a public header: only the .c files of src/lib/discover include it
  * (and it includes no discover header, so that no include cycle forms).
- * discover.c reads a file into a struct src and masks it (harvest_py.c,
- * harvest_cxx.c), then hands each regex match to the language's site
- * function with a struct run that carries the file's budget; message.c
- * turns the arguments of a site into its message and replacement.
+ * discover.c reads a file into a struct src and masks it through the
+ * language's struct harvester (harvest_py.c, harvest_cxx.c), then hands
+ * each regex match to its site function with a struct run that carries
+ * the file's budget; a site records a declaration through decl.c, and
+ * message.c turns the arguments of a site into its message (through
+ * the harvester's render) and replacement. The calls go one way:
+ * discover.c reaches the harvesters only through its table of struct
+ * harvester; harvesters call message.c and decl.c; decl.c calls
+ * message.c; message.c calls no other part.
  * Functions are named after the file that defines them; the small text
  * helpers are inline here.
  */
@@ -37,9 +42,41 @@ struct tg_decls;
 #define WORK_MIN ((size_t)4 << 20)
 #define DECLS_PER_FILE_MAX 10000 /* Debian's torch 1.13: 12 at most */
 
-/* The compiled patterns, compiled once per tg_discover call. */
+struct src;
+
+/* A language's harvester: its operations, one row of discover.c's
+ * table. discover.c walks its files, masks each one that may declare
+ * something, and hands each match of pattern in the masked text to site
+ * (with a struct run); message.c renders an argument through render. A
+ * new language is a new harvest_<lang>.c defining one of these, and its
+ * row in the table. */
+struct harvester {
+	const char *name; /* "python", "c++" */
+	/* the files: names ending so, below the Python tree (the include
+	 * directory left out) or, when headers, the include directory (its
+	 * links out of the tree followed) */
+	const char *const *exts;
+	int headers;
+	const char *skip_dir; /* a directory name not walked, or NULL */
+	int modules;	      /* sites get the file's module name */
+	const char *pattern;  /* PCRE2, matched against the masked text */
+	/* whether a text can hold a site at all: most cannot, and are then
+	 * neither masked nor matched */
+	int (*may_declare)(const char *text, size_t len);
+	void (*mask)(struct src *x);
+	int (*site)(void *vr, const char *m, const size_t *ov, size_t ng);
+	/* the argument x->m[a..e) as a message; *lit: a literal was seen */
+	void (*render)(const struct src *x, size_t a, size_t e,
+		       struct tg_buf *out, int *lit);
+};
+
+#define HARVESTERS_MAX 4
+
+/* The compiled patterns, compiled once per tg_discover call: re[k] is
+ * the pattern of row k of discover.c's table. */
 struct ctx {
-	struct tg_scan_re *py, *cxx, *repl;
+	struct tg_scan_re *re[HARVESTERS_MAX];
+	struct tg_scan_re *repl;
 };
 
 /* A file's text, its masked copy and where its lines start. */
@@ -148,34 +185,25 @@ blank(char *m, size_t a, size_t e)
 			m[a] = ' ';
 }
 
-/* ---- discover.c: the budget and the declarations --------------------- */
+/* ---- decl.c: the budget and the declarations ------------------------ */
 
 /* Count cost against the file's budget: 1 (stop) past it. */
-int tg_discover_spend(struct run *r, size_t cost, size_t line);
+int tg_decl_spend(struct run *r, size_t cost, size_t line);
 
 /* What tg_message_split_args looked at for the call opening at open. */
-size_t tg_discover_call_cost(const struct src *x, size_t open, int found,
-			     size_t close);
+size_t tg_decl_call_cost(const struct src *x, size_t open, int found,
+			 size_t close);
 
 /* Add a declaration at 0-based line (its replacement read from the
  * message); takes symbol and message, NULL symbol meaning out of
  * memory. 1 when the file's limit stops it. */
-int tg_discover_emit(struct run *r, char *symbol, size_t line, char *message,
-		     const char *kind);
+int tg_decl_emit(struct run *r, char *symbol, size_t line, char *message,
+		 const char *kind);
 
-/* ---- harvest_py.c, harvest_cxx.c: masking and sites ------------------ */
+/* ---- harvest_py.c, harvest_cxx.c: the harvesters --------------------- */
 
-extern const char tg_harvest_py_pattern[];
-void tg_harvest_py_mask(struct src *x);
-int tg_harvest_py_site(void *vr, const char *m, const size_t *ov, size_t ng);
-void tg_harvest_py_render(const struct src *x, size_t a, size_t e,
-			  struct tg_buf *out, int *lit, int depth);
-
-extern const char tg_harvest_cxx_pattern[];
-void tg_harvest_cxx_mask(struct src *x);
-int tg_harvest_cxx_site(void *vr, const char *m, const size_t *ov, size_t ng);
-void tg_harvest_cxx_render(const struct src *x, size_t a, size_t e,
-			   struct tg_buf *out, int *lit);
+extern const struct harvester tg_harvest_py_ops;
+extern const struct harvester tg_harvest_cxx_ops;
 
 /* ---- message.c: arguments, messages, replacements -------------------- */
 
@@ -196,10 +224,10 @@ char *tg_message_finish(const char *p, size_t len);
 void tg_message_add_collapsed(struct tg_buf *b, const char *s, size_t a,
 			      size_t e);
 
-/* The message of argument g; NULL when it holds no literal and need_lit
- * is set. 0 or TG_ENOMEM. */
-int tg_message_render_arg(const struct src *x, const struct arg *g, int cxx,
-			  int need_lit, char **out);
+/* The message of argument g, rendered by the language h; NULL when it
+ * holds no literal and need_lit is set. 0 or TG_ENOMEM. */
+int tg_message_render_arg(const struct src *x, const struct arg *g,
+			  const struct harvester *h, int need_lit, char **out);
 
 /* The replacement msg names, a new string in *out, or NULL. */
 int tg_message_replacement(const struct ctx *cx, const char *msg, char **out,

@@ -3,7 +3,7 @@
  *
  * Splits a call's arguments in masked text (within SPAN_MAX bytes of its
  * '('), renders one as a message: the string literals of the argument,
- * joined as Python or C++ joins them (harvest_py.c, harvest_cxx.c read
+ * joined as Python or C++ joins them (the harvester's render reads
  * the literals), other operands kept as {...}, at most MESSAGE_MAX
  * bytes, whitespace and control characters made one space. The
  * replacement is what "use X instead" and its kin name, backquoted,
@@ -129,18 +129,15 @@ tg_message_split_args(const char *m, size_t len, size_t open, struct arg *args,
 /* ---- Python --------------------------------------------------------- */
 
 int
-tg_message_render_arg(const struct src *x, const struct arg *g, int cxx,
-		      int need_lit, char **out)
+tg_message_render_arg(const struct src *x, const struct arg *g,
+		      const struct harvester *h, int need_lit, char **out)
 {
 	struct tg_buf b = TG_BUF_INIT;
 	int lit = 0;
 
 	*out = NULL;
 	tg_buf_init(&b, MESSAGE_MAX);
-	if (cxx)
-		tg_harvest_cxx_render(x, g->a, g->e, &b, &lit);
-	else
-		tg_harvest_py_render(x, g->a, g->e, &b, &lit, 0);
+	h->render(x, g->a, g->e, &b, &lit);
 	if (b.len && (lit || !need_lit)) {
 		*out = tg_message_finish(b.data, b.len);
 		if (!*out) {

@@ -117,7 +117,7 @@ tg_tablediff_run(struct tg_tablediff *df, const struct tg_decls *d,
 			df->hit[j] = 1;
 		}
 		if (!df->api[k])
-			df->excl[k] = tg_table_excluded_match(
+			df->excl[k] = tg_excluded_match(
 			    x, d->v[k].symbol, d->v[k].kind, d->v[k].message);
 		/* a declaration folded into an entry (see) declares it: a
 		 * helper that warns for it, a parameter's warning */
@@ -142,7 +142,7 @@ tg_tablediff_run(struct tg_tablediff *df, const struct tg_decls *d,
 			exists = tg_path_is_file(df->paths[j][k]);
 		if (!exists)
 			continue;
-		df->mexcl[df->nmissing] = tg_table_excluded_match(
+		df->mexcl[df->nmissing] = tg_excluded_match(
 		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
 		df->nexcused += df->mexcl[df->nmissing] != NULL;
 		df->missing[df->nmissing++] = a;

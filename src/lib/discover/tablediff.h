@@ -20,6 +20,7 @@
 
 #include "lib/discover/discover.h"
 #include "lib/pep/version.h"
+#include "lib/table/excluded.h"
 #include "lib/table/table.h"
 
 struct tg_torch;

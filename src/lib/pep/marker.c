@@ -17,6 +17,7 @@
 #include "lib/util/str.h"
 #include "lib/pep/spec.h"
 #include "lib/pep/version.h"
+#include "lib/util/grow.h"
 
 #define TG_MARKER_MAX_DEPTH 64
 
@@ -36,7 +37,7 @@ struct node {
 
 struct tg_marker {
 	struct node *nodes;
-	size_t n;
+	size_t n, cap;
 };
 
 static const char *const version_vars[] = {
@@ -65,11 +66,8 @@ tg_marker_free(struct tg_marker *m)
 static int
 push(struct tg_marker *m, struct node *nd)
 {
-	struct node *p = realloc(m->nodes, (m->n + 1) * sizeof(*p));
-
-	if (!p)
+	if (TG_GROW(m->nodes, m->n + 1, m->cap))
 		return TG_ENOMEM;
-	m->nodes = p;
 	m->nodes[m->n++] = *nd;
 	memset(nd, 0, sizeof(*nd));
 	return 0;
@@ -808,14 +806,12 @@ int
 tg_marker_env_set(struct tg_marker_env *env, const char *name,
 		  const char *value, const char *const *items, size_t nitems)
 {
-	struct tg_marker_var *vars, *v;
+	struct tg_marker_var *v;
 	size_t k;
 
-	vars = realloc(env->vars, (env->n + 1) * sizeof(*vars));
-	if (!vars)
+	if (TG_GROW(env->vars, env->n + 1, env->cap))
 		return TG_ENOMEM;
-	env->vars = vars;
-	v = &vars[env->n];
+	v = &env->vars[env->n];
 	memset(v, 0, sizeof(*v));
 	v->name = strdup(name);
 	if (!v->name)
@@ -860,5 +856,5 @@ tg_marker_env_release(struct tg_marker_env *env)
 	}
 	free(env->vars);
 	env->vars = NULL;
-	env->n = 0;
+	env->n = env->cap = 0;
 }

@@ -31,12 +31,12 @@ struct tg_marker_var {
 
 struct tg_marker_env {
 	struct tg_marker_var *vars;
-	size_t n;
+	size_t n, cap;
 };
 
 #define TG_MARKER_ENV_INIT                                                     \
 	{                                                                      \
-		NULL, 0                                                        \
+		NULL, 0, 0                                                     \
 	}
 
 int tg_marker_parse(struct tg_marker **out, const char *s, size_t len,

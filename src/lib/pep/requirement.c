@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/pep/pep508.h"
+#include "lib/util/grow.h"
 
 static int
 syntax(struct tg_err *err, size_t pos, const char *msg)
@@ -39,13 +40,10 @@ cmp_str(const void *a, const void *b)
 static int
 add_extra(struct tg_requirement *req, const char *s, size_t n)
 {
-	char **p = realloc(req->extras, (req->nextras + 1) * sizeof(*p));
-
-	if (!p)
+	if (TG_GROW(req->extras, req->nextras + 1, req->capextras))
 		return TG_ENOMEM;
-	req->extras = p;
-	p[req->nextras] = span_dup(s, n);
-	if (!p[req->nextras])
+	req->extras[req->nextras] = span_dup(s, n);
+	if (!req->extras[req->nextras])
 		return TG_ENOMEM;
 	req->nextras++;
 	return 0;

@@ -19,7 +19,7 @@
 struct tg_requirement {
 	char *name;
 	char **extras; /* sorted, without duplicates */
-	size_t nextras;
+	size_t nextras, capextras;
 	struct tg_specset spec;
 	char *url;		  /* NULL when none */
 	struct tg_marker *marker; /* NULL when none */

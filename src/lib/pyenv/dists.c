@@ -28,6 +28,7 @@
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 #define RECORD_MAX ((size_t)16 << 20)
 #define TOP_MAX 4096
@@ -79,7 +80,6 @@ static int
 add_top(struct tg_dist *d, const char *s, size_t len)
 {
 	size_t k;
-	char **nv;
 
 	if (len == 0 || d->ntop >= TOP_MAX)
 		return 0;
@@ -89,10 +89,8 @@ add_top(struct tg_dist *d, const char *s, size_t len)
 	for (k = 0; k < d->ntop; k++)
 		if (strlen(d->top[k]) == len && memcmp(d->top[k], s, len) == 0)
 			return 0;
-	nv = realloc(d->top, (d->ntop + 1) * sizeof(*nv));
-	if (!nv)
+	if (TG_GROW(d->top, d->ntop + 1, d->captop))
 		return TG_ENOMEM;
-	d->top = nv;
 	d->top[d->ntop] = tg_str_ndup(s, len);
 	if (!d->top[d->ntop])
 		return TG_ENOMEM;
@@ -215,20 +213,16 @@ strf(const char *fmt, ...)
 static int
 add_req(struct tg_dist *d, char *r)
 {
-	char **nv;
-
 	if (!r)
 		return TG_ENOMEM;
 	if (d->nrequires >= TG_DISTS_REQ_MAX) {
 		free(r);
 		return 0;
 	}
-	nv = realloc(d->requires, (d->nrequires + 1) * sizeof(*nv));
-	if (!nv) {
+	if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires)) {
 		free(r);
 		return TG_ENOMEM;
 	}
-	d->requires = nv;
 	d->requires[d->nrequires++] = r;
 	return 0;
 }
@@ -347,14 +341,10 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	if (!d->name || !d->version || !d->canon)
 		goto oom;
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
-		char **nv;
-
 		if (d->nrequires >= TG_DISTS_REQ_MAX)
 			break;
-		nv = realloc(d->requires, (d->nrequires + 1) * sizeof(*nv));
-		if (!nv)
+		if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires))
 			goto oom;
-		d->requires = nv;
 		d->requires[d->nrequires] = tg_str_ndup(v, strlen(v));
 		if (!d->requires[d->nrequires])
 			goto oom;
@@ -391,8 +381,8 @@ list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
 {
 	DIR *dp;
 	struct dirent *de;
-	char **v = NULL, **nv;
-	size_t cnt = 0;
+	char **v = NULL;
+	size_t cnt = 0, cap = 0;
 
 	*out = NULL;
 	*n = 0;
@@ -405,10 +395,8 @@ list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
 			continue;
 		if (cnt >= TG_DISTS_MAX)
 			break;
-		nv = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!nv)
+		if (TG_GROW(v, cnt + 1, cap))
 			goto oom;
-		v = nv;
 		v[cnt] = tg_path_join(dir, de->d_name);
 		if (!v[cnt])
 			goto oom;
@@ -439,7 +427,7 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 	for (i = 0; i < sp->n && !rc; i++) {
 		rc = list_dir(sp->e[i].dir, &names, &n, err);
 		for (k = 0; k < n; k++) {
-			struct tg_dist *nv, *d;
+			struct tg_dist *d;
 			int r;
 
 			int egg = ends_with(names[k], ".egg-info");
@@ -448,13 +436,11 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			if (rc || (!file && !tg_path_is_dir(names[k])) ||
 			    ds->n >= TG_DISTS_MAX)
 				continue;
-			nv = realloc(ds->v, (ds->n + 1) * sizeof(*nv));
-			if (!nv) {
+			if (TG_GROW(ds->v, ds->n + 1, ds->cap)) {
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
 				continue;
 			}
-			ds->v = nv;
 			d = &ds->v[ds->n];
 			memset(d, 0, sizeof(*d));
 			d->entry = i;
@@ -539,8 +525,8 @@ int
 tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 			int *absent, struct tg_err *err)
 {
-	char *path, *text = NULL, **v = NULL, **nv;
-	size_t len = 0, i, j, cnt = 0;
+	char *path, *text = NULL, **v = NULL;
+	size_t len = 0, i, j, cnt = 0, cap = 0;
 	int rc;
 
 	*out = NULL;
@@ -574,10 +560,8 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 			continue;
 		if (cnt >= TG_DISTS_MAX)
 			break;
-		nv = realloc(v, (cnt + 1) * sizeof(*v));
-		if (!nv)
+		if (TG_GROW(v, cnt + 1, cap))
 			goto oom;
-		v = nv;
 		v[cnt] = tg_str_ndup(text + s, e - s);
 		if (!v[cnt])
 			goto oom;

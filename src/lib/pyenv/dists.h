@@ -29,16 +29,16 @@ struct tg_dist {
 	char *metadata;	 /* its METADATA or PKG-INFO file */
 	size_t entry;	 /* index of its sys.path entry */
 	char **requires; /* Requires-Dist values, in file order */
-	size_t nrequires;
+	size_t nrequires, caprequires;
 	char *requires_file; /* where they came from: metadata or
 				requires.txt */
 	char **top;	     /* top-level names: top_level.txt, else RECORD */
-	size_t ntop;
+	size_t ntop, captop;
 };
 
 struct tg_dists {
 	struct tg_dist *v; /* sorted by canon */
-	size_t n;
+	size_t n, cap;
 	struct tg_diag_list problems; /* unreadable or malformed metadata */
 };
 

@@ -9,8 +9,7 @@
  * executable's name (python3.11), else pyvenv.cfg, else the only
  * lib/python3.* directory. PYTHONHOME overrides the base prefix.
  *
- * A pyenv shim is recognised by its text (a script that execs
- * `libexec/pyenv exec`); its PYENV_ROOT is read from the script.
+ * A pyenv shim is resolved first, by shim.c.
  */
 #include "lib/pyenv/interp.h"
 
@@ -24,12 +23,12 @@
 #include <unistd.h>
 
 #include "lib/pyenv/dpkg.h"
+#include "lib/pyenv/shim.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
 
-#define SHIM_HEAD_MAX 8192
 #define CFG_MAX ((size_t)64 * 1024)
 #define SITE_PY_MAX ((size_t)1024 * 1024)
 #define BINARY_MAX ((size_t)256 * 1024 * 1024)
@@ -46,42 +45,6 @@ tg_interp_release(struct tg_interp *in)
 	free(in->warning);
 	free(in->venv_command);
 	memset(in, 0, sizeof(*in));
-}
-
-static int
-is_executable_file(const char *p)
-{
-	return tg_path_is_file(p) && access(p, X_OK) == 0;
-}
-
-/* name looked up along pathvar, skipping directory skip (may be NULL). */
-static char *
-find_on_path(const char *name, const char *pathvar, const char *cwd,
-	     const char *skip)
-{
-	const char *p = pathvar ? pathvar : "/usr/local/bin:/usr/bin:/bin";
-
-	for (;;) {
-		const char *colon = strchr(p, ':');
-		size_t n = colon ? (size_t)(colon - p) : strlen(p);
-		char *dir =
-		    n ? tg_str_ndup(p, n) : tg_str_ndup(cwd, strlen(cwd));
-		char *abs = dir ? tg_path_abs(dir, cwd) : NULL;
-		char *cand = abs ? tg_path_join(abs, name) : NULL;
-
-		if (cand && !(skip && strcmp(abs, skip) == 0) &&
-		    is_executable_file(cand)) {
-			free(dir);
-			free(abs);
-			return cand;
-		}
-		free(dir);
-		free(abs);
-		free(cand);
-		if (!colon)
-			return NULL;
-		p = colon + 1;
-	}
 }
 
 /* p; a NULL p sets *nomem */
@@ -108,274 +71,6 @@ version_from_name(const char *base, int *major, int *minor)
 		return 0;
 	}
 	return -1;
-}
-
-/* The pyenv root named by a shim script, or NULL when path is no shim. */
-static char *
-shim_root(const char *path)
-{
-	char *text = NULL, *root = NULL;
-	size_t len;
-	int trunc;
-	const char *p, *q;
-
-	if (tg_file_read_head(path, SHIM_HEAD_MAX, &text, &len, &trunc, NULL,
-			      NULL) ||
-	    len < 2 || memcmp(text, "#!", 2) != 0 ||
-	    !strstr(text, "/libexec/pyenv\" exec")) {
-		free(text);
-		return NULL;
-	}
-	p = strstr(text, "export PYENV_ROOT=\"");
-	if (p) {
-		p += strlen("export PYENV_ROOT=\"");
-		q = strchr(p, '"');
-		if (q)
-			root = tg_str_ndup(p, (size_t)(q - p));
-	}
-	if (!root) {
-		/* "exec "<root>/libexec/pyenv" exec" */
-		q = strstr(text, "/libexec/pyenv\" exec");
-		for (p = q; p > text && p[-1] != '"'; p--)
-			;
-		root = tg_str_ndup(p, (size_t)(q - p));
-	}
-	free(text);
-	return root;
-}
-
-/* The names of a pyenv version file as pyenv-version-file-read reads
- * them: the first word of each line (bash `read -r version _`: blanks,
- * tabs and CRs separate), lines that are blank or whose first word
- * starts with '#' skipped, joined with ':'; NULL when the file is
- * missing or names nothing. */
-static char *
-version_file_words(const char *path)
-{
-	char *text = NULL;
-	size_t len, i = 0;
-	struct tg_buf out = TG_BUF_INIT;
-
-	if (tg_file_read(path, CFG_MAX, &text, &len, NULL, NULL))
-		return NULL;
-	while (i < len) {
-		size_t e = i, j, w;
-
-		while (e < len && text[e] != '\n')
-			e++;
-		j = i;
-		while (j < e && strchr(" \t\r", text[j]))
-			j++;
-		w = j;
-		while (w < e && !strchr(" \t\r", text[w]))
-			w++;
-		if (w > j && text[j] != '#') {
-			if (out.len)
-				tg_buf_addc(&out, ':');
-			tg_buf_add(&out, text + j, w - j);
-		}
-		i = e + 1;
-	}
-	free(text);
-	if (!out.len) {
-		tg_buf_release(&out);
-		return NULL;
-	}
-	return tg_buf_detach(&out);
-}
-
-/* Compare dotted numeric version names ("3.11.7" vs "3.11.10"). */
-static int
-cmp_dotted(const char *a, const char *b)
-{
-	while (*a || *b) {
-		long x = strtol(a, (char **)&a, 10),
-		     y = strtol(b, (char **)&b, 10);
-
-		if (x != y)
-			return x < y ? -1 : 1;
-		if (*a == '.')
-			a++;
-		if (*b == '.')
-			b++;
-		if ((*a && (*a < '0' || *a > '9')) ||
-		    (*b && (*b < '0' || *b > '9')))
-			return strcmp(a, b);
-	}
-	return 0;
-}
-
-/* p, or NULL with TG_ENOMEM in err */
-static char *
-nomem_if_null(char *p, struct tg_err *err)
-{
-	if (!p)
-		tg_err_set(err, TG_ENOMEM, "out of memory");
-	return p;
-}
-
-/* The program of pyenv version name: exact, else the newest installed
- * version that starts with "name." (pyenv's prefix resolution). NULL
- * when there is none, or with err set when a path is too long. */
-static char *
-pyenv_program(const char *root, const char *name, const char *program,
-	      struct tg_err *err)
-{
-	char path[4096], best[256] = "";
-	DIR *d;
-	struct dirent *de;
-	size_t n = strlen(name);
-
-	if (strchr(name, '/') || strcmp(name, "..") == 0 ||
-	    strcmp(name, ".") == 0)
-		return NULL;
-	if (tg_path_fmt(path, sizeof(path), err, "%s/versions/%s/bin/%s", root,
-			name, program))
-		return NULL;
-	if (is_executable_file(path))
-		return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
-	/* pyenv-version-name: "python-3.11" names 3.11 when no version has
-	 * the longer name */
-	if (strncmp(name, "python-", 7) == 0 && name[7]) {
-		snprintf(path, sizeof(path), "%s/versions/%s", root, name);
-		if (!tg_path_is_dir(path))
-			return pyenv_program(root, name + 7, program, err);
-	}
-	/* shorter than the path above, which fitted */
-	snprintf(path, sizeof(path), "%s/versions", root);
-	d = opendir(path);
-	if (!d) {
-		if (errno == ENOMEM)
-			tg_err_set(err, TG_ENOMEM, "out of memory");
-		return NULL;
-	}
-	while ((de = readdir(d))) {
-		const char *v = de->d_name;
-
-		if (strncmp(v, name, n) != 0 || v[n] != '.' ||
-		    strlen(v) >= sizeof(best) ||
-		    strspn(v, "0123456789.") != strlen(v))
-			continue;
-		if (tg_path_fmt(path, sizeof(path), err,
-				"%s/versions/%s/bin/%s", root, v, program)) {
-			closedir(d);
-			return NULL;
-		}
-		if (is_executable_file(path) &&
-		    (!best[0] || cmp_dotted(v, best) > 0))
-			snprintf(best, sizeof(best), "%s", v);
-	}
-	closedir(d);
-	if (!best[0])
-		return NULL;
-	/* the same path as in the loop, which fitted */
-	snprintf(path, sizeof(path), "%s/versions/%s/bin/%s", root, best,
-		 program);
-	return nomem_if_null(tg_str_ndup(path, strlen(path)), err);
-}
-
-/* Resolve a pyenv shim to the program it would exec. */
-static int
-resolve_shim(const char *shim, char *root, const struct tg_interp_env *env,
-	     char **exe, char **via, struct tg_err *err)
-{
-	const char *program = tg_path_basename(shim);
-	char *names = NULL, *source = NULL, *dir = NULL, *shims = NULL;
-	char *names_copy = NULL, *p, *tok, *save = NULL;
-	struct tg_err e = TG_ERR_INIT;
-	int rc = 0;
-
-	if (env->pyenv_version && env->pyenv_version[0]) {
-		names =
-		    tg_str_ndup(env->pyenv_version, strlen(env->pyenv_version));
-		source = tg_str_ndup("PYENV_VERSION", 13);
-	} else {
-		dir = tg_str_ndup(env->cwd, strlen(env->cwd));
-		while (dir) {
-			char *f = tg_path_join(dir, ".python-version"), *up;
-
-			names = f ? version_file_words(f) : NULL;
-			if (names) {
-				source = f;
-				break;
-			}
-			free(f);
-			if (strcmp(dir, "/") == 0)
-				break;
-			up = tg_path_dirname(dir);
-			free(dir);
-			dir = up;
-		}
-		if (!names) {
-			source = tg_path_join(root, "version");
-			names = source ? version_file_words(source) : NULL;
-		}
-		if (!names) {
-			names = tg_str_ndup("system", 6);
-			free(source);
-			source = tg_str_ndup("default", 7);
-		}
-	}
-	if (!names || !source) {
-		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-		goto out;
-	}
-	shims = tg_path_join(root, "shims");
-	names_copy = tg_str_ndup(names, strlen(names));
-	if (!shims || !names_copy) {
-		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-		goto out;
-	}
-	for (tok = strtok_r(names, ":", &save); tok;
-	     tok = strtok_r(NULL, ":", &save)) {
-		if (strcmp(tok, "system") == 0)
-			p = find_on_path(program, env->path, env->cwd, shims);
-		else
-			p = pyenv_program(root, tok, program, &e);
-		if (!p && e.code) {
-			rc = e.code;
-			if (err)
-				*err = e;
-			goto out;
-		}
-		if (p) {
-			char msg[4200];
-
-			snprintf(msg, sizeof(msg),
-				 "pyenv shim '%s' -> version '%s' (set by %s)",
-				 shim, TG_QUOTE(tok), source);
-			*exe = p;
-			*via = tg_str_ndup(msg, strlen(msg));
-			goto out;
-		}
-	}
-	/* pyenv-which: when no version provides the program, "system" is
-	 * tried last whatever the versions are */
-	p = find_on_path(program, env->path, env->cwd, shims);
-	if (p) {
-		char msg[4200];
-
-		snprintf(msg, sizeof(msg),
-			 "pyenv shim '%s' -> system (no '%s' in version '%s' "
-			 "set by %s: pyenv falls back to system)",
-			 shim, program, TG_QUOTE(names_copy), source);
-		*exe = p;
-		*via = tg_str_ndup(msg, strlen(msg));
-		goto out;
-	}
-	free(names);
-	names = tg_str_ndup(source, strlen(source));
-	rc = tg_err_set(err, TG_ENOENT,
-			"pyenv shim '%s': no '%s' in the version set by %s, "
-			"nor on PATH outside the shims (system)",
-			shim, program, names ? names : "?");
-out:
-	free(names);
-	free(names_copy);
-	free(source);
-	free(dir);
-	free(shims);
-	return rc;
 }
 
 /* Key = value lines of pyvenv.cfg (site.py's reading of it): NULL when
@@ -1005,7 +700,7 @@ tg_interp_find(struct tg_interp *in, const char *python,
 	if (!python || !strchr(python, '/')) {
 		const char *name = python ? python : "python3";
 
-		found = find_on_path(name, env->path, env->cwd, NULL);
+		found = tg_path_which(name, env->path, env->cwd, NULL);
 		if (!found)
 			return tg_err_set(err, TG_ENOENT,
 					  "no '%s' on PATH (%s)", name,
@@ -1014,7 +709,7 @@ tg_interp_find(struct tg_interp *in, const char *python,
 		found = tg_path_abs(python, env->cwd);
 		if (!found)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		if (!is_executable_file(found)) {
+		if (!tg_path_is_executable(found)) {
 			rc = tg_err_set(
 			    err, TG_ENOENT, "no Python interpreter at '%s': %s",
 			    found,
@@ -1024,11 +719,12 @@ tg_interp_find(struct tg_interp *in, const char *python,
 			return rc;
 		}
 	}
-	root = shim_root(found);
+	root = tg_shim_root(found);
 	if (root) {
 		char *exe = NULL;
 
-		rc = resolve_shim(found, root, env, &exe, &in->via, err);
+		rc = tg_shim_resolve(found, root, env->pyenv_version, env->path,
+				     env->cwd, &exe, &in->via, err);
 		free(found);
 		free(root);
 		if (rc) {
@@ -1066,7 +762,7 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 		free(abs);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
-	if (is_executable_file(py)) {
+	if (tg_path_is_executable(py)) {
 		rc = tg_interp_find(in, py, env, err);
 		free(py);
 		free(abs);

@@ -17,6 +17,7 @@
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 #define MAX_FIELDS 100000
 
@@ -156,18 +157,10 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 						file, MAX_FIELDS);
 				goto out;
 			}
-			if (m->n == cap) {
-				size_t nc = cap ? cap * 2 : 32;
-				void *p =
-				    realloc(m->fields, nc * sizeof(*m->fields));
-
-				if (!p) {
-					rc = tg_err_set(err, TG_ENOMEM,
-							"out of memory");
-					goto out;
-				}
-				m->fields = p;
-				cap = nc;
+			if (TG_GROW(m->fields, m->n + 1, cap)) {
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				goto out;
 			}
 			while (v < e && (s[v] == ' ' || s[v] == '\t'))
 				v++;

@@ -23,6 +23,7 @@
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
+#include "lib/util/grow.h"
 
 #define PTH_MAX ((size_t)1 << 20)
 
@@ -78,16 +79,9 @@ append(struct tg_syspath *sp, char *dir, enum tg_path_origin origin,
 				  "more than %d directories on the Python path",
 				  TG_SYSPATH_MAX);
 	}
-	if (sp->n == sp->cap) {
-		size_t nc = sp->cap ? sp->cap * 2 : 16;
-		void *p = realloc(sp->e, nc * sizeof(*sp->e));
-
-		if (!p) {
-			free(dir);
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		}
-		sp->e = p;
-		sp->cap = nc;
+	if (TG_GROW(sp->e, sp->n + 1, sp->cap)) {
+		free(dir);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
 	sp->e[sp->n].pth = NULL;
 	if (pth && !(sp->e[sp->n].pth = tg_str_ndup(pth, strlen(pth)))) {

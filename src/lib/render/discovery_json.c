@@ -24,11 +24,11 @@ decl(struct tg_jsonw *w, const struct tg_decl *d, const char *file,
 		tg_jsonw_kstr(w, "replacement", d->replacement);
 		tg_jsonw_kstr(w, "table_id", a ? a->id : NULL);
 		tg_jsonw_kstr(w, "excluded",
-			      e ? tg_table_excl_category_name(e->category)
+			      e ? tg_excluded_category_name(e->category)
 				: NULL);
 	} else if (e) {
 		tg_jsonw_kstr(w, "category",
-			      tg_table_excl_category_name(e->category));
+			      tg_excluded_category_name(e->category));
 		tg_jsonw_kstr(w, "see", e->see);
 		tg_jsonw_kstr(w, "reason", e->reason);
 	}
@@ -52,7 +52,7 @@ missing(struct tg_jsonw *w, const struct tg_discovery_report *r,
 			tg_jsonw_str(w, tg_discovery_format_shown(r, paths[k]));
 	tg_jsonw_end(w);
 	tg_jsonw_kstr(w, "excluded",
-		      e ? tg_table_excl_category_name(e->category) : NULL);
+		      e ? tg_excluded_category_name(e->category) : NULL);
 	if (e)
 		tg_jsonw_kstr(w, "reason", e->reason);
 	tg_jsonw_end(w);

@@ -48,7 +48,7 @@ tg_discovery_text_write(const struct tg_discovery_report *r, struct tg_buf *out)
 			    tg_discovery_format_shown(r, d->v[k].file),
 			    d->v[k].line, d->v[k].kind, d->v[k].symbol);
 		tg_buf_addf(out, "      %s%s%s: %s\n",
-			    tg_table_excl_category_name(e->category),
+			    tg_excluded_category_name(e->category),
 			    e->see ? ", see " : "", e->see ? e->see : "",
 			    e->reason);
 		tg_discovery_format_spill(r, out);
@@ -84,7 +84,7 @@ tg_discovery_text_write(const struct tg_discovery_report *r, struct tg_buf *out)
 		if (df->mexcl[k])
 			tg_buf_addf(
 			    out, "      excluded, %s: %s\n",
-			    tg_table_excl_category_name(df->mexcl[k]->category),
+			    tg_excluded_category_name(df->mexcl[k]->category),
 			    df->mexcl[k]->reason);
 	}
 	return tg_buf_error(out);

@@ -29,6 +29,7 @@
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/scan.h"
+#include "lib/util/grow.h"
 
 const char *
 tg_evidence_name(enum tg_evidence_verdict v)
@@ -108,16 +109,9 @@ cache_file(struct tg_evidence_cache *c, const char *path)
 			free(key);
 			return &c->files[k];
 		}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		void *p = realloc(c->files, cap * sizeof(*c->files));
-
-		if (!p) {
-			free(key);
-			return NULL;
-		}
-		c->files = p;
-		c->cap = cap;
+	if (TG_GROW(c->files, c->n + 1, c->cap)) {
+		free(key);
+		return NULL;
 	}
 	f = &c->files[c->n];
 	memset(f, 0, sizeof(*f));
@@ -186,15 +180,8 @@ file_search(struct tg_evidence_cache *c, struct tg_evidence_file *f,
 			 "cannot search '%.200s': %s", path, e.msg);
 		return 1;
 	}
-	if (f->ndone == f->capdone) {
-		size_t cap = f->capdone ? f->capdone * 2 : 8;
-		void *p = realloc(f->done, cap * sizeof(*f->done));
-
-		if (!p)
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		f->done = p;
-		f->capdone = cap;
-	}
+	if (TG_GROW(f->done, f->ndone + 1, f->capdone))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	f->done[f->ndone].pattern = strdup(pattern);
 	if (!f->done[f->ndone].pattern)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");

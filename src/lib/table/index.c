@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "lib/util/json.h"
+#include "lib/util/grow.h"
 
 void
 tg_index_release(struct tg_index *ix)
@@ -56,23 +57,15 @@ add(struct tg_index *ix, size_t *cap, const char *s, size_t n, int pre,
 		tg_version_release(&v);
 		return 0;
 	}
-	if (ix->n == *cap) {
-		struct tg_version *p;
-
-		if (ix->n >= TG_INDEX_VERSIONS_MAX) {
-			tg_version_release(&v);
-			return tg_err_set(err, TG_ELIMIT,
-					  "cannot read '%s': more than %zu "
-					  "versions",
-					  name, TG_INDEX_VERSIONS_MAX);
-		}
-		*cap = *cap ? 2 * *cap : 64;
-		p = realloc(ix->v, *cap * sizeof(*p));
-		if (!p) {
-			tg_version_release(&v);
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		}
-		ix->v = p;
+	if (ix->n == *cap && ix->n >= TG_INDEX_VERSIONS_MAX) {
+		tg_version_release(&v);
+		return tg_err_set(err, TG_ELIMIT,
+				  "cannot read '%s': more than %zu versions",
+				  name, TG_INDEX_VERSIONS_MAX);
+	}
+	if (TG_GROW(ix->v, ix->n + 1, *cap)) {
+		tg_version_release(&v);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
 	ix->v[ix->n++] = v;
 	return 0;

@@ -50,7 +50,7 @@ struct tg_envcheck_item {
 	char *requirement; /* the requirement as written, or NULL */
 	char *message;	   /* what was found, one sentence */
 	char **details;	   /* e.g. the missing symbols, demangled */
-	size_t ndetails;
+	size_t ndetails, capdetails;
 	size_t more; /* details left out past TG_ENVCHECK_DETAILS */
 };
 
@@ -59,7 +59,7 @@ struct tg_envcheck_item {
 
 struct tg_envcheck {
 	struct tg_envcheck_item *v;
-	size_t n;
+	size_t n, cap;
 	size_t nbroken;
 	size_t count[TG_ENVCHECK_NSECTIONS];
 	struct tg_diag_list problems; /* files that could not be read */

@@ -23,6 +23,7 @@
 #include "lib/util/buf.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 #define NAME_MAX_BYTES 200 /* of --name: a module's name */
 
@@ -35,15 +36,8 @@ add(struct tg_flags *f, enum tg_flag_kind kind, unsigned use, const char *value,
 	struct tg_flag *fl;
 	struct tg_buf arg = TG_BUF_INIT;
 
-	if (f->n == f->cap) {
-		size_t cap = f->cap ? f->cap * 2 : 32;
-		struct tg_flag *v = realloc(f->v, cap * sizeof(*v));
-
-		if (!v)
-			return TG_ENOMEM;
-		f->v = v;
-		f->cap = cap;
-	}
+	if (TG_GROW(f->v, f->n + 1, f->cap))
+		return TG_ENOMEM;
 	fl = &f->v[f->n];
 	memset(fl, 0, sizeof(*fl));
 	fl->kind = kind;

@@ -99,7 +99,7 @@ struct tg_probe {
 	 * imports unless a module or namespace portions come first
 	 * (tg_probe_chosen) */
 	struct tg_torch *copies;
-	size_t ncopies;
+	size_t ncopies, capcopies;
 	char *module; /* the first torch module file before any package */
 	size_t module_index; /* its path entry */
 	/* torch/ directories without __init__ (namespace portions), kept

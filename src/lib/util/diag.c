@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "lib/util/diag.h"
+#include "lib/util/grow.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,15 +22,8 @@ tg_diag_addv(struct tg_diag_list *l, enum tg_severity severity, int code,
 		l->dropped++;
 		return 0;
 	}
-	if (l->n == l->cap) {
-		size_t nc = l->cap ? l->cap * 2 : 4;
-		void *p = realloc(l->v, nc * sizeof(*l->v));
-
-		if (!p)
-			return TG_ENOMEM;
-		l->v = p;
-		l->cap = nc;
-	}
+	if (TG_GROW(l->v, l->n + 1, l->cap))
+		return TG_ENOMEM;
 	d = &l->v[l->n];
 	memset(d, 0, sizeof(*d));
 	va_copy(aq, ap);

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: MIT
  *
  * join, abspath, normpath, dirname and basename work on the text alone;
- * the stat() and realpath() wrappers are the only calls that touch the
- * file system.
+ * the stat(), access() and realpath() wrappers and the PATH look-up
+ * are the only calls that touch the file system.
  */
 #include "lib/util/path.h"
 
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/util/str.h"
 
@@ -192,4 +193,39 @@ tg_path_real(const char *p, struct tg_err *err)
 		tg_err_set(err, TG_EIO, "cannot resolve '%s': %s", p,
 			   strerror(errno));
 	return r;
+}
+
+int
+tg_path_is_executable(const char *p)
+{
+	return tg_path_is_file(p) && access(p, X_OK) == 0;
+}
+
+char *
+tg_path_which(const char *name, const char *pathvar, const char *cwd,
+	      const char *skip)
+{
+	const char *p = pathvar ? pathvar : "/usr/local/bin:/usr/bin:/bin";
+
+	for (;;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char *dir =
+		    n ? tg_str_ndup(p, n) : tg_str_ndup(cwd, strlen(cwd));
+		char *abs = dir ? tg_path_abs(dir, cwd) : NULL;
+		char *cand = abs ? tg_path_join(abs, name) : NULL;
+
+		if (cand && !(skip && strcmp(abs, skip) == 0) &&
+		    tg_path_is_executable(cand)) {
+			free(dir);
+			free(abs);
+			return cand;
+		}
+		free(dir);
+		free(abs);
+		free(cand);
+		if (!colon)
+			return NULL;
+		p = colon + 1;
+	}
 }

@@ -31,4 +31,13 @@ int tg_path_exists(const char *p);
 /* realpath(), or NULL with err set. */
 char *tg_path_real(const char *p, struct tg_err *err);
 
+/* 1 when p is a regular file (symlinks followed) we may execute. */
+int tg_path_is_executable(const char *p);
+/* The first executable name along the colon-separated pathvar (NULL:
+ * "/usr/local/bin:/usr/bin:/bin"; an empty entry is cwd), skipping the
+ * directory skip (may be NULL), as a new absolute path; NULL when none
+ * (or out of memory). */
+char *tg_path_which(const char *name, const char *pathvar, const char *cwd,
+		    const char *skip);
+
 #endif

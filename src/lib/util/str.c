@@ -1,4 +1,5 @@
-/* str.c - byte-string helpers: UTF-8 validity, NUL bytes, bounded copies
+/* str.c - byte-string helpers: UTF-8 validity, NUL bytes, bounded copies,
+ * edit distance
  * SPDX-License-Identifier: MIT
  */
 #include "lib/util/str.h"
@@ -173,4 +174,38 @@ tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
 		*at = cap - 1;
 	out[*at] = '\0';
 	escape(out, cap, at, s, len, SIZE_MAX, &cut);
+}
+
+size_t
+tg_str_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t rows[3][TG_STR_DISTANCE_MAX + 1];
+	size_t *pp = rows[0], *prev = rows[1], *cur = rows[2], *t;
+
+	if (la > TG_STR_DISTANCE_MAX || lb > TG_STR_DISTANCE_MAX ||
+	    (la > lb ? la - lb : lb - la) > limit)
+		return SIZE_MAX;
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < best)
+				best = pp[j - 2] + 1;
+			cur[j] = best;
+		}
+		t = pp;
+		pp = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb];
 }

@@ -44,4 +44,15 @@ char *tg_str_quote_cstr(char *out, const char *s);
 void tg_str_escape(char *out, size_t cap, size_t *at, const char *s,
 		   size_t len);
 
+/* Longest string tg_str_distance compares. */
+#define TG_STR_DISTANCE_MAX 256
+
+/* The edit distance of a and b for "did you mean": the optimal string
+ * alignment distance (an insertion, a deletion, a substitution or a
+ * swap of two neighbours is one edit; "--quite" is 1 from "--quiet").
+ * SIZE_MAX when their lengths alone put it over limit, or when either is
+ * longer than TG_STR_DISTANCE_MAX bytes. Three rows on the stack, time
+ * in the product of the lengths. */
+size_t tg_str_distance(const char *a, const char *b, size_t limit);
+
 #endif

@@ -24,6 +24,7 @@
 #include "lib/util/buf.h"
 #include "lib/util/str.h"
 #include "lib/util/toml.h"
+#include "lib/util/grow.h"
 
 enum {
 	F_EXPLICIT = 1,
@@ -141,19 +142,14 @@ append(struct rd *r, struct tg_toml_value *c, char *key,
        struct tg_toml_value *item)
 {
 	if (c->n == c->cap) {
-		size_t nc = c->cap ? c->cap * 2 : 4;
-		void *p = realloc(c->items, nc * sizeof(*c->items));
+		/* keys (a table's) and items grow to one capacity */
+		size_t ic = c->cap, kc = c->cap;
 
-		if (!p)
+		if (TG_GROW(c->items, c->n + 1, ic) ||
+		    (c->type == TG_TOML_TABLE &&
+		     TG_GROW(c->keys, c->n + 1, kc)))
 			goto oom;
-		c->items = p;
-		if (c->type == TG_TOML_TABLE) {
-			p = realloc(c->keys, nc * sizeof(*c->keys));
-			if (!p)
-				goto oom;
-			c->keys = p;
-		}
-		c->cap = nc;
+		c->cap = ic;
 	}
 	if (c->type == TG_TOML_TABLE) {
 		if (index_grow(c))

@@ -23,6 +23,7 @@
 
 #include "lib/util/path.h"
 #include "lib/util/str.h"
+#include "lib/util/grow.h"
 
 struct dirid {
 	dev_t dev;
@@ -305,17 +306,9 @@ walk_dir(struct walker *w, const char *path, const char *rel)
 					      msg);
 			goto out;
 		}
-		if (n == cap) {
-			size_t ncap = cap ? 2 * cap : 64;
-			struct name *v = realloc(names, ncap * sizeof(*v));
-
-			if (!v) {
-				rc = tg_err_set(w->err, TG_ENOMEM,
-						"out of memory");
-				goto out;
-			}
-			names = v;
-			cap = ncap;
+		if (TG_GROW(names, n + 1, cap)) {
+			rc = tg_err_set(w->err, TG_ENOMEM, "out of memory");
+			goto out;
 		}
 		names[n].s = tg_str_ndup(de->d_name, strlen(de->d_name));
 		names[n].type = de->d_type;
