@@ -3,9 +3,9 @@
  *
  * An analyzer reads one file's bytes (never imports or runs it) and
  * appends a finding for every use of a table entry of its language: the
- * Python analyzer (audit_py.c) with the Python tokenizer, following imports
+ * Python analyzer (audit/py/) with the Python tokenizer, following imports
  * and aliases to the dotted name they stand for; the C/C++/CUDA one
- * (audit_cxx.c) with the C tokenizer, on code only. A finding records where,
+ * (audit/cxx/) with the C tokenizer, on code only. A finding records where,
  * which entry, how it is used (kind), whether it sits in code or only in
  * a comment or string (a mention), and what guards it. Which findings
  * matter for a torch version (deprecated, removed, private) is the
