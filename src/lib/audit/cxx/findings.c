@@ -100,9 +100,42 @@ kind_of(const struct cx *x, const char *base, int function, const char *m,
 	return e < x->len && m[e] == '(' ? "call" : "reference";
 }
 
+/* The end of the text that names the entry in a match m[b..e): an
+ * #include directive up to its header's closing '>' or '"' (the match
+ * less trailing blanks), else the name or qualified name (a::b::c) the
+ * match starts with ("AT_CHECK" of "AT_CHECK(", "type" of
+ * "type().scalarType"), or the match less trailing blanks where it
+ * starts with none. */
+static size_t
+name_end(const char *m, size_t b, size_t e)
+{
+	size_t k = b;
+
+	if (m[b] != '#')
+		while (k < e) {
+			if (is_ident((unsigned char)m[k]))
+				k++;
+			else if (k > b && k + 2 < e && m[k] == ':' &&
+				 m[k + 1] == ':' &&
+				 is_ident((unsigned char)m[k + 2]))
+				k += 2;
+			else
+				break;
+		}
+	if (k > b)
+		return k;
+	for (k = e; k > b && (m[k - 1] == ' ' || m[k - 1] == '\t' ||
+			      m[k - 1] == '\r' || m[k - 1] == '\n');
+	     k--)
+		;
+	return k > b ? k : e;
+}
+
+/* A finding of entry a at m[b..e) (the match, or the method's name on),
+ * whose text naming the entry ends at se. */
 int
 tg_audit_cxx_add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
-		 enum tg_audit_in in, const char *kind)
+		 size_t se, enum tg_audit_in in, const char *kind)
 {
 	struct tg_audit_finding f;
 	char text[TEXT_MAX + 1], gtext[TEXT_MAX + 64];
@@ -122,6 +155,9 @@ tg_audit_cxx_add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
 	memset(&f, 0, sizeof(f));
 	f.api = a;
 	tg_audit_cxx_position(x, b, &f.line, &f.column);
+	f.start = b;
+	f.end = se;
+	tg_audit_cxx_position(x, se, &f.end_line, &f.end_column);
 	/* the same entry at the same place from two of its patterns: an
 	 * entry's findings are the last ones added (none to look at while
 	 * its first pattern of this pass runs: a pattern's matches do not
@@ -194,10 +230,11 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
 		while (b < e && (x->code[b] == ' ' || x->code[b] == '\t'))
 			b++;
 	}
-	if (tg_audit_cxx_add(x, m->a, b, e, in,
-			     kind_of(x, m->kind, m->function,
-				     in == TG_AUDIT_IN_CODE ? x->code : x->ment,
-				     b, e)))
+	if (tg_audit_cxx_add(
+		x, m->a, b, e,
+		name_end(in == TG_AUDIT_IN_CODE ? x->code : x->ment, b, e), in,
+		kind_of(x, m->kind, m->function,
+			in == TG_AUDIT_IN_CODE ? x->code : x->ment, b, e)))
 		return TG_ENOMEM;
 	return x->full ? 1 : 0;
 }
@@ -267,7 +304,7 @@ tg_audit_cxx_mention_id(struct cx *x, const struct tg_api *a)
 		if ((b > 0 && is_ident((unsigned char)x->ment[b - 1])) ||
 		    (i < x->len && is_ident((unsigned char)x->ment[i])))
 			continue;
-		if (tg_audit_cxx_add(x, a, b, i,
+		if (tg_audit_cxx_add(x, a, b, i, i,
 				     in_literal(x, b) ? TG_AUDIT_IN_STRING
 						      : TG_AUDIT_IN_COMMENT,
 				     "method"))

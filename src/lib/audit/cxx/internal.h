@@ -226,7 +226,7 @@ int tg_audit_cxx_directive(struct cx *x, const struct tg_clex_tok *t);
 /* findings.c */
 const char *tg_audit_cxx_base_kind(const struct tg_api *a);
 int tg_audit_cxx_add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
-		     enum tg_audit_in in, const char *kind);
+		     size_t se, enum tg_audit_in in, const char *kind);
 int tg_audit_cxx_run_pattern(struct cx *x, const struct pat *p,
 			     const char *text, size_t from, size_t to,
 			     const size_t *at, size_t nat, enum tg_audit_in in,

@@ -27,10 +27,31 @@
 
 #include "lib/audit/py/internal.h"
 
+/* The span src[so..eo) of finding f, which starts at f's line and
+ * column: its end's line and column (the position after its last
+ * byte). */
+void
+tg_audit_py_span(const struct state *st, struct tg_audit_finding *f, size_t so,
+		 size_t eo)
+{
+	size_t k, nl = SIZE_MAX;
+
+	f->start = so;
+	f->end = eo;
+	f->end_line = f->line;
+	for (k = so; k < eo; k++)
+		if (st->s[k] == '\n') {
+			f->end_line++;
+			nl = k;
+		}
+	f->end_column =
+	    nl == SIZE_MAX ? f->column + (eo - so) : eo - (nl + 1) + 1;
+}
+
 void
 tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 		 size_t col, enum tg_audit_in in, const char *kind, size_t ti,
-		 const char *text, size_t tn)
+		 const char *text, size_t tn, size_t so, size_t eo)
 {
 	struct tg_audit_finding f;
 	char buf[TEXT_MAX];
@@ -42,6 +63,7 @@ tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 	f.api = api;
 	f.line = line;
 	f.column = col + 1;
+	tg_audit_py_span(st, &f, so, eo);
 	f.in = in;
 	f.kind = kind;
 	/* a mention is no code use: nothing guards it */

@@ -315,17 +315,24 @@ head_is_root(const struct state *st, const char *mod, size_t ml)
 		       strcspn(mod, ".") < ml ? strcspn(mod, ".") : ml);
 }
 
+/* The import finding of full[0..fl) at token ti: a module written
+ * there (module: its names are tokens ti, ti + 2, ..., and the span is
+ * those the entry matched), or a name imported from one (the span is
+ * the name's token). */
 static void
 import_finding(struct state *st, const char *full, size_t fl, size_t ti,
-	       size_t minc, int *done)
+	       size_t minc, int module, int *done)
 {
 	size_t comp[CHAIN_MAX + 1], nc = split_comps(full, fl, comp), kc;
 	const struct tg_api *a =
 	    tg_audit_py_match_longest(st, full, nc, comp, minc, &kc);
 
 	if (a && !*done) {
-		tg_audit_py_emit(st, a, st->t[ti].line, st->t[ti].col,
-				 TG_AUDIT_IN_CODE, "import", ti, full, fl);
+		tg_audit_py_emit(
+		    st, a, st->t[ti].line, st->t[ti].col, TG_AUDIT_IN_CODE,
+		    "import", ti, full, fl, st->t[ti].off,
+		    module ? chain_span_end(st, ti, kc, ti + 2 * (nc - 1))
+			   : st->t[ti].off + st->t[ti].len);
 		if (done != NULL && kc < nc)
 			*done = 1; /* only the module: once per statement */
 	}
@@ -346,7 +353,7 @@ tg_audit_py_stmt_import(struct state *st, size_t a, size_t b)
 		if (!ml)
 			break;
 		if (head_is_root(st, mod, ml))
-			import_finding(st, mod, ml, at, 1, &once);
+			import_finding(st, mod, ml, at, 1, 1, &once);
 		if (tok_kw(st, i, "as") && tok_name(st, i + 1)) {
 			const struct tg_pylex_tok *n = &st->t[i + 1];
 
@@ -383,7 +390,7 @@ tg_audit_py_stmt_from(struct state *st, size_t a, size_t b)
 		if (torch) {
 			int dummy = 0;
 
-			import_finding(st, mod, ml, mat, 2, &dummy);
+			import_finding(st, mod, ml, mat, 2, 1, &dummy);
 			if (st->nstars < STARS_MAX) {
 				st->stars[st->nstars] = strndup(mod, ml);
 				if (!st->stars[st->nstars])
@@ -410,7 +417,7 @@ tg_audit_py_stmt_from(struct state *st, size_t a, size_t b)
 			full[ml] = '.';
 			memcpy(full + ml + 1, st->s + n->off, n->len);
 			fl = ml + 1 + n->len;
-			import_finding(st, full, fl, i, 2, &once);
+			import_finding(st, full, fl, i, 2, 0, &once);
 			bind_set(st, st->s + as->off, as->len, full, fl);
 		} else {
 			bind_set(st, st->s + as->off, as->len, NULL, 0);

@@ -475,6 +475,20 @@ int tg_audit_py_read_test(struct state *st, size_t a, size_t b, char *pos,
 /* analyze.c */
 void tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 		      size_t col, enum tg_audit_in in, const char *kind,
-		      size_t ti, const char *text, size_t tn);
+		      size_t ti, const char *text, size_t tn, size_t so,
+		      size_t eo);
+void tg_audit_py_span(const struct state *st, struct tg_audit_finding *f,
+		      size_t so, size_t eo);
+/* The end of chain tokens i, i + 2, ... (names and dots): of the one
+ * that ends ncomp names from i (at most e), its byte after. */
+static inline size_t
+chain_span_end(const struct state *st, size_t i, size_t ncomp, size_t e)
+{
+	size_t k = i + 2 * (ncomp ? ncomp - 1 : 0);
+
+	if (k > e)
+		k = e;
+	return st->t[k].off + st->t[k].len;
+}
 
 #endif

@@ -73,8 +73,12 @@ tg_audit_py_scan_mentions(struct state *st, const char *text, size_t n,
 						c2 = (size_t)(p - nl);
 					}
 				}
-				tg_audit_py_emit(st, a, l2, c2, in, "reference",
-						 ti, p, (size_t)(q - p));
+				/* the names matched: full holds the chain's
+				 * bytes from p on */
+				tg_audit_py_emit(
+				    st, a, l2, c2, in, "reference", ti, p,
+				    (size_t)(q - p), (size_t)(p - st->s),
+				    (size_t)(p - st->s) + comp[kc] - 1);
 			}
 			/* the chain is read: on after it */
 			from = q;

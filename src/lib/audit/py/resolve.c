@@ -200,7 +200,10 @@ string_annotation(struct state *st, size_t i)
 		if (api)
 			tg_audit_py_emit(
 			    st, api, t->line, t->col + (a - t->off),
-			    TG_AUDIT_IN_CODE, "annotation", i, h, k - a);
+			    TG_AUDIT_IN_CODE, "annotation", i, h, k - a, a,
+			    /* full: the head's target, then the bytes
+			     * from k0 on */
+			    comp[kc] - 1 > tn ? k0 + (comp[kc] - 1 - tn) : k0);
 		st->via = NULL;
 	}
 }
@@ -246,7 +249,8 @@ check_getattr(struct state *st, size_t i, size_t e, const char *full, size_t fl)
 	tg_audit_py_emit(st, api, st->t[i - 2].line, st->t[i - 2].col,
 			 TG_AUDIT_IN_CODE, "getattr", i - 2,
 			 st->s + st->t[i - 2].off,
-			 t->off + t->len - st->t[i - 2].off);
+			 t->off + t->len - st->t[i - 2].off, st->t[i - 2].off,
+			 t->off + t->len);
 	st->self_guarded = 0;
 }
 
@@ -338,7 +342,8 @@ tg_audit_py_scan_refs(struct state *st, size_t a, size_t b)
 			kind = "reference";
 		tg_audit_py_emit(st, api, t->line, t->col, TG_AUDIT_IN_CODE,
 				 kind, i, st->s + t->off,
-				 st->t[e].off + st->t[e].len - t->off);
+				 st->t[e].off + st->t[e].len - t->off, t->off,
+				 chain_span_end(st, i, m, e));
 		if (tok_op(st, e + 1, "("))
 			tg_audit_py_check_call(st, full, fl, e + 1, i);
 		st->via = NULL;

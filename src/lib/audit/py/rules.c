@@ -125,7 +125,8 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 			tg_audit_py_emit(
 			    st, pr->api, st->t[kwat].line, st->t[kwat].col,
 			    TG_AUDIT_IN_CODE, "argument", kwat,
-			    st->s + st->t[kwat].off, st->t[kwat].len);
+			    st->s + st->t[kwat].off, st->t[kwat].len,
+			    st->t[kwat].off, st->t[kwat].off + st->t[kwat].len);
 	}
 	for (b = 0; b < NBEHAV; b++) {
 		const struct behav_rule *br = &tg_audit_py_behaviours[b];
@@ -143,10 +144,11 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 		if (kwat != SIZE_MAX || star ||
 		    (br->pos >= 0 && npos > (size_t)br->pos))
 			continue;
-		tg_audit_py_emit(st, ix->behav[b], st->t[head].line,
-				 st->t[head].col, TG_AUDIT_IN_CODE, "call",
-				 head, st->s + st->t[head].off,
-				 st->t[p].off - st->t[head].off);
+		tg_audit_py_emit(
+		    st, ix->behav[b], st->t[head].line, st->t[head].col,
+		    TG_AUDIT_IN_CODE, "call", head, st->s + st->t[head].off,
+		    st->t[p].off - st->t[head].off, st->t[head].off,
+		    st->t[p - 1].off + st->t[p - 1].len);
 	}
 }
 
@@ -168,7 +170,8 @@ tg_audit_py_check_method(struct state *st, size_t i)
 		if (m->zeroarg && !tok_op(st, i + 2, ")"))
 			continue;
 		tg_audit_py_emit(st, m->api, st->t[i].line, st->t[i].col,
-				 TG_AUDIT_IN_CODE, "method", i, nm - 1, nl + 1);
+				 TG_AUDIT_IN_CODE, "method", i, nm - 1, nl + 1,
+				 st->t[i].off, st->t[i].off + nl);
 	}
 	for (k = 0; k < ix->nparams; k++) {
 		const struct param_rule *pr = &ix->params[k];
@@ -181,6 +184,7 @@ tg_audit_py_check_method(struct state *st, size_t i)
 			tg_audit_py_emit(
 			    st, pr->api, st->t[kwat].line, st->t[kwat].col,
 			    TG_AUDIT_IN_CODE, "argument", kwat,
-			    st->s + st->t[kwat].off, st->t[kwat].len);
+			    st->s + st->t[kwat].off, st->t[kwat].len,
+			    st->t[kwat].off, st->t[kwat].off + st->t[kwat].len);
 	}
 }
