@@ -104,25 +104,30 @@ kind_of(const struct cx *x, const char *base, int function, const char *m,
  * #include directive up to its header's closing '>' or '"' (the match
  * less trailing blanks), else the name or qualified name (a::b::c) the
  * match starts with ("AT_CHECK" of "AT_CHECK(", "type" of
- * "type().scalarType"), or the match less trailing blanks where it
- * starts with none. */
+ * "type().scalarType"; after blanks, where a method's name follows its
+ * "->" on the next line, whose end the finding starts at), or the match
+ * less trailing blanks where it starts with none. */
 static size_t
 name_end(const char *m, size_t b, size_t e)
 {
-	size_t k = b;
+	size_t k = b, n;
 
+	while (k < e &&
+	       (m[k] == ' ' || m[k] == '\t' || m[k] == '\r' || m[k] == '\n'))
+		k++;
+	n = k;
 	if (m[b] != '#')
 		while (k < e) {
 			if (is_ident((unsigned char)m[k]))
 				k++;
-			else if (k > b && k + 2 < e && m[k] == ':' &&
+			else if (k > n && k + 2 < e && m[k] == ':' &&
 				 m[k + 1] == ':' &&
 				 is_ident((unsigned char)m[k + 2]))
 				k += 2;
 			else
 				break;
 		}
-	if (k > b)
+	if (k > n)
 		return k;
 	for (k = e; k > b && (m[k - 1] == ' ' || m[k - 1] == '\t' ||
 			      m[k - 1] == '\r' || m[k - 1] == '\n');
