@@ -661,7 +661,13 @@ github_item(struct tg_buf *b, struct tg_buf *msg,
 
 	tg_buf_addf(b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
 	gh_escape(b, it->path, 1);
-	tg_buf_addf(b, ",line=%zu,col=%zu,title=", it->f->line, it->f->column);
+	tg_buf_addf(b, ",line=%zu,col=%zu", it->f->line, it->f->column);
+	/* GitHub's end column is the text's last (inclusive); it takes
+	 * columns only on one line */
+	if (it->f->end_line == it->f->line && it->f->end_column > it->f->column)
+		tg_buf_addf(b, ",endLine=%zu,endColumn=%zu", it->f->end_line,
+			    it->f->end_column - 1);
+	tg_buf_adds(b, ",title=");
 	tg_buf_clear(msg);
 	tg_buf_addf(msg, "torchgate %s %s", tg_audit_rank_name(it->rank),
 		    it->f->api->id);
