@@ -65,6 +65,13 @@ for f in $files; do
 			continue
 			;;
 		esac
+		# a folder's internal.h is for the files of that folder only
+		case $inc in
+		*/internal.h)
+			[ "lib/$(dirname "${f#lib/}")" = "$(dirname "$inc")" ] ||
+				bad "$f includes '$inc': only the files of $(dirname "$inc")/ may"
+			;;
+		esac
 		tmod=${inc%.h}
 		[ "$tmod" = "$mod" ] || echo "$mod $tmod" >>"$edges"
 	done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f")
@@ -84,9 +91,15 @@ while IFS=: read -r hdr owner; do
 	done
 done < <(block third-party)
 
-# Exported functions carry their file's name: tg_<file> or tg_<file>_*.
+# Exported functions carry their file's name: tg_<file> or tg_<file>_*;
+# in a subfolder (lib/audit/py/bind.c) the subfolder's path instead
+# (tg_audit_py or tg_audit_py_*), for the entry points it exports and
+# the functions its files share through its internal.h alike.
 for f in $(echo "$files" | grep '^lib/.*\.c$'); do
-	stem=$(basename "$f" .c)
+	case $f in
+	lib/*/*/*) stem=${f#lib/}; stem=${stem%/*}; stem=${stem//\//_} ;;
+	*) stem=$(basename "$f" .c) ;;
+	esac
 	grep -nE '^tg_[a-z0-9_]+\(' "$f" | while IFS= read -r line; do
 		name=${line#*:}; name=${name%%(*}
 		case $name in

@@ -45,5 +45,11 @@ case_ folder "lib/newdir/x.c: folder 'newdir' is not in the layers block" \
 	'mkdir lib/newdir && echo "int x;" >lib/newdir/x.c'
 case_ plain-include "lib/pep/name.c includes 'name.h': write" \
 	'echo "#include \"name.h\"" >>lib/pep/name.c'
+case_ internal "lib/audit/require.c includes 'lib/audit/py/internal.h': only the files of lib/audit/py/ may" \
+	'echo "#include \"lib/audit/py/internal.h\"" >>lib/audit/require.c'
+case_ subfolder-prefix "lib/audit/py/rules.c:[0-9]+: 'tg_rules_x' should start with 'tg_audit_py_'" \
+	'printf "int\ntg_rules_x(void)\n{\n\treturn 0;\n}\n" >>lib/audit/py/rules.c'
+case_ subfolder-upward "lib/audit/py/rules.c includes 'lib/out/emit.h': audit/ may include only" \
+	'echo "#include \"lib/out/emit.h\"" >>lib/audit/py/rules.c'
 
 [ "$fails" -eq 0 ]

@@ -5,7 +5,9 @@
  * Each case is a source text and the findings tg_audit_cxx must give
  * with the built-in table, as "line:col id in kind guard-line" joined by
  * "; " (sorted by tg_audit_result_sort), and its version branches as
- * "first-last requires".
+ * "first-last requires". Then where each shape of finding ends: the
+ * text src[start..end) that names the entry, from its line and column
+ * to its end_line and end_column.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,6 +143,97 @@ test_cases(void)
 		CHECK_STR(b.data, c->branches, c->name);
 		tg_buf_release(&f);
 		tg_buf_release(&b);
+		tg_audit_result_release(&r);
+	}
+}
+
+/* The first finding of entry id in src (in code, comment or string as
+ * in) names it with the text want, from its line and column to its
+ * end_line and end_column. */
+struct scase {
+	const char *name, *src, *id;
+	enum tg_audit_in in;
+	const char *want;
+	size_t end_line;
+};
+
+static const struct scase spans[] = {
+    {"macro", "AT_CHECK(x, \"y\");\n", "AT_CHECK", TG_AUDIT_IN_CODE, "AT_CHECK",
+     1},
+    {"macro defined",
+     "#ifndef AT_CHECK\n#define AT_CHECK TORCH_CHECK\n#endif\n", "TORCH_CHECK",
+     TG_AUDIT_IN_CODE, "TORCH_CHECK", 2},
+    {"include", "#include <THC/THC.h>  \n", "THC", TG_AUDIT_IN_CODE,
+     "#include <THC/THC.h>", 1},
+    {"include in quotes", "  #  include \"THC/THC.h\"\n", "THC",
+     TG_AUDIT_IN_CODE, "#  include \"THC/THC.h\"", 1},
+    {"qualified call", "auto s = at::cuda::getCurrentCUDAStream();\n",
+     "c10::cuda::getCurrentCUDAStream", TG_AUDIT_IN_CODE,
+     "at::cuda::getCurrentCUDAStream", 1},
+    {"template type", "c10::optional<int> f();\n", "c10::optional",
+     TG_AUDIT_IN_CODE, "c10::optional", 1},
+    {"method", "void f(at::Tensor x) {\n  x.type().is_cuda();\n}\n",
+     "at::Tensor::type", TG_AUDIT_IN_CODE, "type", 2},
+    {"template method", "float *p = t.data<float>();\n", "at::Tensor::data",
+     TG_AUDIT_IN_CODE, "data", 1},
+    /* the finding starts where "->" ends, and so does its text */
+    {"method after '->' and a newline", "hooks->\n  lazyInitCUDA();\n",
+     "at::Context::lazyInitCUDA", TG_AUDIT_IN_CODE, "\n  lazyInitCUDA", 2},
+    {"mention in a comment", "x = 1; // AT_CHECK( here\n", "AT_CHECK",
+     TG_AUDIT_IN_COMMENT, "AT_CHECK", 1},
+    {"mention in a string", "const char *s = \"use AT_ERROR(x)\";\n",
+     "AT_ERROR", TG_AUDIT_IN_STRING, "AT_ERROR", 1},
+    {"method id mentioned", "/*\n * at::Tensor::type is gone\n */\n",
+     "at::Tensor::type", TG_AUDIT_IN_COMMENT, "at::Tensor::type", 2},
+};
+
+/* The byte offset of line, column (1-based) in src. */
+static size_t
+offset_of(const char *src, size_t line, size_t column)
+{
+	size_t k = 0;
+
+	for (; line > 1 && src[k]; k++)
+		if (src[k] == '\n')
+			line--;
+	return k + column - 1;
+}
+
+static void
+test_spans(void)
+{
+	size_t k, j;
+
+	for (k = 0; k < sizeof(spans) / sizeof(spans[0]); k++) {
+		const struct scase *c = &spans[k];
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		const struct tg_audit_finding *f = NULL;
+		size_t n = strlen(c->want);
+
+		CHECK(tg_audit_cxx(&table, c->src, strlen(c->src), "t.cpp", &r,
+				   NULL) == 0,
+		      "%s: rc", c->name);
+		for (j = 0; j < r.nfindings && !f; j++)
+			if (strcmp(r.findings[j].api->id, c->id) == 0 &&
+			    r.findings[j].in == c->in)
+				f = &r.findings[j];
+		CHECK(f != NULL, "%s: no finding of %s", c->name, c->id);
+		if (f) {
+			CHECK(f->end - f->start == n &&
+				  memcmp(c->src + f->start, c->want, n) == 0,
+			      "%s: src[%zu..%zu) is '%.*s', want '%s'", c->name,
+			      f->start, f->end, (int)(f->end - f->start),
+			      c->src + f->start, c->want);
+			CHECK(offset_of(c->src, f->line, f->column) == f->start,
+			      "%s: %zu:%zu is not offset %zu", c->name, f->line,
+			      f->column, f->start);
+			CHECK(f->end_line == c->end_line &&
+				  offset_of(c->src, f->end_line,
+					    f->end_column) == f->end,
+			      "%s: end %zu:%zu, want line %zu, offset %zu",
+			      c->name, f->end_line, f->end_column, c->end_line,
+			      f->end);
+		}
 		tg_audit_result_release(&r);
 	}
 }
@@ -365,6 +458,7 @@ main(void)
 		return 1;
 	}
 	test_cases();
+	test_spans();
 	test_suppressions();
 	test_helpers();
 	test_edges();

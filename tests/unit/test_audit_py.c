@@ -1,4 +1,4 @@
-/* test_audit_py.c - unit tests for lib/audit/audit_py: the Python analyzer
+/* test_audit_py.c - unit tests for lib/audit/py: the Python analyzer
  * SPDX-License-Identifier: MIT
  *
  * Each case is a Python source and what the analyzer finds in it with
@@ -7,7 +7,10 @@
  * GUARD -, G guarded or S soft, then "@LINE" and the guard's text in
  * brackets when guarded), "branch FIRST-LAST REQUIRES" for a version
  * branch, "ignore LINE IDS" for a suppression comment, "note LINE RULE"
- * for a note. Then the bad inputs: none fails, each stays bounded.
+ * for a note. Then where each shape of finding ends: the text
+ * src[start..end) that names the entry, which starts at the finding's
+ * line and column and ends at its end_line and end_column. Then the bad
+ * inputs: none fails, each stays bounded.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +494,125 @@ test_unindexed(const struct tg_table *t)
 	tg_audit_result_release(&r);
 }
 
+/* Where a finding ends: the first finding of entry id (and kind, when
+ * not NULL) in src names it with the text want, which starts at its
+ * line and column and ends at its end_line and end_column. */
+struct scase {
+	const char *name, *src, *id, *kind, *want;
+	size_t end_line;
+};
+
+static const struct scase spans[] = {
+    {"chain", "import torch\nx = torch.cuda.amp.autocast(enabled=True)\n",
+     "torch.cuda.amp.autocast", "call", "torch.cuda.amp.autocast", 2},
+    {"chain longer than the entry",
+     "import torch\ntorch.distributed._tensor.foo.bar()\n",
+     "torch.distributed._tensor", "attribute", "torch.distributed._tensor", 2},
+    {"re-export through a submodule",
+     "import torch\nwith torch.cuda.amp.autocast_mode.autocast():\n    pass\n",
+     "torch.cuda.amp.autocast", "call", "torch.cuda.amp.autocast_mode.autocast",
+     2},
+    {"chain over two lines",
+     "import torch\nx = (torch.cuda\n     .amp.autocast)\n",
+     "torch.cuda.amp.autocast", NULL, "torch.cuda\n     .amp.autocast", 3},
+    {"alias", "import torch.cuda.amp as amp\namp.GradScaler()\n",
+     "torch.cuda.amp.GradScaler", "call", "amp.GradScaler", 2},
+    {"alias of the entry itself",
+     "from torch.cuda.amp import GradScaler as GS\nGS()\n",
+     "torch.cuda.amp.GradScaler", "call", "GS", 2},
+    {"import of a module", "import torch.distributed._tensor as dt\n",
+     "torch.distributed._tensor", "import", "torch.distributed._tensor", 1},
+    {"from-import", "from torch.cuda.amp import autocast\n",
+     "torch.cuda.amp.autocast", "import", "autocast", 1},
+    {"from-import, parenthesized",
+     "from torch.cuda.amp import (\n    custom_fwd,\n)\n",
+     "torch.cuda.amp.custom_fwd", "import", "custom_fwd", 2},
+    {"decorator",
+     "from torch.cuda.amp import custom_fwd\n@custom_fwd\ndef f(): pass\n",
+     "torch.cuda.amp.custom_fwd", "decorator", "custom_fwd", 2},
+    {"decorator chain", "import torch\n@torch.jit.script\ndef f(): pass\n",
+     "torch.jit.script", "decorator", "torch.jit.script", 2},
+    {"annotation",
+     "import torch\ndef f(s: torch.cuda.amp.GradScaler = None): pass\n",
+     "torch.cuda.amp.GradScaler", "annotation", "torch.cuda.amp.GradScaler", 2},
+    {"string annotation",
+     "import torch\ndef f(s: 'torch.cuda.amp.GradScaler'): pass\n",
+     "torch.cuda.amp.GradScaler", "annotation", "torch.cuda.amp.GradScaler", 2},
+    {"string annotation through an alias",
+     "from torch.cuda import amp\ndef f(s: \"amp.GradScaler\"): pass\n",
+     "torch.cuda.amp.GradScaler", "annotation", "amp.GradScaler", 2},
+    {"getattr",
+     "import torch\nf = getattr(torch.cuda.amp, 'custom_fwd', None)\n",
+     "torch.cuda.amp.custom_fwd", "getattr",
+     "getattr(torch.cuda.amp, 'custom_fwd'", 2},
+    {"keyword argument", "import torch\ntorch.load(p, weights_only=False)\n",
+     "torch.load.weights_only", "argument", "weights_only", 2},
+    {"method", "def f(x):\n    x.untyped_storage()\n",
+     "torch.Tensor.untyped_storage", "method", "untyped_storage", 2},
+    {"behaviour", "import torch\ntorch.load (p)\n",
+     "torch.load.weights_only_default_true", "call", "torch.load", 2},
+    {"f-string field", "import torch\ns = f'{torch.cuda.amp.autocast()}'\n",
+     "torch.cuda.amp.autocast", "call", "torch.cuda.amp.autocast", 2},
+    {"mention in a comment", "# use torch.cuda.amp.autocast.foo here\n",
+     "torch.cuda.amp.autocast", "reference", "torch.cuda.amp.autocast", 1},
+    {"mention in a string, on its second line",
+     "s = \"\"\"see\n  torch.cuda.amp.GradScaler.\"\"\"\n",
+     "torch.cuda.amp.GradScaler", "reference", "torch.cuda.amp.GradScaler", 2},
+};
+
+/* The byte offset of line, column (1-based) in src. */
+static size_t
+offset_of(const char *src, size_t line, size_t column)
+{
+	size_t k = 0;
+
+	for (; line > 1 && src[k]; k++)
+		if (src[k] == '\n')
+			line--;
+	return k + column - 1;
+}
+
+static void
+test_spans(const struct tg_audit_py_index *ix)
+{
+	size_t k, j;
+
+	for (k = 0; k < sizeof(spans) / sizeof(spans[0]); k++) {
+		const struct scase *c = &spans[k];
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		const struct tg_audit_finding *f = NULL;
+		struct tg_err err;
+		size_t n = strlen(c->want);
+
+		CHECK(tg_audit_py_indexed(ix, c->src, strlen(c->src), "t.py",
+					  &r, &err) == 0,
+		      "%s: rc", c->name);
+		for (j = 0; j < r.nfindings && !f; j++)
+			if (strcmp(r.findings[j].api->id, c->id) == 0 &&
+			    (!c->kind ||
+			     strcmp(r.findings[j].kind, c->kind) == 0))
+				f = &r.findings[j];
+		CHECK(f != NULL, "%s: no finding of %s", c->name, c->id);
+		if (f) {
+			CHECK(f->end - f->start == n &&
+				  memcmp(c->src + f->start, c->want, n) == 0,
+			      "%s: src[%zu..%zu) is '%.*s', want '%s'", c->name,
+			      f->start, f->end, (int)(f->end - f->start),
+			      c->src + f->start, c->want);
+			CHECK(offset_of(c->src, f->line, f->column) == f->start,
+			      "%s: %zu:%zu is not offset %zu", c->name, f->line,
+			      f->column, f->start);
+			CHECK(f->end_line == c->end_line &&
+				  offset_of(c->src, f->end_line,
+					    f->end_column) == f->end,
+			      "%s: end %zu:%zu, want line %zu, offset %zu",
+			      c->name, f->end_line, f->end_column, c->end_line,
+			      f->end);
+		}
+		tg_audit_result_release(&r);
+	}
+}
+
 /* Bad input: never an error, bounded. */
 static void
 run_bad(const struct tg_audit_py_index *ix, const char *name, const char *s,
@@ -572,6 +694,7 @@ main(void)
 	CHECK(tg_audit_py_index_new(&ix, &t, &err) == 0, "index: %s", err.msg);
 	if (ix) {
 		test_cases(ix);
+		test_spans(ix);
 		test_bad(ix);
 	}
 	test_unindexed(&t);

@@ -3,16 +3,22 @@
  *
  * An analyzer reads one file's bytes (never imports or runs it) and
  * appends a finding for every use of a table entry of its language: the
- * Python analyzer (audit_py.c) with the Python tokenizer, following imports
+ * Python analyzer (audit/py/) with the Python tokenizer, following imports
  * and aliases to the dotted name they stand for; the C/C++/CUDA one
- * (audit_cxx.c) with the C tokenizer, on code only. A finding records where,
+ * (audit/cxx/) with the C tokenizer, on code only. A finding records where,
  * which entry, how it is used (kind), whether it sits in code or only in
  * a comment or string (a mention), and what guards it. Which findings
  * matter for a torch version (deprecated, removed, private) is the
  * caller's decision (the command), not the analyzers'.
  *
  * Positions: line 1-based, column 1-based in bytes (as compilers print
- * them).
+ * them). A finding also knows where the text that names its entry ends
+ * (end_line, end_column: the position just after its last byte) and
+ * that text's bytes in the source, src[start..end), which begin at line
+ * and column: what an edit of the use replaces. Which text that is, per
+ * kind, is written in torchgate-audit(1) (a dotted chain's matched
+ * names, an imported name, a keyword, a method's name, a macro's or a
+ * qualified name, an #include directive, a mention's names).
  */
 #ifndef TG_LIB_AUDIT_AUDIT_H
 #define TG_LIB_AUDIT_AUDIT_H
@@ -38,6 +44,8 @@ enum tg_audit_guard {
 struct tg_audit_finding {
 	const struct tg_api *api; /* the table entry; owned by the table */
 	size_t line, column;
+	size_t end_line, end_column; /* just after the text naming the entry */
+	size_t start, end;	     /* that text: src[start..end), bytes */
 	enum tg_audit_in in;
 	/* "import", "call", "attribute", "decorator", "annotation",
 	 * "reference", "argument" (a parameter entry), "method", "include",

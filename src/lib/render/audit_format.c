@@ -282,6 +282,8 @@ json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_jsonw_kstr(w, "path", it->path);
 	tg_jsonw_kint(w, "line", (long long)f->line);
 	tg_jsonw_kint(w, "column", (long long)f->column);
+	tg_jsonw_kint(w, "end_line", (long long)f->end_line);
+	tg_jsonw_kint(w, "end_column", (long long)f->end_column);
 	json_cached(wr, FRAG_ENTRY, f->api, (int)it->rank, json_entry, it);
 	if (f->guard == TG_AUDIT_UNGUARDED && !f->guard_text && !f->guard_line)
 		json_cached(wr, FRAG_STATE, f->kind, (int)f->in, json_state,
@@ -503,7 +505,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 
 static void
 sarif_location(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
-	       size_t line, size_t column)
+	       size_t line, size_t column, size_t end_line, size_t end_column)
 {
 	tg_jsonw_key(w, "locations");
 	tg_jsonw_array(w, TG_JSONW_BLOCK);
@@ -522,6 +524,10 @@ sarif_location(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
 		tg_jsonw_kint(w, "startLine", (long long)line);
 		if (column)
 			tg_jsonw_kint(w, "startColumn", (long long)column);
+		if (end_line) {
+			tg_jsonw_kint(w, "endLine", (long long)end_line);
+			tg_jsonw_kint(w, "endColumn", (long long)end_column);
+		}
 		tg_jsonw_end(w);
 	}
 	tg_jsonw_end(w);
@@ -564,7 +570,8 @@ sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	state(tmp, it->f);
 	tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 	tg_jsonw_end(w);
-	sarif_location(w, tmp, it->path, it->f->line, it->f->column);
+	sarif_location(w, tmp, it->path, it->f->line, it->f->column,
+		       it->f->end_line, it->f->end_column);
 	tg_jsonw_key(w, "properties");
 	tg_jsonw_object(w, TG_JSONW_FLOW);
 	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
@@ -612,7 +619,8 @@ sarif_end(struct tg_audit_writer *wr, const struct tg_audit_report *rep)
 		tg_jsonw_kstr(w, "text", d->message);
 		tg_jsonw_end(w);
 		if (d->path)
-			sarif_location(w, tmp, d->path, d->line, d->column);
+			sarif_location(w, tmp, d->path, d->line, d->column, 0,
+				       0);
 		tg_jsonw_end(w);
 	}
 	tg_jsonw_end(w);
@@ -653,7 +661,13 @@ github_item(struct tg_buf *b, struct tg_buf *msg,
 
 	tg_buf_addf(b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
 	gh_escape(b, it->path, 1);
-	tg_buf_addf(b, ",line=%zu,col=%zu,title=", it->f->line, it->f->column);
+	tg_buf_addf(b, ",line=%zu,col=%zu", it->f->line, it->f->column);
+	/* GitHub's end column is the text's last (inclusive); it takes
+	 * columns only on one line */
+	if (it->f->end_line == it->f->line && it->f->end_column > it->f->column)
+		tg_buf_addf(b, ",endLine=%zu,endColumn=%zu", it->f->end_line,
+			    it->f->end_column - 1);
+	tg_buf_adds(b, ",title=");
 	tg_buf_clear(msg);
 	tg_buf_addf(msg, "torchgate %s %s", tg_audit_rank_name(it->rank),
 		    it->f->api->id);

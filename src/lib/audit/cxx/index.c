@@ -1,0 +1,210 @@
+/* index.c - the C/C++/CUDA analyzer's index of the table's patterns
+ * SPDX-License-Identifier: MIT
+ *
+ * Owns tg_audit_cxx_index_new, _only and _free. The table's usage
+ * patterns of each C++ entry are compiled once (JIT), with the literals
+ * one of which each of their matches must hold (literals.c), and the
+ * prefilter's keys built from the literals of the wanted patterns, plus
+ * the triggers that make a file worth reading without any pattern: a
+ * version test, a suppression, a method entry's id.
+ * tg_audit_cxx_index_only narrows the patterns to the entries a caller
+ * can report (but for files with a suppression comment).
+ *
+ * Read-only once built, so one index serves many files and threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/audit/cxx/internal.h"
+
+void
+tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
+{
+	size_t k;
+
+	if (!ix)
+		return;
+	for (k = 0; k < ix->npats; k++)
+		tg_scan_re_free(ix->pats[k].re);
+	free(ix->pats);
+	free(ix->lits);
+	free(ix->next);
+	free(ix);
+}
+
+/* Add literal l (of pattern pat, or a trigger) to the prefilter's
+ * keys. */
+static void
+add_lit(struct tg_audit_cxx_index *ix, const char *l, size_t pat)
+{
+	struct lit *e = &ix->lits[ix->nlits++];
+	unsigned key = key4(l), j;
+
+	e->s = l;
+	e->len = strlen(l);
+	e->pat = pat;
+	e->head = e->tg_audit_cxx_mask = e->head2 = e->mask2 = 0;
+	memcpy(&e->head, l, e->len < 8 ? e->len : 8);
+	memset(&e->tg_audit_cxx_mask, 0xff, e->len < 8 ? e->len : 8);
+	if (e->len > 8) {
+		memcpy(&e->head2, l + 8, e->len < 16 ? e->len - 8 : 8);
+		memset(&e->mask2, 0xff, e->len < 16 ? e->len - 8 : 8);
+	}
+	if (e->len >= 8) {
+		unsigned k8 = key8(e->head);
+
+		ix->next[ix->nlits - 1] = ix->head8[k8];
+		ix->head8[k8] = (unsigned short)ix->nlits;
+	} else {
+		ix->next[ix->nlits - 1] = ix->head[key];
+		ix->head[key] = (unsigned short)ix->nlits;
+	}
+	/* the first four bytes gate both chains */
+	ix->keybits[key >> 3] |= (unsigned char)(1u << (key & 7));
+	for (j = 0; j < 2; j++)
+		ix->triples[key3(l + j)] |= (unsigned char)(1u << j);
+}
+
+/* Whether pattern literal l can be looked for in the source: four bytes
+ * at least (the prefilter's key), and no space (the masked copies blank
+ * bytes to spaces, so it might occur only there). */
+static int
+usable(const char *l)
+{
+	return strlen(l) >= 4 && !strchr(l, ' ');
+}
+
+/* Whether entry a's id extends entry p's: "c10::optional.std_alias" of
+ * "c10::optional" (a pseudo-entry for a fact about the same name). */
+int
+tg_audit_cxx_extends(const struct tg_api *a, const struct tg_api *p)
+{
+	size_t n = strlen(p->id);
+
+	return strncmp(a->id, p->id, n) == 0 && a->id[n] == '.';
+}
+
+/* The prefilter's keys: the literals of the wanted patterns, the ids
+ * of the wanted method entries, and the triggers. */
+static void
+build_keys(struct tg_audit_cxx_index *ix)
+{
+	const struct tg_table *t = ix->t;
+	size_t k, j;
+
+	ix->nlits = 0;
+	ix->read_all = 0;
+	memset(ix->keybits, 0, sizeof(ix->keybits));
+	memset(ix->triples, 0, sizeof(ix->triples));
+	memset(ix->head, 0, sizeof(ix->head));
+	memset(ix->head8, 0, sizeof(ix->head8));
+	for (k = 0; k < ix->npats; k++)
+		for (j = 0; ix->pats[k].wanted && !ix->pats[k].always &&
+			    j < ix->pats[k].lits.n;
+		     j++)
+			add_lit(ix, ix->pats[k].lits.s[j], k);
+	for (k = 0, j = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		if (!a->cxx)
+			continue;
+		while (j < ix->npats && ix->pats[j].a != a)
+			j++;
+		/* a method entry without patterns is not wanted: never
+		 * looked for (nothing finds it in code either) */
+		if (strcmp(a->kind, "method") != 0 || j >= ix->npats ||
+		    !ix->pats[j].wanted)
+			continue;
+		if (strlen(a->id) >= 4)
+			add_lit(ix, a->id, ix->npats + 2 + j);
+		else
+			ix->read_all = 1; /* too short a key: every file */
+	}
+	add_lit(ix, BRANCH_KEY, ix->npats);
+	add_lit(ix, SUPPRESSION_KEY, ix->npats + 1);
+}
+
+void
+tg_audit_cxx_index_only(struct tg_audit_cxx_index *ix,
+			int (*want)(const struct tg_api *a, void *ctx),
+			void *ctx)
+{
+	size_t k, j;
+
+	for (k = 0; k < ix->npats; k++)
+		ix->pats[k].wanted = want(ix->pats[k].a, ctx);
+	/* an entry that a wanted one extends is wanted too: it wins their
+	 * shared spans (one_per_span), as it does with every entry */
+	for (k = 0; k < ix->npats; k++)
+		for (j = 0; ix->pats[k].wanted && j < ix->npats; j++)
+			if (!ix->pats[j].wanted &&
+			    tg_audit_cxx_extends(ix->pats[k].a, ix->pats[j].a))
+				ix->pats[j].wanted = 1;
+	build_keys(ix);
+}
+
+int
+tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
+		       const struct tg_table *t, struct tg_err *err)
+{
+	struct tg_audit_cxx_index *ix;
+	size_t k, j, n = 0, nl = 0;
+	int rc = TG_ENOMEM;
+
+	*out = NULL;
+	ix = calloc(1, sizeof(*ix));
+	if (!ix)
+		goto out;
+	ix->t = t;
+	for (k = 0; k < t->n; k++)
+		if (t->apis[k].cxx)
+			n += t->apis[k].nusage;
+	nl = n * LITS_MAX + t->n + 2;
+	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
+	ix->lits = calloc(nl, sizeof(*ix->lits));
+	ix->next = calloc(nl, sizeof(*ix->next));
+	if (!ix->pats || !ix->lits || !ix->next)
+		goto out;
+	if (nl >= 65535) {
+		rc = TG_ELIMIT;
+		goto out;
+	}
+	for (k = 0; k < t->n; k++) {
+		const struct tg_api *a = &t->apis[k];
+
+		if (!a->cxx)
+			continue;
+		for (j = 0; j < a->nusage; j++) {
+			struct pat *p = &ix->pats[ix->npats++];
+			struct tg_err e2 = TG_ERR_INIT;
+			size_t m;
+
+			p->a = a;
+			p->kind = tg_audit_cxx_base_kind(a);
+			p->method = strcmp(a->kind, "method") == 0;
+			p->function = strcmp(a->kind, "function") == 0;
+			tg_audit_cxx_literal_set(a->usage[j], 0,
+						 strlen(a->usage[j]), &p->lits);
+			p->always = !p->lits.n;
+			for (m = 0; m < p->lits.n; m++)
+				if (!usable(p->lits.s[m]))
+					p->always = 1;
+			if (tg_scan_compile_padded(&p->re, a->usage[j], &e2) ==
+			    TG_ENOMEM)
+				goto out;
+		}
+	}
+	for (k = 0; k < ix->npats; k++)
+		ix->pats[k].wanted = 1;
+	build_keys(ix);
+	rc = 0;
+	*out = ix;
+	ix = NULL;
+out:
+	tg_audit_cxx_index_free(ix);
+	if (rc)
+		tg_err_set(err, rc, "cannot index the API table: %s",
+			   rc == TG_ENOMEM ? "out of memory"
+					   : "too many usage patterns");
+	return rc;
+}

@@ -1,0 +1,534 @@
+/* guards.c - the Python analyzer's guards and the block stack
+ * SPDX-License-Identifier: MIT
+ *
+ * The block stack moves by the indentation of a logical line's first
+ * token (pylex makes no INDENT or DEDENT); a compound header
+ * (if/elif/else/try/except/finally, and the others only as blocks)
+ * pushes or switches a block. The innermost block that guards wins; a
+ * try's handlers are seen after its body, so the body's findings are
+ * patched when an except clause is read (they are the last ones
+ * appended). A guard: try/except ImportError (or AttributeError...),
+ * hasattr, getattr, dir, TYPE_CHECKING, HAS_*, a torch version test;
+ * a bare except or except Exception is soft. Inside a line: "G and X"
+ * and "X if G else Y" (line_intervals). Version branches are the
+ * if/elif/else clauses whose test version.c reads; their lines and
+ * specifier sets go to the result, for dead-branch filtering.
+ *
+ * Limits: BLOCKS_MAX blocks deep (deeper ones are not tracked),
+ * INTERVALS_MAX guards in a line.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/audit/py/internal.h"
+
+/* The guard of a finding at token index ti (SIZE_MAX: none). */
+enum tg_audit_guard
+tg_audit_py_guard_of(const struct state *st, size_t ti, const char **text,
+		     size_t *line)
+{
+	const struct block *soft = NULL;
+	size_t k;
+
+	size_t at = st->field_of != SIZE_MAX ? st->field_of : ti;
+
+	for (k = 0; at != SIZE_MAX && k < st->niv; k++)
+		if (at >= st->iv[k].a && at < st->iv[k].b) {
+			*text = st->iv[k].text;
+			*line = st->field_of != SIZE_MAX ? st->field_line
+							 : st->t[ti].line;
+			return TG_AUDIT_GUARDED;
+		}
+	for (k = st->nblocks; k-- > 0;) {
+		const struct block *b = &st->blocks[k];
+
+		if (b->kind == B_TRY && b->clause == 3)
+			continue;
+		if (b->guard == TG_AUDIT_GUARDED) {
+			*text = b->gtext;
+			*line = b->gline;
+			return TG_AUDIT_GUARDED;
+		}
+		if (b->guard == TG_AUDIT_SOFT && !soft)
+			soft = b;
+	}
+	if (soft) {
+		*text = soft->gtext;
+		*line = soft->gline;
+		return TG_AUDIT_SOFT;
+	}
+	*text = NULL;
+	*line = 0;
+	return TG_AUDIT_UNGUARDED;
+}
+
+int
+tg_audit_py_ci_contains(const char *s, size_t n, const char *needle)
+{
+	size_t m = strlen(needle), k, j;
+
+	for (k = 0; k + m <= n; k++) {
+		char c0 = s[k];
+
+		/* the first byte alone rules out most places */
+		if (c0 >= 'A' && c0 <= 'Z')
+			c0 = (char)(c0 - 'A' + 'a');
+		if (c0 != needle[0])
+			continue;
+		for (j = 1; j < m; j++) {
+			char c = s[k + j];
+
+			if (c >= 'A' && c <= 'Z')
+				c = (char)(c - 'A' + 'a');
+			if (c != needle[j])
+				break;
+		}
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether s[0..n) holds "torch" as a word of an identifier: not
+ * followed by a letter of the same case as its last (TORCH_MAJOR,
+ * torch_version, is_torch_min_version, torchVersion; not
+ * torchvision_version_major or TORCHVISION_VERSION, a version of
+ * another package). */
+int
+tg_audit_py_torch_word(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 5 <= n; k++) {
+		char h = s[k + 4], c = k + 5 < n ? s[k + 5] : '_';
+		int lower = h >= 'a' && h <= 'z';
+
+		if ((s[k] | 0x20) == 't' &&
+		    tg_audit_py_ci_contains(s + k, 5, "torch") &&
+		    !(lower ? c >= 'a' && c <= 'z' : c >= 'A' && c <= 'Z'))
+			return 1;
+	}
+	return 0;
+}
+
+/* A torch version name: TORCH_VERSION, TORCH_MAJOR, torch_version,
+ * is_torch_min_version, _TORCH_GREATER_EQUAL_2_0. */
+int
+tg_audit_py_version_name(const char *s, size_t n)
+{
+	return tg_audit_py_torch_word(s, n) &&
+	       (tg_audit_py_ci_contains(s, n, "version") ||
+		tg_audit_py_ci_contains(s, n, "major") ||
+		tg_audit_py_ci_contains(s, n, "minor") ||
+		tg_audit_py_ci_contains(s, n, "greater") ||
+		tg_audit_py_ci_contains(s, n, "less"));
+}
+
+/* Whether tokens k..e are torch.__version__ (through any alias of
+ * torch), not another package's __version__. */
+int
+tg_audit_py_torch_version_attr(const struct state *st, size_t k, size_t e)
+{
+	size_t tn = 0;
+	const char *tg;
+
+	if (e != k + 2 || !tok_is(st, e, "__version__"))
+		return 0;
+	tg = tg_audit_py_resolve_head(st, st->s + st->t[k].off, st->t[k].len,
+				      &tn, NULL);
+	return tg && tn == 5 && memcmp(tg, "torch", 5) == 0;
+}
+
+/* Whether token i starts a guard test; its text into text. */
+static int
+guard_signal(const struct state *st, size_t i, char *text, size_t cap)
+{
+	const struct tg_pylex_tok *t = &st->t[i];
+	const char *s = st->s + t->off;
+	size_t tn;
+
+	if (t->kind != TG_PYLEX_NAME)
+		return 0;
+	if ((tok_is(st, i, "hasattr") || tok_is(st, i, "getattr") ||
+	     tok_is(st, i, "dir")) &&
+	    tok_op(st, i + 1, "(") && tok_name(st, i + 2) &&
+	    tg_audit_py_resolve_head(st, st->s + st->t[i + 2].off,
+				     st->t[i + 2].len, &tn, NULL)) {
+		size_t e = tg_audit_py_chain_end(st, i + 2);
+
+		snprintf(text, cap, "%.*s(%.*s%s)", (int)t->len, s,
+			 (int)(st->t[e].off + st->t[e].len - st->t[i + 2].off),
+			 st->s + st->t[i + 2].off,
+			 tok_is(st, i, "dir") ? "" : ", ...");
+		return 1;
+	}
+	/* torch.__version__, through any alias; not another package's */
+	if (tok_is(st, i, "__version__") && i >= 2 && tok_op(st, i - 1, ".") &&
+	    (i == 2 || !tok_op(st, i - 3, ".")) &&
+	    tg_audit_py_torch_version_attr(st, i - 2, i)) {
+		snprintf(text, cap, "torch version");
+		return 1;
+	}
+	if (tok_is(st, i, "TYPE_CHECKING")) {
+		snprintf(text, cap, "TYPE_CHECKING");
+		return 1;
+	}
+	if (tg_audit_py_version_name(s, t->len)) {
+		snprintf(text, cap, "torch version (%.*s)", (int)t->len, s);
+		return 1;
+	}
+	if (t->len > 4 && memcmp(s, "HAS_", 4) == 0) {
+		snprintf(text, cap, "%.*s", (int)t->len, s);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether tokens [a, b) hold a guard test; its text. */
+static int
+guard_test(const struct state *st, size_t a, size_t b, char *text, size_t cap)
+{
+	size_t i;
+
+	for (i = a; i < b; i++)
+		if (guard_signal(st, i, text, cap))
+			return 1;
+	return 0;
+}
+
+/* The guards inside one line: "G and X" and "X if G else Y". */
+void
+tg_audit_py_line_intervals(struct state *st, size_t a, size_t b)
+{
+	size_t i, j;
+	char text[80];
+
+	st->niv = 0;
+	for (i = a; i < b && st->niv < INTERVALS_MAX; i++) {
+		size_t d = st->t[i].depth, gs, ge;
+
+		if (tok_kw(st, i, "and")) {
+			/* a guard earlier in the same group */
+			for (j = i; j-- > a;) {
+				if (st->t[j].depth < d)
+					break;
+				if (st->t[j].depth == d &&
+				    (tok_kw(st, j, "or") || tok_op(st, j, ",")))
+					break;
+				if (guard_signal(st, j, text, sizeof(text)))
+					break;
+			}
+			if (j == SIZE_MAX || j < a ||
+			    !guard_signal(st, j, text, sizeof(text)))
+				continue;
+			for (ge = i + 1;
+			     ge < b && st->t[ge].depth >= d &&
+			     !(st->t[ge].depth == d &&
+			       (tok_kw(st, ge, "or") || tok_op(st, ge, ",")));
+			     ge++)
+				;
+			st->iv[st->niv].a = i + 1;
+			st->iv[st->niv].b = ge;
+			snprintf(st->iv[st->niv].text, sizeof(st->iv[0].text),
+				 "%s and ...", text);
+			st->niv++;
+		} else if (tok_kw(st, i, "if") && i > a) {
+			for (ge = i + 1;
+			     ge < b && st->t[ge].depth >= d &&
+			     !(st->t[ge].depth == d && tok_kw(st, ge, "else"));
+			     ge++)
+				;
+			if (!guard_test(st, i + 1, ge, text, sizeof(text)))
+				continue;
+			for (gs = i; gs > a && st->t[gs - 1].depth >= d; gs--)
+				;
+			for (; ge < b && st->t[ge].depth >= d; ge++)
+				if (st->t[ge].depth == d && tok_op(st, ge, ","))
+					break;
+			st->iv[st->niv].a = gs;
+			st->iv[st->niv].b = ge;
+			snprintf(st->iv[st->niv].text, sizeof(st->iv[0].text),
+				 "if %s (conditional "
+				 "expression)",
+				 text);
+			st->niv++;
+		}
+	}
+}
+
+static void
+join_spec(char *dst, size_t cap, const char *a, const char *b)
+{
+	if (!a[0])
+		snprintf(dst, cap, "%s", b);
+	else if (!b[0])
+		snprintf(dst, cap, "%s", a);
+	else
+		snprintf(dst, cap, "%s,%s", a, b);
+}
+
+/* The current clause of block b ended at the last line: its branch. */
+static void
+close_clause(struct state *st, struct block *b)
+{
+	if (b->kind == B_IF && b->vb && b->req[0] && !st->rc)
+		st->rc = tg_audit_result_add_branch(
+		    st->r, b->cl_line,
+		    st->last_line > b->cl_line ? st->last_line : b->cl_line,
+		    b->cond, b->req);
+	b->vb = 0;
+}
+
+void
+tg_audit_py_pop_block(struct state *st)
+{
+	struct block *b = &st->blocks[st->nblocks - 1];
+	size_t k;
+
+	close_clause(st, b);
+	/* a def's body ends: the names its parameters hid are torch's
+	 * again */
+	for (k = b->nshadows; k-- > 0;) {
+		struct shadow *h = &b->shadows[k];
+
+		tg_audit_py_bind_put(st, h->name, h->nlen, h->target,
+				     strlen(h->target), h->site, &h->fb);
+		free(h->target);
+	}
+	st->nblocks--;
+}
+
+/* The colon ending a compound header at [a, b): its index, or b. */
+size_t
+tg_audit_py_header_colon(const struct state *st, size_t a, size_t b)
+{
+	size_t i, d = st->t[a].depth;
+
+	for (i = a; i < b; i++)
+		if (st->t[i].depth == d && tok_op(st, i, ":"))
+			return i;
+	return b;
+}
+
+/* Patch the findings of the try block b that are guarded less than it
+ * now is. */
+static void
+patch_try(struct state *st, const struct block *b)
+{
+	size_t k;
+
+	for (k = b->first; k < st->r->nfindings && !st->rc; k++) {
+		struct tg_audit_finding *f = &st->r->findings[k];
+		char *c;
+
+		if (f->guard >= b->guard && f->guard != TG_AUDIT_SOFT)
+			continue;
+		if (f->guard == TG_AUDIT_GUARDED ||
+		    (f->guard == TG_AUDIT_SOFT && b->guard == TG_AUDIT_SOFT))
+			continue;
+		c = strdup(b->gtext);
+		if (!c) {
+			st->rc = TG_ENOMEM;
+			return;
+		}
+		free(f->guard_text);
+		f->guard_text = c;
+		f->guard = b->guard;
+		f->guard_line = b->gline;
+	}
+}
+
+/* "except ...:" of try block b, tokens [a, c). */
+static void
+except_clause(struct state *st, struct block *b, size_t a, size_t c)
+{
+	static const char *const hard[] = {"ImportError", "ModuleNotFoundError",
+					   "AttributeError"};
+	enum tg_audit_guard g = TG_AUDIT_SOFT;
+	char text[96];
+	size_t i, k;
+
+	snprintf(text, sizeof(text), "try/bare except");
+	for (i = a + 1; i < c; i++) {
+		if (tok_kw(st, i, "as"))
+			break;
+		for (k = 0; k < 3; k++)
+			if (tok_is(st, i, hard[k])) {
+				g = TG_AUDIT_GUARDED;
+				snprintf(text, sizeof(text), "try/except %s",
+					 hard[k]);
+			}
+		if (g == TG_AUDIT_SOFT && tok_name(st, i)) {
+			if (tok_is(st, i, "Exception") ||
+			    tok_is(st, i, "BaseException"))
+				snprintf(text, sizeof(text), "try/except %.*s",
+					 (int)st->t[i].len,
+					 st->s + st->t[i].off);
+			else if (strcmp(text, "try/bare except") == 0)
+				g = TG_AUDIT_UNGUARDED;
+		}
+	}
+	if (g == TG_AUDIT_UNGUARDED)
+		return;
+	if (g > b->guard || b->guard == TG_AUDIT_UNGUARDED ||
+	    (g == TG_AUDIT_GUARDED && b->guard == TG_AUDIT_SOFT)) {
+		if (b->guard == TG_AUDIT_GUARDED && g == TG_AUDIT_SOFT)
+			return;
+		b->guard = g;
+		snprintf(b->gtext, sizeof(b->gtext), "%s", text);
+		patch_try(st, b);
+	}
+}
+
+static struct block *
+push_block(struct state *st, int kind, size_t indent, size_t line)
+{
+	struct block *b;
+
+	if (st->nblocks >= BLOCKS_MAX)
+		return NULL;
+	b = &st->blocks[st->nblocks++];
+	memset(b, 0, sizeof(*b));
+	b->kind = kind;
+	b->indent = indent;
+	b->line = line;
+	b->gline = line;
+	b->first = st->r->nfindings;
+	if (kind != B_OTHER)
+		b->serial = ++st->nserial;
+	return b;
+}
+
+/* if/elif test [a, c) of block b: guard and version branch. */
+/* Whether tokens [a, b) can be a test of the torch version at all: a
+ * name with "torch" as a word (version_name, is_torch_min_version) or
+ * __version__, which every comparison read_test reads and every test
+ * read_test_grid finds version-dependent has (most tests have none). */
+static int
+version_signal(const struct state *st, size_t a, size_t b)
+{
+	size_t i;
+
+	for (i = a; i < b; i++)
+		if (st->t[i].kind == TG_PYLEX_NAME &&
+		    (tg_audit_py_torch_word(st->s + st->t[i].off,
+					    st->t[i].len) ||
+		     tok_is(st, i, "__version__")))
+			return 1;
+	return 0;
+}
+
+static void
+if_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
+{
+	char text[80], pos[160], neg[160];
+
+	if (b->guard == TG_AUDIT_UNGUARDED &&
+	    guard_test(st, a, c, text, sizeof(text))) {
+		b->guard = TG_AUDIT_GUARDED;
+		snprintf(b->gtext, sizeof(b->gtext), "%s %s",
+			 elif ? "elif" : "if", text);
+		b->gline = st->t[a].line;
+	}
+	b->cl_line = st->t[a].line;
+	copy_text(b->cond, sizeof(b->cond), st->s + st->t[a].off,
+		  c > a ? st->t[c - 1].off + st->t[c - 1].len - st->t[a].off
+			: 0);
+	if (a < c && version_signal(st, a, c) &&
+	    (tg_audit_py_read_test(st, a, c, pos, neg, sizeof(pos)) ||
+	     tg_audit_py_read_test_grid(st, a, c, pos, neg, sizeof(pos)))) {
+		join_spec(b->req, sizeof(b->req), b->neg, pos);
+		if (neg[0]) {
+			char nn[160];
+
+			join_spec(nn, sizeof(nn), b->neg, neg);
+			memcpy(b->neg, nn, sizeof(nn));
+		}
+		b->vb = 1;
+	} else {
+		memcpy(b->req, b->neg, sizeof(b->req));
+		b->vb = b->req[0] != 0;
+	}
+}
+
+/* Move the block stack to the logical line [0, n). Returns where the
+ * code of the line starts (after a header's colon for a one-line
+ * suite, else 0); *header tells it was a compound header. */
+size_t
+tg_audit_py_blocks_line(struct state *st, int *header)
+{
+	size_t indent = st->t[0].col, c, a = 0;
+	struct block *top;
+	int clause = 0;
+
+	*header = 0;
+	if (tok_kw(st, 0, "async"))
+		a = 1;
+	while (st->nblocks) {
+		top = &st->blocks[st->nblocks - 1];
+		if (top->indent < indent)
+			break;
+		if (top->indent == indent &&
+		    ((top->kind == B_TRY &&
+		      (tok_kw(st, 0, "except") || tok_kw(st, 0, "else") ||
+		       tok_kw(st, 0, "finally"))) ||
+		     (top->kind == B_IF &&
+		      (tok_kw(st, 0, "elif") || tok_kw(st, 0, "else"))) ||
+		     (top->kind == B_OTHER && tok_kw(st, 0, "else")))) {
+			clause = 1;
+			break;
+		}
+		tg_audit_py_pop_block(st);
+	}
+	if (!clause && !(tok_kw(st, 0, "if") || tok_kw(st, 0, "try") ||
+			 tok_kw(st, a, "def") || tok_kw(st, 0, "class") ||
+			 tok_kw(st, a, "with") || tok_kw(st, a, "for") ||
+			 tok_kw(st, 0, "while")))
+		return 0; /* no compound statement's header */
+	c = tg_audit_py_header_colon(st, 0, st->n);
+	if (clause) {
+		top = &st->blocks[st->nblocks - 1];
+		*header = 1;
+		close_clause(st, top);
+		if (top->kind == B_TRY) {
+			if (tok_kw(st, 0, "except")) {
+				top->clause = 1;
+				except_clause(st, top, 0, c);
+			} else if (tok_kw(st, 0, "else")) {
+				top->clause = 2;
+			} else {
+				top->clause = 3;
+			}
+		} else if (top->kind == B_IF) {
+			top->clause++;
+			if (tok_kw(st, 0, "elif")) {
+				if_test(st, top, 1, c, 1);
+			} else {
+				top->cl_line = st->t[0].line;
+				snprintf(top->cond, sizeof(top->cond), "else");
+				memcpy(top->req, top->neg, sizeof(top->req));
+				top->vb = top->req[0] != 0;
+			}
+		}
+	} else if (tok_kw(st, 0, "if")) {
+		*header = 1;
+		top = push_block(st, B_IF, indent, st->t[0].line);
+		if (top)
+			if_test(st, top, 1, c, 0);
+	} else if (tok_kw(st, 0, "try")) {
+		*header = 1;
+		push_block(st, B_TRY, indent, st->t[0].line);
+	} else if (tok_kw(st, a, "def") || tok_kw(st, 0, "class") ||
+		   tok_kw(st, a, "with") || tok_kw(st, a, "for") ||
+		   tok_kw(st, 0, "while")) {
+		*header = 1;
+		push_block(st, B_OTHER, indent, st->t[0].line);
+	} else {
+		return 0;
+	}
+	if (tok_kw(st, a, "def") || tok_kw(st, 0, "class"))
+		return 0; /* its line holds names that are not code uses */
+	return c + 1 < st->n ? c + 1 : 0;
+}
