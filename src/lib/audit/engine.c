@@ -20,6 +20,7 @@
  */
 #include "lib/audit/engine.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -167,12 +168,14 @@ tg_engine_free(struct tg_engine *e)
 enum tg_audit_rank
 tg_engine_rank(const struct tg_engine *e, const struct tg_api *a)
 {
+	assert(e->judged);
 	return tg_judge_rank(&e->judge, a);
 }
 
 int
 tg_engine_fails(const struct tg_engine *e, const struct tg_audit_finding *f)
 {
+	assert(e->judged);
 	return tg_judge_fails(&e->judge, f);
 }
 
