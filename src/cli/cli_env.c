@@ -4,7 +4,9 @@
  * Reads the process environment (PATH, VIRTUAL_ENV, CONDA_PREFIX,
  * PYTHONPATH, PYTHONNOUSERSITE, PYTHONUSERBASE, PYTHONHOME, HOME,
  * PYENV_VERSION, PYENV_ROOT, TORCHGATE_DPKG_ADMINDIR) and hands plain
- * strings to the library, which never calls getenv().
+ * strings to the library, which never calls getenv(); which environment
+ * that selects, and how an isolated build is looked through, is
+ * pyenv/target's policy; what is said about it is written here.
  */
 #include "cli/cli_env.h"
 
@@ -14,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "lib/pyenv/buildenv.h"
+#include "lib/pyenv/target.h"
 #include "lib/util/str.h"
 
 void
@@ -71,21 +73,21 @@ cli_env_check(const char *cmd, const struct cli_env *env)
 }
 
 static void
-interp_env(struct cli_env *env, struct tg_interp_env *ie)
+target_env(struct cli_env *env, struct tg_target_env *te)
 {
-	ie->path = getenv("PATH");
-	ie->cwd = env->cwd;
-	ie->home = env_get("HOME");
-	ie->pyenv_version = env_get("PYENV_VERSION");
-	ie->pythonhome = env_get("PYTHONHOME");
+	te->virtual_env = env_get("VIRTUAL_ENV");
+	te->conda_prefix = env_get("CONDA_PREFIX");
+	te->ie.path = getenv("PATH");
+	te->ie.cwd = env->cwd;
+	te->ie.home = env_get("HOME");
+	te->ie.pyenv_version = env_get("PYENV_VERSION");
+	te->ie.pythonhome = env_get("PYTHONHOME");
 }
 
 int
 cli_env_interp(struct cli_env *env, struct tg_err *err)
 {
-	struct tg_interp_env ie;
-	const char *venv = env_get("VIRTUAL_ENV");
-	const char *conda = env_get("CONDA_PREFIX");
+	struct tg_target_env te;
 	int rc;
 
 	if (!env->cwd[0] && !getcwd(env->cwd, sizeof(env->cwd)))
@@ -93,80 +95,54 @@ cli_env_interp(struct cli_env *env, struct tg_err *err)
 				  "cannot get the current directory");
 	if (env->sites.n)
 		return 0;
-	interp_env(env, &ie);
-	if (env->python)
-		rc = tg_interp_find(&env->interp, env->python, &ie, err);
-	else if (env->prefix || venv || conda)
-		rc = tg_interp_from_prefix(&env->interp,
-					   env->prefix ? env->prefix
-					   : venv      ? venv
-						       : conda,
-					   &ie, err);
-	else
-		rc = tg_interp_find(&env->interp, NULL, &ie, err);
+	target_env(env, &te);
+	rc = tg_target_interp(&env->interp, env->python, env->prefix, &te, err);
 	if (!rc)
 		env->have_interp = 1;
 	return rc;
 }
 
 /* The environment a package is built for, when the interpreter runs
- * inside an isolated PEP 517 build: python -m build's venv stands for the
- * interpreter that ran build; pip's PYTHONPATH overlay and its
- * PYTHONNOUSERSITE=1 are left out (the installed package runs without
- * them). env->note says what was done. pip keeps the remaining
- * PYTHONPATH, which se then points into. */
+ * inside an isolated PEP 517 build (pyenv/target), and env->note saying
+ * what was done; se then points into b. */
 static int
 look_through_builds(struct cli_env *env, struct tg_syspath_env *se,
-		    struct tg_buildenv *pip, struct tg_err *err)
+		    struct tg_target_build *b, struct tg_err *err)
 {
-	struct tg_buildenv b = TG_BUILDENV_INIT;
-	struct tg_interp_env ie;
+	struct tg_target_env te;
+	char why[TG_ERR_MSG_MAX];
 	int rc;
 
-	if ((rc = tg_buildenv_build(&b, &env->interp, err)))
-		return rc;
-	if (b.kind == TG_BUILDENV_BUILD && !b.target) {
-		rc = tg_err_set(err, TG_ENOENT,
-				"'%s' is the throwaway venv of an isolated "
-				"build (python -m build) and its pyvenv.cfg "
-				"does not name the interpreter that made it: "
-				"name the environment the package is built for "
-				"with --python, --prefix or --site-packages",
-				b.dir);
-		tg_buildenv_release(&b);
-		return rc;
-	}
-	if (b.kind == TG_BUILDENV_BUILD) {
-		tg_interp_release(&env->interp);
+	target_env(env, &te);
+	rc = tg_target_look_through(b, &env->interp, &te, se, err);
+	if (b->interp_lost)
 		env->have_interp = 0;
-		interp_env(env, &ie);
-		rc = tg_interp_find(&env->interp, b.target, &ie, err);
-		if (!rc) {
-			env->have_interp = 1;
-			snprintf(env->note, sizeof(env->note),
-				 "'%s' is python -m build's isolated build "
-				 "venv: describing '%s', the interpreter that "
-				 "ran build (--python, --prefix or "
-				 "--site-packages to choose another)",
-				 b.dir, b.target);
-		}
-		tg_buildenv_release(&b);
-		if (rc)
-			return rc;
+	if (rc == TG_ENOENT && b->build.kind == TG_BUILDENV_BUILD &&
+	    !b->build.target) {
+		snprintf(why, sizeof(why), "%s", err->msg);
+		return tg_err_set(err, TG_ENOENT,
+				  "%s: name the environment the package is "
+				  "built for with --python, --prefix or "
+				  "--site-packages",
+				  why);
 	}
-	if ((rc = tg_buildenv_pip(pip, se->pythonpath, err)))
+	if (rc)
 		return rc;
-	if (pip->kind == TG_BUILDENV_PIP) {
-		se->pythonpath = pip->pythonpath;
-		se->nousersite = NULL;
+	if (b->build.kind == TG_BUILDENV_BUILD)
+		snprintf(env->note, sizeof(env->note),
+			 "'%s' is python -m build's isolated build "
+			 "venv: describing '%s', the interpreter that "
+			 "ran build (--python, --prefix or "
+			 "--site-packages to choose another)",
+			 b->build.dir, b->build.target);
+	if (b->pip.kind == TG_BUILDENV_PIP)
 		snprintf(
 		    env->note, sizeof(env->note),
 		    "pip's isolated build environment '%s': its "
 		    "PYTHONPATH overlay and PYTHONNOUSERSITE are left out, "
 		    "as the installed package runs without them "
 		    "(--site-packages to search exactly what you name)",
-		    pip->dir);
-	}
+		    b->pip.dir);
 	return 0;
 }
 
@@ -176,7 +152,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_syspath_env se;
 	struct tg_probe_opts po = {NULL, NULL, NULL};
-	struct tg_buildenv pip = TG_BUILDENV_INIT;
+	struct tg_target_build b = TG_TARGET_BUILD_INIT;
 	size_t k;
 	int rc;
 
@@ -195,7 +171,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 
 	rc = cli_env_interp(env, &err);
 	if (!rc && env->have_interp)
-		rc = look_through_builds(env, &se, &pip, &err);
+		rc = look_through_builds(env, &se, &b, &err);
 	for (k = 0; k < env->sites.n && !rc; k++)
 		rc = tg_syspath_add_sitedir(&env->path, env->sites.v[k],
 					    TG_ORIGIN_ARG, env->cwd, 0, &err);
@@ -207,7 +183,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	}
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
-	tg_buildenv_release(&pip);
+	tg_target_build_release(&b);
 	if (rc) {
 		cli_error(cmd, "%s", err.msg);
 		snprintf(env->error, sizeof(env->error), "%s", err.msg);

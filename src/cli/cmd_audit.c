@@ -1,16 +1,15 @@
 /* cmd_audit.c - torchgate audit: the table's APIs a package's sources use
  * SPDX-License-Identifier: MIT
  *
- * Runs cli/source_run over the operands: each Python file (.py, .pyi)
- * goes to tg_audit_py and each C/C++/CUDA file (.c .cc .cpp .cxx .h
- * .hpp .cu .cuh) to tg_audit_cxx on worker threads, and each outcome
- * comes back here in walk order, where the findings whose entry matters
- * for the torch judged (tg_audit_rank), less the suppressed ones, are
- * kept and rendered (render/audit_format) and written out in chunks, and
+ * Runs the audit engine (audit/engine) over the operands, with the
+ * torch judged and the floor: each outcome comes back here in walk
+ * order, judged already (the findings whose entry matters for the torch,
+ * less the suppressed ones; the dead branches; the unused suppressions),
+ * and is rendered (render/audit_format) and written out in chunks, and
  * before the run waits for a worker. So the output is in the order of
  * the operands, then of the walk (each directory's names sorted by byte
  * value: a/x before a-b/x), then of line, column and id, and is the
- * same for any number of threads. Memory: what source_run holds, one
+ * same for any number of threads. Memory: what the engine holds, one
  * file's findings, and what only the end writes: the dead branches,
  * the notes and, for SARIF, the entries used.
  *
@@ -36,16 +35,16 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
+#include "lib/audit/engine.h"
 #include "lib/render/audit_format.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
 
 #define CMD "audit"
 /* Larger files are skipped with a note. */
-#define FILE_MAX ((size_t)8 * 1024 * 1024)
+#define FILE_MAX TG_ENGINE_FILE_MAX
 #define EXCLUDES_MAX 64
 
 static const char *format, *min_status, *floor_arg;
@@ -88,15 +87,10 @@ struct dead_kept {
 
 struct run {
 	struct cli_ctx *ctx;
-	struct tg_audit_py_index *pyix;	  /* built once for every Python file */
-	struct tg_audit_cxx_index *cxxix; /* and for every C/C++ file */
+	struct tg_engine *engine;
 	const struct tg_version *torch;
-	/* tg_audit_rank of each table entry for torch, by its index */
-	const struct tg_table *table;
-	signed char *ranks;
 	struct tg_version floor;
 	int have_floor;
-	enum tg_audit_rank min;
 	/* the file being rendered, when it has findings or branches */
 	struct file_result *files;
 	size_t nfiles, capfiles;
@@ -136,32 +130,6 @@ add_note(struct run *run, enum tg_severity sev, const char *path, size_t line,
 	return rc;
 }
 
-/* "the suppression ignore[a,b] matched no finding" */
-static int
-unused_suppression(struct run *run, const char *path,
-		   const struct tg_audit_suppression *sp)
-{
-	struct tg_buf ids = TG_BUF_INIT;
-	size_t k;
-	int rc;
-
-	for (k = 0; k < sp->nids; k++)
-		tg_buf_addf(&ids, "%s%s", k ? "," : "[", sp->ids[k]);
-	if (sp->nids)
-		tg_buf_addc(&ids, ']');
-	if (tg_buf_error(&ids)) {
-		run->oom = 1;
-		rc = TG_ENOMEM;
-	} else {
-		rc = add_note(run, TG_SEV_WARNING, path, sp->line,
-			      "unused-suppression",
-			      "the suppression ignore%s matched no finding",
-			      ids.data ? ids.data : "");
-	}
-	tg_buf_release(&ids);
-	return rc;
-}
-
 static double
 seconds(const struct timespec *a, const struct timespec *b)
 {
@@ -196,50 +164,25 @@ progress(struct run *run, int done)
 	fflush(stderr);
 }
 
-/* tg_audit_rank of table entry a, judged once for the run. */
-static enum tg_audit_rank
-rank_of(const struct run *run, const struct tg_api *a)
-{
-	return (enum tg_audit_rank)run->ranks[a - run->table->apis];
-}
-
-/* Keep what matters of r for path; r is moved into run. */
+/* Keep what the engine judged of path (r, moved into run) for the
+ * report, and its notes for the end. */
 static int
-keep_result(struct run *run, const char *path, struct tg_audit_result *r)
+keep_result(struct run *run, struct tg_engine_file *f)
 {
 	struct file_result *fr;
-	size_t k, w = 0;
+	size_t k;
 
-	tg_audit_result_sort(r);
-	for (k = 0; k < r->nfindings; k++) {
-		struct tg_audit_finding *f = &r->findings[k];
+	run->found += f->r.nfindings;
+	for (k = 0; k < f->notes.n; k++) {
+		const struct tg_diag *d = &f->notes.v[k];
 
-		if (tg_audit_suppressed(r, f) ||
-		    rank_of(run, f->api) == TG_AUDIT_RANK_NONE) {
-			free(f->guard_text);
-			free(f->text);
-			continue;
-		}
-		r->findings[w++] = *f;
-	}
-	r->nfindings = w;
-	run->found += w;
-	for (k = 0; k < r->nsuppressions; k++)
-		if (!r->suppressions[k].used &&
-		    unused_suppression(run, path, &r->suppressions[k]))
-			return TG_ENOMEM;
-	for (k = 0; k < r->notes.n; k++) {
-		const struct tg_diag *d = &r->notes.v[k];
-
-		if (tg_diag_add(&run->notes, d->severity, d->code, path,
+		if (tg_diag_add(&run->notes, d->severity, d->code, d->path,
 				d->line, d->column, d->rule, d->snippet, "%s",
 				d->message))
 			return TG_ENOMEM;
 	}
-	if (!r->nfindings && !r->nbranches) {
-		tg_audit_result_release(r);
+	if (!f->r.nfindings && !f->r.nbranches)
 		return 0;
-	}
 	if (run->nfiles == run->capfiles) {
 		size_t nc = run->capfiles ? run->capfiles * 2 : 64;
 		void *p = realloc(run->files, nc * sizeof(*run->files));
@@ -250,40 +193,26 @@ keep_result(struct run *run, const char *path, struct tg_audit_result *r)
 		run->capfiles = nc;
 	}
 	fr = &run->files[run->nfiles];
-	fr->path = strdup(path);
+	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
-	fr->r = *r;
-	memset(r, 0, sizeof(*r));
+	fr->r = f->r;
+	memset(&f->r, 0, sizeof(f->r));
 	run->nfiles++;
 	return 0;
 }
 
-/* One file to analyze: read and analyzed by a worker, then kept by the
- * main thread in walk order (so notes and output never depend on which
- * worker ran first). */
-/* Whether entry a can be reported (tg_audit_rank): the analyzers look
- * for no other. */
-static int
-matters(const struct tg_api *a, void *ctx)
-{
-	const struct run *run = ctx;
-
-	return rank_of(run, a) != TG_AUDIT_RANK_NONE;
-}
-
-/* Keep the dead branches of fr (moved out of it) for the end. */
+/* Keep the dead branches of fr (the engine kept no other; moved out of
+ * it) for the end. */
 static int
 keep_dead(struct run *run, struct file_result *fr)
 {
 	size_t k;
 
-	for (k = 0; run->have_floor && k < fr->r.nbranches; k++) {
+	for (k = 0; k < fr->r.nbranches; k++) {
 		struct tg_audit_branch *b = &fr->r.branches[k];
 		struct dead_kept *d;
 
-		if (!tg_audit_branch_dead(b, &run->floor))
-			continue;
 		if (run->ndead == run->capdead) {
 			size_t nc = run->capdead ? run->capdead * 2 : 16;
 			void *p = realloc(run->dead, nc * sizeof(*run->dead));
@@ -345,11 +274,8 @@ emit_file(struct run *run, struct file_result *fr)
 
 		it->path = fr->path;
 		it->f = &fr->r.findings[k];
-		it->rank = rank_of(run, it->f->api);
-		it->fails = it->f->in == TG_AUDIT_IN_CODE &&
-			    it->f->guard != TG_AUDIT_GUARDED &&
-			    it->rank != TG_AUDIT_RANK_BOUND &&
-			    it->rank >= run->min;
+		it->rank = tg_engine_rank(run->engine, it->f->api);
+		it->fails = tg_engine_fails(run->engine, it->f);
 		run->fails |= it->fails;
 	}
 	rc = keep_dead(run, fr);
@@ -388,16 +314,16 @@ idle(void *ctx)
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
 static int
-on_source(void *ctx, struct cli_source_file *f)
+on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 	int rc;
 
 	switch (f->what) {
-	case CLI_SOURCE_TOO_LARGE:
+	case TG_ENGINE_TOO_LARGE:
 		return add_note(run, TG_SEV_NOTE, f->path, 0, "too-large",
 				"skipped: larger than %zu MiB", FILE_MAX >> 20);
-	case CLI_SOURCE_UNREADABLE:
+	case TG_ENGINE_UNREADABLE:
 		run->unreadable = 1;
 		if (f->operand) {
 			cli_error(CMD, "%s", f->msg);
@@ -405,21 +331,21 @@ on_source(void *ctx, struct cli_source_file *f)
 		}
 		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
 				"%s", f->msg);
-	case CLI_SOURCE_UNDECODABLE:
+	case TG_ENGINE_UNDECODABLE:
 		run->undecodable = 1;
 		return add_note(run, TG_SEV_WARNING, f->path, f->line,
 				"undecodable",
 				"skipped: cannot be decoded: %s at line %zu, "
 				"column %zu",
 				f->why, f->line, f->col);
-	case CLI_SOURCE_SKIPPED:
+	case TG_ENGINE_SKIPPED:
 		return add_note(run, TG_SEV_NOTE, f->path, 0, "skipped",
 				"skipped: %s", f->msg);
-	case CLI_SOURCE_ANALYZED:
+	case TG_ENGINE_ANALYZED:
 		break;
 	}
 	run->analyzed++;
-	rc = keep_result(run, f->path, f->r);
+	rc = keep_result(run, f);
 	if (!rc)
 		rc = emit_files(run);
 	progress(run, 0);
@@ -502,7 +428,8 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_buf init = TG_BUF_INIT;
 	struct tg_audit_dead *dead = NULL;
-	struct cli_source_opts so;
+	struct tg_engine_opts eo;
+	struct tg_engine_sink sink;
 	struct tg_audit_report rep;
 	struct tg_declared declared = TG_DECLARED_INIT;
 	struct stat st;
@@ -514,13 +441,14 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&rep, 0, sizeof(rep));
 	run.out = init;
 	run.ctx = ctx;
-	run.min = TG_AUDIT_RANK_PRIVATE;
+	memset(&eo, 0, sizeof(eo));
+	eo.min = TG_AUDIT_RANK_PRIVATE;
 	if (min_status)
-		run.min = strcmp(min_status, "removed") == 0
-			      ? TG_AUDIT_RANK_REMOVED
-			  : strcmp(min_status, "deprecated") == 0
-			      ? TG_AUDIT_RANK_DEPRECATED
-			      : TG_AUDIT_RANK_PRIVATE;
+		eo.min = strcmp(min_status, "removed") == 0
+			     ? TG_AUDIT_RANK_REMOVED
+			 : strcmp(min_status, "deprecated") == 0
+			     ? TG_AUDIT_RANK_DEPRECATED
+			     : TG_AUDIT_RANK_PRIVATE;
 	if (format)
 		fmt = strcmp(format, "json") == 0     ? TG_AUDIT_JSON
 		      : strcmp(format, "sarif") == 0  ? TG_AUDIT_SARIF
@@ -556,23 +484,18 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
 		goto out;
-	run.table = &ctx->table;
-	run.ranks = malloc(ctx->table.n + 1);
-	if (!run.ranks) {
-		cli_error(CMD, "out of memory");
-		status = CLI_IO;
-		goto out;
-	}
-	for (k = 0; k < ctx->table.n; k++)
-		run.ranks[k] = (signed char)tg_audit_rank(&ctx->table.apis[k],
-							  run.torch, all);
-	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err) ||
-	    tg_audit_cxx_index_new(&run.cxxix, &ctx->table, &err)) {
+	eo.table = &ctx->table;
+	eo.torch = run.torch;
+	eo.all = all;
+	eo.floor = run.have_floor ? &run.floor : NULL;
+	eo.excludes = excludes.v;
+	eo.nexcludes = excludes.n;
+	eo.file_max = FILE_MAX;
+	if (tg_engine_new(&run.engine, &eo, &err)) {
 		cli_error(CMD, "%s", err.msg);
 		status = CLI_IO;
 		goto out;
 	}
-	tg_audit_cxx_index_only(run.cxxix, matters, &run);
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;
 	rep.min_status = min_status ? min_status : "private";
@@ -580,17 +503,11 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	begun = 1;
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
-	/* the operands in the walk's order too, so that the output is
-	 * sorted by path whatever order they came in */
-	memset(&so, 0, sizeof(so));
-	so.pyix = run.pyix;
-	so.cxxix = run.cxxix;
-	so.excludes = &excludes;
-	so.file_max = FILE_MAX;
-	so.file = on_source;
-	so.idle = idle;
-	so.ctx = &run;
-	rc = cli_source_run(&so, (const char *const *)argv, (size_t)argc);
+	sink.file = on_source;
+	sink.idle = idle;
+	sink.ctx = &run;
+	rc = tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
+			   &sink, &err);
 	if (!rc)
 		rc = write_out(&run);
 	progress(&run, 1);
@@ -648,7 +565,6 @@ out:
 		tg_audit_format_release(&run.wr);
 	tg_buf_release(&run.out);
 	free(run.items);
-	free(run.ranks);
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
@@ -661,8 +577,7 @@ out:
 		free(run.dead[k].b.requires);
 	}
 	free(run.dead);
-	tg_audit_py_index_free(run.pyix);
-	tg_audit_cxx_index_free(run.cxxix);
+	tg_engine_free(run.engine);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_declared_release(&declared);

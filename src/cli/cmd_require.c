@@ -2,10 +2,11 @@
  * needs, and what it declares judged
  * SPDX-License-Identifier: MIT
  *
- * Runs cli/source_run over the operands as audit does (the same files,
- * the same directories left out, the audit analyzers on worker threads,
- * the outcomes in walk order) and hands the results to
- * audit/require, which keeps the uses that bound torch. With
+ * Runs the audit engine (audit/engine) over the operands as audit does
+ * (the same files, the same directories left out, the analyzers on
+ * worker threads, the outcomes in walk order), without a torch to judge,
+ * and hands the results to audit/require, which keeps the uses that
+ * bound torch. With
  * --check-declared, each directory operand's declarations
  * (audit/declared) are judged; --declared SPEC judges SPEC instead.
  *
@@ -24,9 +25,9 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
-#include "cli/source_run.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
+#include "lib/audit/engine.h"
 #include "lib/audit/require.h"
 #include "lib/render/require_format.h"
 #include "lib/render/require_html.h"
@@ -37,7 +38,7 @@
 
 #define CMD "require"
 /* Larger files are skipped with a note. */
-#define FILE_MAX ((size_t)8 * 1024 * 1024)
+#define FILE_MAX TG_ENGINE_FILE_MAX
 #define EXCLUDES_MAX 64
 
 static const char *format, *declared_arg;
@@ -69,8 +70,7 @@ static const struct cli_opt opts[] = {
 
 struct run {
 	struct cli_ctx *ctx;
-	struct tg_audit_py_index *pyix;
-	struct tg_audit_cxx_index *cxxix;
+	struct tg_engine *engine;
 	struct tg_require rq;
 	size_t files;
 	int unreadable, undecodable, oom;
@@ -87,23 +87,23 @@ note(const struct run *run, const char *severity, const char *path,
 
 /* What the run made of one file (main thread, in walk order). */
 static int
-on_source(void *ctx, struct cli_source_file *f)
+on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 	char what[300];
 	int rc;
 
 	switch (f->what) {
-	case CLI_SOURCE_TOO_LARGE:
+	case TG_ENGINE_TOO_LARGE:
 		snprintf(what, sizeof(what), "skipped: larger than %zu MiB",
 			 FILE_MAX >> 20);
 		note(run, "note", f->path, what);
 		return 0;
-	case CLI_SOURCE_UNREADABLE:
+	case TG_ENGINE_UNREADABLE:
 		run->unreadable = 1;
 		cli_error(CMD, "%s", f->msg);
 		return 0;
-	case CLI_SOURCE_UNDECODABLE:
+	case TG_ENGINE_UNDECODABLE:
 		run->undecodable = 1;
 		snprintf(what, sizeof(what),
 			 "skipped: cannot be decoded: %s at line %zu, column "
@@ -111,14 +111,14 @@ on_source(void *ctx, struct cli_source_file *f)
 			 f->why, f->line, f->col);
 		note(run, "warning", f->path, what);
 		return 0;
-	case CLI_SOURCE_SKIPPED:
+	case TG_ENGINE_SKIPPED:
 		snprintf(what, sizeof(what), "skipped: %s", f->msg);
 		note(run, "note", f->path, what);
 		return 0;
-	case CLI_SOURCE_ANALYZED:
+	case TG_ENGINE_ANALYZED:
 		break;
 	}
-	rc = tg_require_add(&run->rq, f->path, f->r);
+	rc = tg_require_add(&run->rq, f->path, &f->r);
 	run->files++;
 	return rc;
 }
@@ -171,7 +171,8 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_declared_list l = TG_DECLARED_LIST_INIT;
 	struct tg_require_report rep;
 	struct tg_buf out = TG_BUF_INIT;
-	struct cli_source_opts so;
+	struct tg_engine_opts eo;
+	struct tg_engine_sink sink;
 	struct tg_index releases = TG_INDEX_INIT;
 	char *releases_from = NULL;
 	size_t k;
@@ -197,20 +198,21 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 		if (status)
 			goto out;
 	}
-	if (tg_audit_py_index_new(&run.pyix, &ctx->table, &err) ||
-	    tg_audit_cxx_index_new(&run.cxxix, &ctx->table, &err)) {
+	memset(&eo, 0, sizeof(eo));
+	eo.table = &ctx->table;
+	eo.excludes = excludes.v;
+	eo.nexcludes = excludes.n;
+	eo.file_max = FILE_MAX;
+	if (tg_engine_new(&run.engine, &eo, &err)) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(err.code);
 		goto out;
 	}
-	memset(&so, 0, sizeof(so));
-	so.pyix = run.pyix;
-	so.cxxix = run.cxxix;
-	so.excludes = &excludes;
-	so.file_max = FILE_MAX;
-	so.file = on_source;
-	so.ctx = &run;
-	if (cli_source_run(&so, (const char *const *)argv, (size_t)argc))
+	memset(&sink, 0, sizeof(sink));
+	sink.file = on_source;
+	sink.ctx = &run;
+	if (tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
+			  &sink, &err))
 		goto oom;
 	for (k = 0; check_declared && k < (size_t)argc; k++) {
 		struct stat st;
@@ -261,8 +263,7 @@ out:
 	tg_buf_release(&out);
 	tg_require_release(&run.rq);
 	tg_declared_list_release(&l);
-	tg_audit_py_index_free(run.pyix);
-	tg_audit_cxx_index_free(run.cxxix);
+	tg_engine_free(run.engine);
 	tg_releases_use(NULL);
 	tg_index_release(&releases);
 	free(releases_from);

@@ -1,23 +1,27 @@
-/* source_run.c - a package's source files read and analyzed on worker
- * threads, handed back in walk order
+/* engine.c - the audit engine: a package's source files walked, read,
+ * analyzed on worker threads and judged, handed back in walk order
  * SPDX-License-Identifier: MIT
  *
- * The main thread walks each operand and queues the files on a ring of
- * QUEUE jobs; a worker thread per online CPU but one (at least one, at
- * most WORKERS_MAX) takes the next job, reads the file and runs its
- * analyzer over the shared read-only indexes; the main thread meanwhile
- * hands the jobs at the ring's head to the caller as they are done, in
+ * The calling thread walks each operand and queues the files on a ring
+ * of QUEUE jobs; worker threads (one per online CPU but one, at least
+ * one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read the
+ * file, check its bytes, run its language's analyzer over the shared
+ * read-only index and judge the result; the calling thread meanwhile
+ * hands the jobs at the ring's head to the sink as they are done, in
  * queue order, and frees them, and while the head's job is not done it
  * runs the next queued one itself rather than wait (so no thread waits
  * for a CPU, and the threads seldom sleep). A note of the walk (a file
  * left out) waits for the files queued before it, so it comes in its
  * place. Memory: one file's bytes per thread at a time and the results
  * of at most QUEUE files.
+ *
+ * The decoding policy is the language's (enum tg_lang_bytes): Python
+ * must be UTF-8; C and C++ may hold any byte but NUL.
  */
-#include "cli/source_run.h"
+#include "lib/audit/engine.h"
 
+#include <assert.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -27,32 +31,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/source_files.h"
+#include "lib/audit/judge.h"
+#include "lib/audit/sources.h"
 #include "lib/util/file.h"
 #include "lib/util/walk.h"
 
 #define QUEUE 256
-#define WORKERS_MAX 8
+
+struct tg_engine {
+	struct tg_engine_opts o;
+	void **ix; /* each language's index, by its place in the registry */
+	struct tg_judge judge;
+	int judged; /* o.torch given: judge holds the ranks */
+	/* "not a Python, C, C++ or CUDA file by its name": a file operand
+	 * no language claims */
+	char not_source[256];
+};
 
 struct job {
 	char *path;
-	enum cli_lang lang;
 	int regular;   /* the walk or a stat found a regular file */
 	int walked;    /* found by a walk: its bytes count toward its bound */
 	uint64_t size; /* what fstat said of a walked file */
-	int rc;	       /* the analyzer's: 0 or TG_ENOMEM */
+	int rc;	       /* analyze's: 0 or TG_ENOMEM */
 	int read_rc;
 	char msg[256]; /* unreadable: why */
-	const char *why;
-	size_t line, col;
-	struct tg_audit_result r;
+	struct tg_engine_file f;
 	atomic_int done; /* run_job returned */
 };
 
 /* head <= next <= tail: the jobs in [head, next) are taken or done,
  * those in [next, tail) wait for a worker. */
 struct run {
-	const struct cli_source_opts *o;
+	const struct tg_engine *e;
+	const struct tg_engine_sink *sink;
 	struct job ring[QUEUE];
 	size_t head, next, tail;
 	int closing; /* nothing more will be queued */
@@ -65,10 +77,107 @@ struct run {
 	pthread_mutex_t mu;
 	pthread_cond_t queued; /* a job was queued, or closing */
 	pthread_cond_t done;   /* a job was done, and main_waits */
-	atomic_int main_waits; /* the main thread waits on done */
-	pthread_t th[WORKERS_MAX];
+	atomic_int main_waits; /* the calling thread waits on done */
+	pthread_t th[TG_ENGINE_THREADS_MAX];
 	size_t nth;
 };
+
+void
+tg_engine_file_release(struct tg_engine_file *f)
+{
+	tg_audit_result_release(&f->r);
+	tg_diag_list_release(&f->notes);
+}
+
+/* "not a K1, K2 or K3 file by its name", the kinds of every language */
+static void
+not_source(char *out, size_t size)
+{
+	size_t k, j, n = 0, len;
+	const char *kind[32];
+	int w = snprintf(out, size, "not a");
+
+	for (k = 0; k < tg_lang_count(); k++)
+		for (j = 0; tg_lang_at(k)->kinds[j] && n < 32; j++)
+			kind[n++] = tg_lang_at(k)->kinds[j];
+	for (k = 0; k < n && w > 0 && (size_t)w < size; k++) {
+		len = (size_t)w;
+		w += snprintf(out + len, size - len, "%s%s",
+			      !k	  ? " "
+			      : k + 1 < n ? ", "
+					  : " or ",
+			      kind[k]);
+	}
+	len = strlen(out);
+	snprintf(out + len, size - len, " file by its name");
+}
+
+int
+tg_engine_new(struct tg_engine **out, const struct tg_engine_opts *o,
+	      struct tg_err *err)
+{
+	struct tg_engine *e;
+	size_t k, n = tg_lang_count();
+	int rc = 0;
+
+	*out = NULL;
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->ix = calloc(n, sizeof(*e->ix)))) {
+		free(e);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	e->o = *o;
+	not_source(e->not_source, sizeof(e->not_source));
+	if (!e->o.file_max)
+		e->o.file_max = TG_ENGINE_FILE_MAX;
+	if (o->torch) {
+		rc = tg_judge_init(&e->judge, o->table, o->torch, o->all,
+				   o->min, o->floor, err);
+		e->judged = !rc;
+	}
+	for (k = 0; k < n && !rc; k++) {
+		const struct tg_lang *L = tg_lang_at(k);
+
+		rc = L->index_new(&e->ix[k], o->table, err);
+		/* look for no entry that cannot be reported */
+		if (!rc && e->judged && L->index_only)
+			L->index_only(e->ix[k], tg_judge_matters, &e->judge);
+	}
+	if (rc) {
+		tg_engine_free(e);
+		return rc;
+	}
+	*out = e;
+	return 0;
+}
+
+void
+tg_engine_free(struct tg_engine *e)
+{
+	size_t k;
+
+	if (!e)
+		return;
+	for (k = 0; k < tg_lang_count(); k++)
+		tg_lang_at(k)->index_free(e->ix[k]);
+	free(e->ix);
+	tg_judge_release(&e->judge);
+	free(e);
+}
+
+enum tg_audit_rank
+tg_engine_rank(const struct tg_engine *e, const struct tg_api *a)
+{
+	assert(e->judged);
+	return tg_judge_rank(&e->judge, a);
+}
+
+int
+tg_engine_fails(const struct tg_engine *e, const struct tg_audit_finding *f)
+{
+	assert(e->judged);
+	return tg_judge_fails(&e->judge, f);
+}
 
 /* Whether src[0..len) holds a NUL byte: its line and column (1-based)
  * (for C and C++ files, whose first invalid UTF-8 byte hides a later
@@ -91,10 +200,60 @@ find_nul(const char *src, size_t len, size_t *line, size_t *col)
 	return 1;
 }
 
-/* Read and analyze one file (any thread: touches only j and the
- * read-only indexes). */
+/* Whether src[0..len) holds a byte L does not take: why, where. */
+static int
+undecodable(const struct tg_lang *L, const char *src, size_t len,
+	    struct tg_engine_file *f)
+{
+	if (!tg_audit_not_text(src, len, &f->line, &f->col, &f->why))
+		return 0;
+	if (L->bytes == TG_LANG_UTF8 || strcmp(f->why, "a NUL byte") == 0)
+		return 1;
+	if (find_nul(src, len, &f->line, &f->col)) {
+		f->why = "a NUL byte";
+		return 1;
+	}
+	f->why = NULL;
+	f->line = f->col = 0;
+	return 0;
+}
+
+/* Check, analyze and judge src as L into f (any thread: touches only f
+ * and what e holds read-only). */
+static int
+analyze(const struct tg_engine *e, const struct tg_lang *L, const char *src,
+	size_t len, const char *path, struct tg_engine_file *f,
+	struct tg_err *err)
+{
+	int rc;
+
+	f->lang = L;
+	if (undecodable(L, src, len, f)) {
+		f->what = TG_ENGINE_UNDECODABLE;
+		return 0;
+	}
+	f->what = TG_ENGINE_ANALYZED;
+	rc = L->analyze(e->ix[tg_lang_index(L)], src, len, path, &f->r, err);
+	if (!rc && e->judged)
+		rc = tg_judge_result(&e->judge, path, &f->r, &f->notes);
+	if (rc == TG_ENOMEM)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
+	return rc;
+}
+
+int
+tg_engine_buffer(const struct tg_engine *e, const struct tg_lang *L,
+		 const char *src, size_t len, const char *path,
+		 struct tg_engine_file *f, struct tg_err *err)
+{
+	f->path = path;
+	return analyze(e, L, src, len, path, f, err);
+}
+
+/* Read and analyze one file (any thread: touches only j and what the
+ * engine holds read-only). */
 static void
-run_job(const struct cli_source_opts *o, struct job *j)
+run_job(const struct tg_engine *e, struct job *j)
 {
 	struct tg_err err = TG_ERR_INIT;
 	char *src = NULL;
@@ -102,34 +261,14 @@ run_job(const struct cli_source_opts *o, struct job *j)
 
 	j->read_rc =
 	    j->regular
-		? tg_file_read_walked(j->path, o->file_max, &src, &len,
+		? tg_file_read_walked(j->path, e->o.file_max, &src, &len,
 				      &j->size, &err)
-		: tg_file_read(j->path, o->file_max, &src, &len, NULL, &err);
+		: tg_file_read(j->path, e->o.file_max, &src, &len, NULL, &err);
 	if (j->read_rc) {
 		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
 		return;
 	}
-	/* Python source must be UTF-8 (PEP 3120); C and C++ compilers take
-	 * any bytes in comments and strings, but a NUL byte means it is not
-	 * source at all */
-	if (tg_audit_not_text(src, len, &j->line, &j->col, &j->why)) {
-		if (j->lang == CLI_LANG_PY ||
-		    strcmp(j->why, "a NUL byte") == 0) {
-			free(src);
-			return;
-		}
-		if (find_nul(src, len, &j->line, &j->col)) {
-			j->why = "a NUL byte";
-			free(src);
-			return;
-		}
-	}
-	j->why = NULL;
-	j->rc =
-	    j->lang == CLI_LANG_PY
-		? tg_audit_py_indexed(o->pyix, src, len, j->path, &j->r, &err)
-		: tg_audit_cxx_indexed(o->cxxix, src, len, j->path, &j->r,
-				       &err);
+	j->rc = analyze(e, j->f.lang, src, len, j->path, &j->f, &err);
 	free(src);
 }
 
@@ -147,8 +286,8 @@ worker(void *arg)
 			break;
 		j = &q->ring[q->next++ % QUEUE];
 		pthread_mutex_unlock(&q->mu);
-		run_job(q->o, j);
-		/* the main thread looks at done without the lock, and
+		run_job(q->e, j);
+		/* the calling thread looks at done without the lock, and
 		 * sleeps only after saying so under it: one of the two
 		 * sees the other's store (both sequentially consistent) */
 		atomic_store(&j->done, 1);
@@ -160,40 +299,41 @@ worker(void *arg)
 	return NULL;
 }
 
-/* Hand f to the caller; a failure stops the run. */
+/* Hand f to the sink; a failure stops the run. */
 static int
-deliver(struct run *q, struct cli_source_file *f)
+deliver(struct run *q, struct tg_engine_file *f)
 {
 	int rc;
 
 	if (q->failed)
 		return q->failed;
-	rc = q->o->file(q->o->ctx, f);
+	rc = q->sink->file(q->sink->ctx, f);
 	if (rc)
 		q->failed = rc;
 	return rc;
 }
 
-/* Hand the job at head to the caller once it is done, and free it. */
+/* Hand the job at head to the sink once it is done, and free it. */
 static int
 finish_head(struct run *q)
 {
 	struct job *j = &q->ring[q->head % QUEUE];
-	struct cli_source_file f;
+	struct tg_engine_file note = TG_ENGINE_FILE_INIT;
 	char msg[64];
 	int rc = 0;
 
 	while (!atomic_load(&j->done)) {
 		struct job *h = NULL;
 
-		if (q->o->idle && !q->failed && (rc = q->o->idle(q->o->ctx)))
+		if (q->sink->idle && !q->failed &&
+		    (rc = q->sink->idle(q->sink->ctx)))
 			q->failed = rc;
 		pthread_mutex_lock(&q->mu);
 		/* rather than wait, run a job that waits for a worker */
 		if (q->next < q->tail) {
 			h = &q->ring[q->next++ % QUEUE];
 			pthread_mutex_unlock(&q->mu);
-			run_job(q->o, h);
+			run_job(q->e, h);
 			atomic_store(&h->done, 1);
 			continue;
 		}
@@ -203,8 +343,6 @@ finish_head(struct run *q)
 		atomic_store(&q->main_waits, 0);
 		pthread_mutex_unlock(&q->mu);
 	}
-	memset(&f, 0, sizeof(f));
-	f.path = j->path;
 	if (j->walked && !q->over) {
 		if (j->size > TG_WALK_BYTES_DEFAULT - q->bytes)
 			q->over = OVER_HERE;
@@ -215,9 +353,10 @@ finish_head(struct run *q)
 		/* the file past the bound: the walk stops there */
 		snprintf(msg, sizeof(msg), "more than %" PRIu64 " bytes",
 			 TG_WALK_BYTES_DEFAULT);
-		f.what = CLI_SOURCE_SKIPPED;
-		f.msg = msg;
-		deliver(q, &f);
+		note.what = TG_ENGINE_SKIPPED;
+		note.path = j->path;
+		note.msg = msg;
+		deliver(q, &note);
 		q->over = OVER_PAST;
 	} else if (q->over) {
 		/* queued after it: dropped */
@@ -225,30 +364,26 @@ finish_head(struct run *q)
 		if (!q->failed)
 			q->failed = TG_ENOMEM;
 	} else if (j->read_rc == TG_ELIMIT) {
-		f.what = CLI_SOURCE_TOO_LARGE;
-		deliver(q, &f);
+		note.what = TG_ENGINE_TOO_LARGE;
+		note.path = j->path;
+		note.lang = j->f.lang;
+		deliver(q, &note);
 	} else if (j->read_rc) {
-		f.what = CLI_SOURCE_UNREADABLE;
-		f.msg = j->msg;
-		deliver(q, &f);
-	} else if (j->why) {
-		f.what = CLI_SOURCE_UNDECODABLE;
-		f.why = j->why;
-		f.line = j->line;
-		f.col = j->col;
-		deliver(q, &f);
+		note.what = TG_ENGINE_UNREADABLE;
+		note.path = j->path;
+		note.lang = j->f.lang;
+		note.msg = j->msg;
+		deliver(q, &note);
 	} else {
-		f.what = CLI_SOURCE_ANALYZED;
-		f.r = &j->r;
-		deliver(q, &f);
+		deliver(q, &j->f);
 	}
-	tg_audit_result_release(&j->r);
+	tg_engine_file_release(&j->f);
 	free(j->path);
 	q->head++;
 	return q->failed;
 }
 
-/* Hand every queued job to the caller, in order. */
+/* Hand every queued job to the sink, in order. */
 static int
 drain(struct run *q)
 {
@@ -260,10 +395,10 @@ drain(struct run *q)
 /* Queue one file, first handing the oldest job over when the ring is
  * full, and after it any that are done already. */
 static int
-queue_file(struct run *q, const char *path, enum cli_lang lang, int regular,
-	   int walked)
+queue_file(struct run *q, const char *path, const struct tg_lang *L,
+	   int regular, int walked)
 {
-	struct tg_audit_result init = TG_AUDIT_RESULT_INIT;
+	struct tg_engine_file init = TG_ENGINE_FILE_INIT;
 	struct job *j;
 	char *copy;
 	int ready;
@@ -283,10 +418,11 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular,
 	memset(j, 0, sizeof(*j));
 	atomic_init(&j->done, 0);
 	j->path = copy;
-	j->lang = lang;
 	j->regular = regular;
 	j->walked = walked;
-	j->r = init;
+	j->f = init;
+	j->f.path = copy;
+	j->f.lang = L;
 	pthread_mutex_lock(&q->mu);
 	q->tail++;
 	pthread_cond_signal(&q->queued);
@@ -302,16 +438,15 @@ queue_file(struct run *q, const char *path, enum cli_lang lang, int regular,
 /* An outcome that is no job (a note of the walk, an operand's), in its
  * place: after the files queued before it. */
 static int
-tell(struct run *q, enum cli_source_what what, const char *path, int operand,
+tell(struct run *q, enum tg_engine_what what, const char *path, int operand,
      const char *msg)
 {
-	struct cli_source_file f;
+	struct tg_engine_file f = TG_ENGINE_FILE_INIT;
 
 	if (drain(q))
 		return q->failed;
 	if (q->over)
 		return TG_ELIMIT; /* past the walk's bound: dropped, it stops */
-	memset(&f, 0, sizeof(f));
 	f.what = what;
 	f.path = path;
 	f.operand = operand;
@@ -320,34 +455,23 @@ tell(struct run *q, enum cli_source_what what, const char *path, int operand,
 }
 
 static int
-excluded(const struct cli_list *l, const char *name, const char *rel)
-{
-	size_t k;
-
-	for (k = 0; l && k < l->n; k++)
-		if (fnmatch(l->v[k], name, 0) == 0 ||
-		    (rel && fnmatch(l->v[k], rel, 0) == 0))
-			return 1;
-	return 0;
-}
-
-static int
 want(void *ctx, const struct tg_walk_entry *e)
 {
 	const struct run *q = ctx;
 
-	if (excluded(q->o->excludes, e->name, e->rel))
+	if (tg_sources_excluded(q->e->o.excludes, q->e->o.nexcludes, e->name,
+				e->rel))
 		return 0;
 	if (e->st && S_ISDIR(e->st->st_mode))
-		return !cli_source_skip_dir(e);
-	return cli_source_lang(e->name) != CLI_LANG_NONE;
+		return !tg_sources_skip_dir(e);
+	return tg_lang_of_name(e->name) != NULL;
 }
 
 static int
 on_file(void *ctx, const struct tg_walk_entry *e)
 {
 	/* no stat: a regular file as readdir says (TG_WALK_LAZY_FILES) */
-	return queue_file(ctx, e->path, cli_source_lang(e->name),
+	return queue_file(ctx, e->path, tg_lang_of_name(e->name),
 			  !e->st || S_ISREG(e->st->st_mode), 1);
 }
 
@@ -363,7 +487,7 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	/* a link to itself (or a chain too long to resolve) is a loop,
 	 * like a link to a directory above it */
 	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
-		return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0,
+		return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0,
 			    "a symlink loop");
 	if (why == TG_WALK_DANGLING && e->is_link) {
 		ssize_t n = readlink(e->path, buf, sizeof(buf) - 1);
@@ -374,15 +498,15 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 			buf[n] = '\0';
 			snprintf(m, sizeof(m),
 				 "a dangling symbolic link to '%s'", buf);
-			return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0, m);
+			return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0, m);
 		}
 	}
 	if (why == TG_WALK_UNREADABLE) {
 		snprintf(buf, sizeof(buf), "cannot read '%s': %s", e->path,
 			 msg);
-		return tell(ctx, CLI_SOURCE_UNREADABLE, e->path, 0, buf);
+		return tell(ctx, TG_ENGINE_UNREADABLE, e->path, 0, buf);
 	}
-	return tell(ctx, CLI_SOURCE_SKIPPED, e->path, 0, msg);
+	return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0, msg);
 }
 
 static int
@@ -393,22 +517,21 @@ operand(struct run *q, const char *path)
 	struct stat st;
 	char buf[512];
 	const char *base;
-	enum cli_lang lang;
+	const struct tg_lang *L;
 	int rc;
 
 	if (stat(path, &st)) {
 		snprintf(buf, sizeof(buf), "cannot read '%s': %s", path,
 			 strerror(errno));
-		return tell(q, CLI_SOURCE_UNREADABLE, path, 1, buf);
+		return tell(q, TG_ENGINE_UNREADABLE, path, 1, buf);
 	}
 	if (!S_ISDIR(st.st_mode)) {
 		base = strrchr(path, '/');
-		lang = cli_source_lang(base ? base + 1 : path);
-		if (lang == CLI_LANG_NONE)
-			return tell(q, CLI_SOURCE_SKIPPED, path, 1,
-				    "not a Python, C, C++ or CUDA file by "
-				    "its name");
-		return queue_file(q, path, lang, S_ISREG(st.st_mode), 0)
+		L = tg_lang_of_name(base ? base + 1 : path);
+		if (!L)
+			return tell(q, TG_ENGINE_SKIPPED, path, 1,
+				    q->e->not_source);
+		return queue_file(q, path, L, S_ISREG(st.st_mode), 0)
 			   ? q->failed
 			   : drain(q);
 	}
@@ -428,12 +551,12 @@ operand(struct run *q, const char *path)
 		snprintf(buf, sizeof(buf),
 			 "more than %" PRIu64 " bytes of files under '%s'",
 			 TG_WALK_BYTES_DEFAULT, path);
-		return tell(q, CLI_SOURCE_UNREADABLE, path, 1, buf);
+		return tell(q, TG_ENGINE_UNREADABLE, path, 1, buf);
 	}
 	if (rc == TG_ENOMEM)
 		return q->failed = TG_ENOMEM;
 	if (rc)
-		return tell(q, CLI_SOURCE_UNREADABLE, path, 1, err.msg);
+		return tell(q, TG_ENGINE_UNREADABLE, path, 1, err.msg);
 	return 0;
 }
 
@@ -455,18 +578,31 @@ cmp_path(const void *pa, const void *pb)
 	return *a < *b ? -1 : 1;
 }
 
+/* The worker threads to start: threads less the caller's; by default
+ * one per online CPU but one (the calling thread runs jobs too while it
+ * waits, so that no thread waits for a CPU), at least one. */
+static size_t
+workers(const struct tg_engine_opts *o)
+{
+	long ncpu;
+
+	if (o->threads)
+		return o->threads < TG_ENGINE_THREADS_MAX
+			   ? o->threads - 1
+			   : TG_ENGINE_THREADS_MAX - 1;
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	return ncpu < 2			       ? 1
+	       : ncpu >= TG_ENGINE_THREADS_MAX ? TG_ENGINE_THREADS_MAX - 1
+					       : (size_t)ncpu - 1;
+}
+
 int
-cli_source_run(const struct cli_source_opts *o, const char *const *paths,
-	       size_t n)
+tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
+	      const struct tg_engine_sink *sink, struct tg_err *err)
 {
 	struct run *q;
 	const char **ops;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	/* the main thread runs jobs too while it waits: one worker
-	 * fewer than CPUs, so that no thread waits for a CPU */
-	size_t k, nw = ncpu < 2		    ? 1
-		       : ncpu > WORKERS_MAX ? WORKERS_MAX
-					    : (size_t)ncpu - 1;
+	size_t k, nw = workers(&e->o);
 	int rc;
 
 	q = calloc(1, sizeof(*q));
@@ -474,11 +610,14 @@ cli_source_run(const struct cli_source_opts *o, const char *const *paths,
 	if (!q || !ops) {
 		free(q);
 		free(ops);
-		return TG_ENOMEM;
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
 	memcpy(ops, paths, n * sizeof(*ops));
+	/* the operands in the walk's order too, so that the outcomes are
+	 * sorted by path whatever order they came in */
 	qsort(ops, n, sizeof(*ops), cmp_path);
-	q->o = o;
+	q->e = e;
+	q->sink = sink;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->queued, NULL);
 	pthread_cond_init(&q->done, NULL);
@@ -486,7 +625,7 @@ cli_source_run(const struct cli_source_opts *o, const char *const *paths,
 	for (k = 0; k < nw; k++)
 		if (pthread_create(&q->th[q->nth], NULL, worker, q) == 0)
 			q->nth++;
-	if (!q->nth)
+	if (nw && !q->nth)
 		q->failed = TG_ENOMEM;
 	for (k = 0; k < n && !q->failed; k++)
 		operand(q, ops[k]);
@@ -503,5 +642,7 @@ cli_source_run(const struct cli_source_opts *o, const char *const *paths,
 	rc = q->failed;
 	free(q);
 	free(ops);
+	if (rc == TG_ENOMEM)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
 	return rc;
 }

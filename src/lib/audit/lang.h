@@ -1,0 +1,90 @@
+/* lang.h - the audit languages: one struct of operations each, and the
+ * registry the engine iterates
+ * SPDX-License-Identifier: MIT
+ *
+ * A language is what the audit engine (audit/engine) needs to know to
+ * read a file of it: how a file is recognised (its name's suffixes),
+ * which bytes it accepts, and its analyzer (an index built once from the
+ * table, read-only afterwards and shared by every thread, and the
+ * function that analyzes one file's bytes with it). Each language is one
+ * file (lang_py.c, lang_cxx.c) defining its struct tg_lang, and one row
+ * of the registry in lang.c; the engine knows no language by name.
+ */
+#ifndef TG_LIB_AUDIT_LANG_H
+#define TG_LIB_AUDIT_LANG_H
+
+#include <stddef.h>
+
+#include "lib/audit/audit.h"
+#include "lib/table/table.h"
+#include "lib/util/err.h"
+
+/* Which bytes a file of the language may hold; a file with others is
+ * skipped as undecodable. */
+enum tg_lang_bytes {
+	/* UTF-8 text only: its first invalid sequence or NUL byte skips it
+	 * (Python source, PEP 3120) */
+	TG_LANG_UTF8,
+	/* any byte but NUL: compilers take any bytes in comments and
+	 * strings, but a NUL byte means it is no source at all (C, C++,
+	 * CUDA) */
+	TG_LANG_NO_NUL,
+};
+
+/* The rewrite hooks of audit --fix (issue 27) for one language, defined
+ * with them; a language without them has fix NULL. */
+struct tg_lang_fix;
+
+struct tg_lang {
+	/* what the table's "language" says of its entries ("python",
+	 * "c++"), and what messages call the language */
+	const char *name;
+	/* what messages call its files, NULL-terminated ("Python"; "C",
+	 * "C++", "CUDA") */
+	const char *const *kinds;
+	/* the suffixes of its file names (".py"), NULL-terminated; a file
+	 * is the first language's whose suffix its name ends in (after the
+	 * last dot, never a leading one) */
+	const char *const *suffixes;
+	enum tg_lang_bytes bytes;
+	/* The analyzer's index for table t, into *out (freed with
+	 * index_free, which takes NULL): 0 or a negative TG_E* code. */
+	int (*index_new)(void **out, const struct tg_table *t,
+			 struct tg_err *err);
+	void (*index_free)(void *ix);
+	/* Look only for the entries want(a, ctx) holds (an optimisation;
+	 * the findings of the others are dropped by the engine anyway), or
+	 * NULL when the analyzer cannot; called before the index is
+	 * shared. */
+	void (*index_only)(void *ix,
+			   int (*want)(const struct tg_api *a, void *ctx),
+			   void *ctx);
+	/* Analyze src[0..len) (text as bytes says; path for notes only),
+	 * appending to r; any thread, ix read-only. 0 or TG_ENOMEM: bad
+	 * source is never an error, at worst a note. */
+	int (*analyze)(const void *ix, const char *src, size_t len,
+		       const char *path, struct tg_audit_result *r,
+		       struct tg_err *err);
+	/* issue 27 (audit --fix): NULL until the language can rewrite */
+	const struct tg_lang_fix *fix;
+};
+
+/* The languages, one row each (lang_<name>.c). */
+extern const struct tg_lang tg_lang_py;
+extern const struct tg_lang tg_lang_cxx;
+
+/* The registry: the number of languages, and the k-th (0 <= k <
+ * tg_lang_count()), in the order a file name is tried. */
+size_t tg_lang_count(void);
+const struct tg_lang *tg_lang_at(size_t k);
+/* Where L is in the registry (tg_lang_at(tg_lang_index(L)) == L); L must
+ * be one of its rows. */
+size_t tg_lang_index(const struct tg_lang *L);
+
+/* The language of a file named name (a base name), by its suffix, or
+ * NULL when none has it. */
+const struct tg_lang *tg_lang_of_name(const char *name);
+/* The language whose name is name ("python", "c++"), or NULL. */
+const struct tg_lang *tg_lang_find(const char *name);
+
+#endif

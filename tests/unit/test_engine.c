@@ -1,0 +1,304 @@
+/* test_engine.c - unit tests for lib/audit/engine: a tree audited through
+ * the library's API, without the command line
+ * SPDX-License-Identifier: MIT
+ *
+ * A temporary tree of Python and C++ files (with one the walk never
+ * enters, one undecodable, one with a suppression, a dangling link) is
+ * audited with the built-in table for torch 2.11; each outcome is
+ * written as one line "WHAT PATH [LANG] FINDINGS | NOTES" and the lines
+ * compared with what they must be, for 1, 2, 4 and the default number of
+ * threads (the same lines in the same order each time), and with the
+ * operands given in another order. Then: the results left as the
+ * analyzers give them (no torch), --exclude, a sink that stops the run,
+ * operands that cannot be read, and tg_engine_buffer.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "lib/audit/engine.h"
+#include "lib/audit/lang.h"
+#include "lib/util/buf.h"
+
+static const char *const what_names[] = {"analyzed", "too-large", "undecodable",
+					 "unreadable", "skipped"};
+
+struct seen {
+	struct tg_buf out;
+	const struct tg_engine *e;
+	size_t calls, stop_at; /* stop_at: return TG_EINVAL at that call */
+};
+
+static int
+on_file(void *ctx, struct tg_engine_file *f)
+{
+	struct seen *s = ctx;
+	size_t k;
+
+	if (++s->calls == s->stop_at)
+		return TG_EINVAL;
+	tg_buf_addf(&s->out, "%s %s%s", what_names[f->what], f->path,
+		    f->operand ? " (operand)" : "");
+	if (f->lang)
+		tg_buf_addf(&s->out, " [%s]", f->lang->name);
+	if (f->what == TG_ENGINE_UNDECODABLE)
+		tg_buf_addf(&s->out, " %s %zu:%zu", f->why, f->line, f->col);
+	if (f->msg)
+		tg_buf_addf(&s->out, " '%s'", f->msg);
+	for (k = 0; k < f->r.nfindings; k++) {
+		const struct tg_audit_finding *x = &f->r.findings[k];
+
+		tg_buf_addf(&s->out, " %zu:%zu %s", x->line, x->column,
+			    x->api->id);
+		if (s->e)
+			tg_buf_addf(&s->out, "%s",
+				    tg_engine_fails(s->e, x) ? "!" : "");
+	}
+	for (k = 0; k < f->notes.n; k++)
+		tg_buf_addf(&s->out, " | %s:%zu %s", f->notes.v[k].path,
+			    f->notes.v[k].line, f->notes.v[k].rule);
+	tg_buf_addc(&s->out, '\n');
+	return 0;
+}
+
+static void
+mk(const char *path, const char *text, size_t len)
+{
+	char dir[512];
+	char *slash;
+	FILE *fp;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (slash = strchr(dir, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0755);
+		*slash = '/';
+	}
+	fp = fopen(path, "wb");
+	CHECK(fp != NULL, "cannot write '%s'", path);
+	if (fp) {
+		fwrite(text, 1, len, fp);
+		fclose(fp);
+	}
+}
+
+#define MK(path, lit) mk(path, lit, sizeof(lit) - 1)
+
+/* Audit paths with o (threads as given) into a fresh string. */
+static char *
+audit(const struct tg_engine_opts *o, const char *const *paths, size_t n,
+      size_t stop_at, int *rc)
+{
+	struct tg_engine *e = NULL;
+	struct tg_err err = TG_ERR_INIT;
+	struct seen s = {TG_BUF_INIT, NULL, 0, 0};
+	struct tg_engine_sink sink = {on_file, NULL, &s};
+	char *out;
+
+	*rc = tg_engine_new(&e, o, &err);
+	CHECK(*rc == 0, "tg_engine_new: %s", err.msg);
+	if (*rc)
+		return strdup("");
+	s.e = o->torch ? e : NULL;
+	s.stop_at = stop_at;
+	*rc = tg_engine_run(e, paths, n, &sink, &err);
+	tg_engine_free(e);
+	CHECK(!tg_buf_error(&s.out), "out of memory");
+	out = strdup(s.out.data ? s.out.data : "");
+	tg_buf_release(&s.out);
+	return out;
+}
+
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static const char want_judged[] =
+    "analyzed t/a/x.py [python] 2:1 torch.cuda.amp.GradScaler!\n"
+    "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+    "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n"
+    "analyzed t/a-b/s.py [python] | t/a-b/s.py:2 unused-suppression\n"
+    "skipped t/gone.py 'a dangling symbolic link to 'nowhere.py''\n"
+    "analyzed t/plain.h [c++]\n"
+    "undecodable t/zero.c [c++] a NUL byte 2:2\n";
+
+/* the same less the dangling link, not among the operands */
+static const char want_swapped[] =
+    "analyzed t/a/x.py [python] 2:1 torch.cuda.amp.GradScaler!\n"
+    "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+    "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n"
+    "analyzed t/a-b/s.py [python] | t/a-b/s.py:2 unused-suppression\n"
+    "analyzed t/plain.h [c++]\n"
+    "undecodable t/zero.c [c++] a NUL byte 2:2\n";
+
+int
+main(void)
+{
+	char dir[] = "/tmp/tg-test-engine-XXXXXX";
+	struct tg_table t;
+	struct tg_version v = TG_VERSION_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_engine_opts o;
+	struct tg_engine *e = NULL;
+	const char *paths[] = {"t"};
+	const char *swapped[] = {"t/plain.h", "t/a", "t/a-b/s.py", "t/zero.c"};
+	const char *bad[] = {"missing", "t/notes.txt"};
+	const char *excludes[] = {"a", "*.h"};
+	size_t threads[] = {1, 2, 4, 0, 64}, k;
+	char *got;
+	int rc;
+
+	if (!mkdtemp(dir) || chdir(dir)) {
+		CHECK(0, "mkdtemp");
+		return check_result("test_engine");
+	}
+	CHECK(tg_table_default(&t, &err) == 0, "table: %s", err.msg);
+	CHECK(tg_version_parse(&v, "2.11", 4, &err) == 0, "2.11: %s", err.msg);
+
+	MK("t/a/x.py", "import torch\ntorch.cuda.amp.GradScaler()\n");
+	MK("t/a/y.py", "x = '\xff'\n");
+	MK("t/a/z.cu", "AT_CHECK(x, \"y\");\n");
+	/* a/x before a-b/x: the walk's order, '/' first */
+	MK("t/a-b/s.py", "import torch\nx = 1  # torchgate: ignore[THC]\n");
+	/* C and C++ take any byte but NUL, the first NUL after invalid
+	 * UTF-8 */
+	mk("t/zero.c", "int \xff;\nx\0\n", 9);
+	MK("t/plain.h", "int f(void);\n");
+	MK("t/notes.txt", "AT_CHECK\n");
+	MK("t/.git/hook.py", "import torch.cuda.amp\n");
+	MK("t/env/pyvenv.cfg", "home = /usr/bin\n");
+	MK("t/env/lib/site.py", "import torch.cuda.amp\n");
+	MK("t/build/gen.h", "AT_CHECK(1);\n");
+	CHECK(symlink("nowhere.py", "t/gone.py") == 0, "symlink: %s",
+	      strerror(errno));
+
+	memset(&o, 0, sizeof(o));
+	o.table = &t;
+	o.torch = &v;
+	o.min = TG_AUDIT_RANK_PRIVATE;
+
+	/* the same outcomes in the same order for any number of threads */
+	for (k = 0; k < sizeof(threads) / sizeof(threads[0]); k++) {
+		o.threads = threads[k];
+		got = audit(&o, paths, 1, 0, &rc);
+		CHECK(rc == 0, "threads %zu: rc %d", threads[k], rc);
+		CHECK_STR(got, want_judged, "judged tree");
+		free(got);
+	}
+	/* the operands sorted as the walk sorts names, whatever their
+	 * order */
+	o.threads = 2;
+	got = audit(&o, swapped, 4, 0, &rc);
+	CHECK(rc == 0, "swapped: rc %d", rc);
+	CHECK_STR(got, want_swapped, "operands in another order");
+	free(got);
+
+	/* excluded by name (a directory, a glob) */
+	o.excludes = excludes;
+	o.nexcludes = 2;
+	got = audit(&o, paths, 1, 0, &rc);
+	CHECK_STR(got,
+		  "analyzed t/a-b/s.py [python] | t/a-b/s.py:2 "
+		  "unused-suppression\n"
+		  "skipped t/gone.py 'a dangling symbolic link to "
+		  "'nowhere.py''\n"
+		  "undecodable t/zero.c [c++] a NUL byte 2:2\n",
+		  "excludes");
+	free(got);
+	o.excludes = NULL;
+	o.nexcludes = 0;
+
+	/* what cannot be read, and what no language claims, are outcomes
+	 * about the operand, not errors */
+	got = audit(&o, bad, 2, 0, &rc);
+	CHECK(rc == 0, "bad operands: rc %d", rc);
+	CHECK_STR(got,
+		  "unreadable missing (operand) 'cannot read 'missing': No "
+		  "such file or directory'\n"
+		  "skipped t/notes.txt (operand) 'not a Python, C, C++ or "
+		  "CUDA file by its name'\n",
+		  "bad operands");
+	free(got);
+
+	/* a sink's error stops the run and is what it returns */
+	got = audit(&o, paths, 1, 3, &rc);
+	CHECK(rc == TG_EINVAL, "stopped: rc %d", rc);
+	CHECK_STR(got,
+		  "analyzed t/a/x.py [python] 2:1 torch.cuda.amp.GradScaler!\n"
+		  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n",
+		  "stopped at the third outcome");
+	free(got);
+
+	/* too large: x.py has 41 bytes */
+	o.file_max = 20;
+	got = audit(&o, swapped, 2, 0, &rc);
+	CHECK_STR(got,
+		  "too-large t/a/x.py [python]\n"
+		  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+		  "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n"
+		  "analyzed t/plain.h [c++]\n",
+		  "file_max");
+	free(got);
+	o.file_max = 0;
+
+	/* without a torch, the analyzers' results as they are: the
+	 * suppression is kept, no note made */
+	o.torch = NULL;
+	got = audit(&o, swapped + 2, 1, 0, &rc);
+	CHECK_STR(got, "analyzed t/a-b/s.py [python]\n", "raw");
+	free(got);
+	o.torch = &v;
+
+	/* one buffer as a language: what audit --fix re-reads */
+	CHECK(tg_engine_new(&e, &o, &err) == 0, "new: %s", err.msg);
+	if (e) {
+		static const char py[] =
+		    "from torch.cuda.amp import autocast\n";
+		struct tg_engine_file f = TG_ENGINE_FILE_INIT;
+
+		rc = tg_engine_buffer(e, tg_lang_find("python"), py,
+				      sizeof(py) - 1, "mem.py", &f, &err);
+		CHECK(rc == 0 && f.what == TG_ENGINE_ANALYZED &&
+			  f.r.nfindings == 1 &&
+			  strcmp(f.r.findings[0].api->id,
+				 "torch.cuda.amp.autocast") == 0 &&
+			  tg_engine_rank(e, f.r.findings[0].api) ==
+			      TG_AUDIT_RANK_DEPRECATED,
+		      "buffer: rc %d, %zu findings", rc, f.r.nfindings);
+		CHECK_STR(f.path, "mem.py", "buffer path");
+		tg_engine_file_release(&f);
+		rc = tg_engine_buffer(e, tg_lang_of_name("k.cuh"), "a\0b", 3,
+				      "mem.cuh", &f, &err);
+		CHECK(rc == 0 && f.what == TG_ENGINE_UNDECODABLE &&
+			  f.line == 1 && f.col == 2,
+		      "buffer with a NUL: %d %zu:%zu", f.what, f.line, f.col);
+		tg_engine_file_release(&f);
+		tg_engine_free(e);
+	}
+
+	/* the registry */
+	CHECK(tg_lang_of_name("x.pyi") == &tg_lang_py, "pyi");
+	CHECK(tg_lang_of_name("x.cxx") == &tg_lang_cxx, "cxx");
+	CHECK(tg_lang_of_name(".py") == NULL, "a dot file");
+	CHECK(tg_lang_of_name("x.pyc") == NULL, "pyc");
+	CHECK(tg_lang_at(tg_lang_index(&tg_lang_cxx)) == &tg_lang_cxx, "index");
+	CHECK(tg_lang_at(tg_lang_count()) == NULL, "past the end");
+
+	tg_version_release(&v);
+	tg_table_release(&t);
+	CHECK(chdir("/") == 0 &&
+		  nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS) == 0,
+	      "cannot remove '%s'", dir);
+	return check_result("test_engine");
+}
