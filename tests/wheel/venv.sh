@@ -38,7 +38,7 @@ check "ldd: libcjson.so.1 is the wheel's" \
 check "ldd: no PCRE2 (linked in)" "$(ldd "$V/bin/torchgate" | grep -c pcre2)" 0
 err=$(env -i HOME="$tmp" "$V/bin/torchgate" update --url http://127.0.0.1:1/apis.json 2>&1)
 check "update: exit status" "$?" 5
-check "update: message" "$err" "torchgate: update: the network commands are not built (the Python wheel carries no libcurl; build torchgate from its source for update and releases): configure --with-libcurl"
+check_has "update: message" "$err" "torchgate: update: the network commands are not built (the Python wheel carries no libcurl; build torchgate from its source for update and releases)"
 out=$(env -i HOME="$tmp" "$V/bin/torchgate" releases --index http://127.0.0.1:1/ 2>"$tmp/rel.err")
 check "releases: exit status (the built-in list)" "$?" 0
 check_has "releases: why" "$(cat "$tmp/rel.err")" "the Python wheel carries no libcurl"
