@@ -4,37 +4,34 @@
 # Plain setuptools: no torch import, no torch.utils.cpp_extension. The
 # flags are those of the torch that sys.executable's environment would
 # import (in a PEP 517 isolated build, torchgate looks through pip's build
-# environment to the target interpreter).
+# environment to the target interpreter). The torchgate package comes
+# from [build-system] requires (the torchgate wheel, binary included).
 #
 # TGEXT_CUDA=1 builds the CUDA variant: csrc/tgext_cuda.cu is compiled
 # by nvcc with 'torchgate flags --cuda' nvcc flags (the architectures
 # from TORCH_CUDA_ARCH_LIST, e.g. 9.0) and linked in; tgext.has_cuda()
 # then says True and tgext.add_one_cuda(t) runs a kernel.
-import json
 import os
-import subprocess
 import sys
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+
+import torchgate
 
 NAME = "tgext"
 CUDA = os.environ.get("TGEXT_CUDA", "") not in ("", "0")
 
 
 def torchgate_flags():
-    cmd = ["torchgate", "flags", "--python", sys.executable, "--name", NAME,
-           "--format=json"]
-    if CUDA:
-        cmd.append("--cuda")
+    """torchgate flags' whole document for sys.executable's torch; a
+    failure stops the build with torchgate's message (a missing
+    pybind11-dev, no torch, a torch without CUDA, ...)."""
     try:
-        out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE)
-    except FileNotFoundError:
-        sys.exit("tgext: torchgate is not on PATH")
-    except subprocess.CalledProcessError as e:
-        # torchgate printed why (a missing pybind11-dev, no torch, ...)
-        sys.exit("tgext: '%s' failed (exit status %d)" % (" ".join(cmd), e.returncode))
-    return json.loads(out.stdout)
+        return torchgate.flags(python=sys.executable, name=NAME, cuda=CUDA,
+                               full=True)
+    except torchgate.TorchgateError as e:
+        sys.exit("tgext: %s" % e)
 
 
 FLAGS = torchgate_flags()
@@ -56,7 +53,7 @@ class BuildExt(build_ext):
 
 
 sources = ["csrc/tgext.cpp"]
-macros = list(map(tuple, FLAGS["extension"]["define_macros"]))
+macros = [tuple(m) for m in FLAGS["extension"]["define_macros"]]
 if CUDA:
     sources.append("csrc/tgext_cuda.cu")
     macros.append(("TGEXT_CUDA", "1"))

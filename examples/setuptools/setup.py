@@ -3,32 +3,40 @@
 This file never imports torch. Under pip, a build runs in an isolated
 environment (PEP 517) that holds only [build-system] requires, so torch
 is usually not importable here, and importing it would cost seconds
-anyway. torchgate reads the target environment's files instead.
+anyway. torchgate reads the target environment's files instead: the
+torchgate package (pyproject.toml's [build-system] requires) runs the
+torchgate binary its wheel installed.
 
 Environment variables:
-  TORCHGATE           the torchgate binary (default: torchgate on PATH)
+  TORCHGATE           the torchgate binary (default: the wheel's, see
+                      torchgate.bin())
   TORCHGATE_ENV_ARGS  where the torch to build against is, as torchgate
                       arguments, for example
                         --python /opt/venv/bin/python
                         --prefix "$CONDA_PREFIX"
                         --site-packages /usr/lib/python3/dist-packages
-                      (default: --python followed by the interpreter that
-                      runs this file; under pip, with or without build
-                      isolation, that is the target environment's
-                      interpreter, and torchgate works out its normal
-                      sys.path from files, not the isolated one; under
-                      python -m build it is build's throwaway venv, and
-                      torchgate describes the interpreter that ran build)
+                      (default: the interpreter that runs this file;
+                      under pip, with or without build isolation, that
+                      is the target environment's interpreter, and
+                      torchgate works out its normal sys.path from
+                      files, not the isolated one; under python -m
+                      build it is build's throwaway venv, and torchgate
+                      describes the interpreter that ran build)
 """
 
 import importlib.util
 import os
 import shlex
-import shutil
-import subprocess
 import sys
 
 from setuptools import Extension, setup
+
+try:
+    import torchgate
+except ImportError:
+    sys.exit("ampext: the torchgate package is not installed: pip install"
+             " torchgate (pip's isolated build installs it, from"
+             " [build-system] requires)")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEADER = os.path.join("build", "ampext_torch_gate.h")  # for csrc/gate.c
@@ -40,45 +48,53 @@ TORCH_SPEC = "torch>=1.13,<3"
 APIS = ["torch.cuda.amp.custom_fwd", "torch.amp.custom_fwd", "torch.amp.autocast"]
 
 
-def env_args():
-    """TORCHGATE_ENV_ARGS as a list: every command takes the same
-    environment options (--python, --prefix, --site-packages)."""
+def env_kw():
+    """TORCHGATE_ENV_ARGS as keyword arguments of the torchgate calls
+    (python=, prefix= or site_packages=); none: sys.executable."""
     args = shlex.split(os.environ.get("TORCHGATE_ENV_ARGS", ""))
-    return args or ["--python", sys.executable]
+    names = {"--python": "python", "--prefix": "prefix",
+             "--site-packages": "site_packages"}
+    kw = {}
+    while args:
+        opt = args.pop(0)
+        if "=" in opt:  # --prefix=DIR
+            opt, value = opt.split("=", 1)
+            args.insert(0, value)
+        if opt not in names or not args:
+            sys.exit("ampext: TORCHGATE_ENV_ARGS: expected --python PATH,"
+                     " --prefix DIR or --site-packages DIR..., not '%s'" % opt)
+        if opt == "--site-packages":
+            kw.setdefault("site_packages", []).append(args.pop(0))
+        else:
+            kw[names[opt]] = args.pop(0)
+    return kw
 
 
-def torchgate(command, *args):
-    """Run `torchgate COMMAND` on the target environment; stop the build,
+def gate(call, *args, **kw):
+    """Call torchgate.CALL on the target environment; stop the build,
     with torchgate's own message, when it fails."""
-    exe = os.environ.get("TORCHGATE") or shutil.which("torchgate")
-    if not exe:
-        sys.exit("ampext: torchgate not found: put it on PATH or set TORCHGATE")
-    cmd = [exe, command] + env_args() + list(args)
-    r = subprocess.run(cmd, cwd=HERE, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, universal_newlines=True)
-    if r.returncode != 0:
+    try:
+        return call(*args, **kw, **env_kw())
+    except torchgate.TorchgateError as e:
         hint = ""
-        if r.returncode == 3:  # no torch found there
+        if e.returncode == 3:  # no torch found there
             hint = ("\nampext: install torch first, or point torchgate at the"
                     " environment that has it with TORCHGATE_ENV_ARGS")
-        sys.exit("ampext: %s\n%s%s" % (" ".join(shlex.quote(c) for c in cmd),
-                                       r.stdout.rstrip(), hint))
-    return r.stdout
+        sys.exit("ampext: %s%s" % (e.message, hint))
 
 
-# 1. Refuse an unsupported torch before compiling anything. --policy=base
+# 1. Refuse an unsupported torch before compiling anything. policy="base"
 #    compares the release part only: Debian's 1.13.0a0 and nightlies such
 #    as 2.5.0.dev20240801+cu121 carry the API of their release, but strict
 #    PEP 440 orders them before 1.13 / 2.5 and would refuse them.
-torchgate("verify", "--quiet", "--policy=base", TORCH_SPEC)
+gate(torchgate.verify, TORCH_SPEC, policy="base")
 
 # 2. Write the facts: a C header for the compiler and a Python module for
 #    this file and for the installed package. Unchanged files are left
 #    alone, so their timestamps do not force a rebuild.
 os.makedirs(os.path.join(HERE, "build"), exist_ok=True)
-api_args = [a for api in APIS for a in ("--api", api)]
-torchgate("emit", "--quiet", "--header", HEADER, "--module", MODULE,
-          "--macro-prefix", "AMPEXT", *api_args)
+gate(torchgate.emit, os.path.join(HERE, HEADER), os.path.join(HERE, MODULE),
+     macro_prefix="AMPEXT", apis=APIS)
 
 # 3. Read the module by file path: `import ampext` would run
 #    ampext/__init__.py, which needs the compiled extension and the

@@ -5,11 +5,13 @@
 # usage: cppext-example.sh TORCHGATE SRCDIR
 #
 # The C++ extension example (pybind11, torch/extension.h) whose plain-
-# setuptools setup.py takes its flags from 'torchgate flags' and never
+# setuptools setup.py takes its flags from torchgate.flags() and never
 # imports torch: real pip (Debian's python3-pip) builds its wheel with
 # build isolation on and offline (--no-index --find-links
 # /usr/share/python-wheels: setuptools and wheel from Debian's -whl
-# packages), for Debian's /usr/bin/python3 and its python3-torch. The
+# packages; torchgate, which [build-system] requires names, from the
+# wheel of the CTest fixture "wheel", in $TG_WHEEL_DIR/wheel, with no
+# torchgate on PATH), for Debian's /usr/bin/python3 and its python3-torch. The
 # build log must show no torch import (the isolated environment has
 # none: checked), the wheel is installed with pip into a fresh target
 # directory, and Debian's python3 imports it and calls it on tensors.
@@ -26,15 +28,17 @@ export LC_ALL=C
 PY=/usr/bin/python3
 EXAMPLE=$SRCDIR/examples/cppext
 WHEELS=/usr/share/python-wheels
+TGWHEELS=${TG_WHEEL_DIR:?TG_WHEEL_DIR is not set (the CTest fixture wheel)}/wheel
 need "$EXAMPLE/setup.py" "the example (SRCDIR '$SRCDIR')"
+ls "$TGWHEELS"/torchgate-*.whl >/dev/null 2>&1 || die "no torchgate wheel in '$TGWHEELS' (the fixture wheel-build failed?)"
 need_deb python3-torch python3-pip python3-dev pybind11-dev \
 	python3-setuptools-whl python3-wheel-whl
 need_cmd g++
 
 mkdir -p "$tmp/home" "$tmp/bin" "$tmp/out"
-ln -s "$TG" "$tmp/bin/torchgate"
+# no torchgate on PATH: the builds get the wheel's
 run() {
-	env -i HOME="$tmp/home" PATH="$tmp/bin:/usr/bin:/bin" LC_ALL=C.UTF-8 \
+	env -i HOME="$tmp/home" PATH="/usr/bin:/bin" LC_ALL=C.UTF-8 \
 		PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 "$@"
 }
 cp -R "$EXAMPLE" "$tmp/src" && chmod -R u+w "$tmp/src" && rm -rf "$tmp/src/build" "$tmp/src"/*.egg-info ||
@@ -45,9 +49,11 @@ cp -R "$EXAMPLE" "$tmp/src" && chmod -R u+w "$tmp/src" && rm -rf "$tmp/src/build
 # sys.path when setup.py runs)
 printf 'raise SystemExit("setup.py imported torch")\n' >"$tmp/src/torch.py"
 
+start=$SECONDS
 (cd "$tmp" && run nice -n 10 "$PY" -m pip wheel --no-index --find-links "$WHEELS" \
-	--no-deps -w "$tmp/out" "$tmp/src") >"$tmp/build.log" 2>&1
+	--find-links "$TGWHEELS" --no-deps -w "$tmp/out" "$tmp/src") >"$tmp/build.log" 2>&1
 rc=$?
+note "pip wheel of the example (isolated, torch C++ headers): $((SECONDS - start)) s"
 check "pip wheel (isolated, offline) exit status" "$rc" 0
 [ $rc -eq 0 ] || sed 's/^/      | /' "$tmp/build.log" | tail -n 40
 check_has "the build log (isolated)" "$(cat "$tmp/build.log")" "Installing build dependencies"
@@ -76,7 +82,7 @@ check "tgext imported before torch" "$out" "[3.0, 3.0]"
 
 # ---- the CUDA variant, on a torch without CUDA: torchgate's message ----
 (cd "$tmp" && run TGEXT_CUDA=1 TORCH_CUDA_ARCH_LIST=9.0 "$PY" -m pip wheel --no-index \
-	--find-links "$WHEELS" --no-deps -w "$tmp/out-cuda" "$tmp/src") >"$tmp/cuda.log" 2>&1
+	--find-links "$WHEELS" --find-links "$TGWHEELS" --no-deps -w "$tmp/out-cuda" "$tmp/src") >"$tmp/cuda.log" 2>&1
 check "TGEXT_CUDA=1 on Debian's CPU torch: exit status" "$?" 1
 check_has "its log" "$(cat "$tmp/cuda.log")" "torchgate: flags: torch at '/usr/lib/python3/dist-packages/torch' is not built with CUDA"
 
@@ -96,11 +102,11 @@ mkdir -p "$vsite/torch/include/pybind11" "$vsite/torch/lib" "$tmp/cuda/include" 
 printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\nexit 1\n' "$tmp/nvcc.args" >"$tmp/cuda/bin/nvcc"
 chmod +x "$tmp/cuda/bin/nvcc"
 (cd "$tmp" && run TGEXT_CUDA=1 TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME="$tmp/cuda" "$tmp/venv/bin/python3" \
-	-m pip wheel --no-index --find-links "$WHEELS" --no-deps -w "$tmp/out-cuda2" "$tmp/src") >"$tmp/cuda2.log" 2>&1
+	-m pip wheel --no-index --find-links "$WHEELS" --find-links "$TGWHEELS" --no-deps -w "$tmp/out-cuda2" "$tmp/src") >"$tmp/cuda2.log" 2>&1
 check "TGEXT_CUDA=1 with the fake nvcc: exit status" "$?" 1
 if [ -f "$tmp/nvcc.args" ]; then
 	args=$(cat "$tmp/nvcc.args")
-	want=$(cd "$tmp" && run TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME="$tmp/cuda" torchgate flags --quiet \
+	want=$(cd "$tmp" && run TORCH_CUDA_ARCH_LIST=9.0 CUDA_HOME="$tmp/cuda" "$TG" flags --quiet \
 		--python "$tmp/venv/bin/python3" --name tgext --cuda --nvcc-flags --format=args)
 	check_has "nvcc's arguments" "$args" "csrc/tgext_cuda.cu"
 	check_has "nvcc's arguments" "$args" "-gencode=arch=compute_90,code=sm_90"

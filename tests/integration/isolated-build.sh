@@ -33,7 +33,11 @@ export LC_ALL=C
 PY=/usr/bin/python3
 EXAMPLE=$SRCDIR/examples/setuptools
 WHEELS=/usr/share/python-wheels
+# torchgate, which the example's [build-system] requires names: the
+# wheel of the CTest fixture "wheel"
+TGWHEELS=${TG_WHEEL_DIR:?TG_WHEEL_DIR is not set (the CTest fixture wheel)}/wheel
 need "$EXAMPLE/setup.py" "the example (SRCDIR '$SRCDIR')"
+ls "$TGWHEELS"/torchgate-*.whl >/dev/null 2>&1 || die "no torchgate wheel in '$TGWHEELS' (the fixture wheel-build failed?)"
 need_deb python3-torch python3-pip python3-build python3-venv python3-dev \
 	python3-setuptools-whl python3-wheel-whl
 command -v cc >/dev/null || die "no C compiler (cc): install build-essential"
@@ -51,7 +55,7 @@ VENV_ONLY=PYTHONPATH=$tmp/novirtualenv
 # a clean, offline environment; torchgate on PATH
 run() {
 	env -i HOME="$tmp/home" PATH="$tmp/bin:/usr/bin:/bin" LC_ALL=C.UTF-8 \
-		PIP_NO_INDEX=1 PIP_FIND_LINKS="$WHEELS" PIP_DISABLE_PIP_VERSION_CHECK=1 \
+		PIP_NO_INDEX=1 PIP_FIND_LINKS="$WHEELS $TGWHEELS" PIP_DISABLE_PIP_VERSION_CHECK=1 \
 		PIP_NO_CACHE_DIR=1 "$@"
 }
 
