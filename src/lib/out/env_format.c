@@ -97,7 +97,8 @@ tg_env_format_text(const struct tg_envcheck *ec, int verbose,
 }
 
 int
-tg_env_format_json(const struct tg_envcheck *ec, struct tg_buf *out,
+tg_env_format_json(const struct tg_envcheck *ec,
+		   const struct tg_advisory_report *adv, struct tg_buf *out,
 		   struct tg_err *err)
 {
 	struct tg_jsonw w;
@@ -139,6 +140,8 @@ tg_env_format_json(const struct tg_envcheck *ec, struct tg_buf *out,
 		tg_jsonw_end(&w);
 	}
 	tg_jsonw_end(&w);
+	if (adv)
+		tg_advisory_format_json(&w, adv);
 	tg_jsonw_end(&w);
 	rc = tg_jsonw_finish(&w);
 	return rc ? tg_err_set(err, rc, "out of memory") : 0;
