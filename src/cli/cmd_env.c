@@ -133,8 +133,8 @@ match_advisories(struct cli_ctx *ctx, struct tg_advisory_matches *m,
 	if (!v)
 		return 0;
 	snprintf(matched, cap, "%.*s", (int)strcspn(v->str, "+"), v->str);
-	rep->torch = ctx->torch && ctx->torch->version ? ctx->torch->version
-						       : v->str;
+	rep->torch =
+	    ctx->torch && ctx->torch->version ? ctx->torch->version : v->str;
 	rep->matched = matched;
 	rep->source = tg_cache_source_name(adv_src);
 	rep->from = adv_from;
@@ -149,8 +149,7 @@ match_advisories(struct cli_ctx *ctx, struct tg_advisory_matches *m,
 		if (d->present && d->parsed && tg_version_cmp(&d->v, &pub) > 0)
 			rep->dpkg = d->raw;
 	}
-	return tg_advisory_match(m, &advisories, v, ignores.v, ignores.n,
-				 err);
+	return tg_advisory_match(m, &advisories, v, ignores.v, ignores.n, err);
 }
 
 static int

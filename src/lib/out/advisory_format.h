@@ -13,11 +13,11 @@
 #include "lib/util/jsonw.h"
 
 struct tg_advisory_report {
-	const char *torch;	 /* the torch's version as found */
-	const char *matched;	 /* the public version matched */
-	const char *source;	 /* "built-in", "cache", "file" */
-	const char *from;	 /* the file, NULL when built in */
-	const char *version;	 /* advisories_version */
+	const char *torch;   /* the torch's version as found */
+	const char *matched; /* the public version matched */
+	const char *source;  /* "built-in", "cache", "file" */
+	const char *from;    /* the file, NULL when built in */
+	const char *version; /* advisories_version */
 	/* the Debian package's version when its upstream part is newer
 	 * than matched (Debian's 1.13.1+dfsg says 1.13.0a0), else NULL */
 	const char *dpkg;

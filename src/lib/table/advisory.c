@@ -83,8 +83,8 @@ check_keys(struct aload *L, const struct tg_json *o, const char *const *keys,
 		for (k = 0; keys[k] && strcmp(keys[k], key); k++)
 			;
 		if (!keys[k]) {
-			snprintf(msg, sizeof(msg), "unknown member \"%.60s\" in %s",
-				 key, what);
+			snprintf(msg, sizeof(msg),
+				 "unknown member \"%.60s\" in %s", key, what);
 			return afail(L, msg);
 		}
 	}
@@ -100,8 +100,8 @@ check_keys(struct aload *L, const struct tg_json *o, const char *const *keys,
 /* A string member: required non-empty (nullable 0) or a string or null
  * (nullable 1, *out NULL for null). */
 static int
-get_str(struct aload *L, const struct tg_json *o, const char *key,
-	int nullable, char **out)
+get_str(struct aload *L, const struct tg_json *o, const char *key, int nullable,
+	char **out)
 {
 	char msg[120];
 	const struct tg_json *v = tg_json_get(o, key);
@@ -110,26 +110,47 @@ get_str(struct aload *L, const struct tg_json *o, const char *key,
 	if (nullable && tg_json_is_null(v))
 		return 0;
 	if (!tg_json_is_string(v) || !*tg_json_string(v)) {
-		snprintf(msg, sizeof(msg), "\"%s\" must be a non-empty string%s",
-			 key, nullable ? " or null" : "");
+		snprintf(msg, sizeof(msg),
+			 "\"%s\" must be a non-empty string%s", key,
+			 nullable ? " or null" : "");
 		return afail(L, msg);
 	}
 	*out = strdup(tg_json_string(v));
 	return *out ? 0 : oom(L);
 }
 
+/* n digits or more at s (exactly n when exact); the end, or NULL. */
+static const char *
+digits(const char *s, size_t n, int exact)
+{
+	size_t k = strspn(s, "0123456789");
+
+	return k < n || (exact && k != n) ? NULL : s + k;
+}
+
+/* PYSEC-YYYY-N, CVE-YYYY-NNNN..., GHSA-xxxx-xxxx-xxxx. */
 static int
 valid_id(const char *s)
 {
-	size_t n;
+	const char *p;
+	size_t k;
 
-	if (strncmp(s, "PYSEC-", 6) == 0 || strncmp(s, "GHSA-", 5) == 0 ||
-	    strncmp(s, "CVE-", 4) == 0) {
-		n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			      "abcdefghijklmnopqrstuvwxyz0123456789-");
-		return s[n] == '\0' && s[strlen(s) - 1] != '-';
+	if (strncmp(s, "PYSEC-", 6) == 0 || strncmp(s, "CVE-", 4) == 0) {
+		int cve = s[0] == 'C';
+
+		p = digits(s + (cve ? 4 : 6), 4, 1);
+		if (!p || *p != '-')
+			return 0;
+		p = digits(p + 1, cve ? 4 : 1, 0);
+		return p && !*p;
 	}
-	return 0;
+	if (strncmp(s, "GHSA-", 5) != 0)
+		return 0;
+	for (p = s + 5, k = 0; k < 3; k++, p += 5)
+		if (strspn(p, "23456789cfghjmpqrvwx") != 4 ||
+		    p[4] != (k < 2 ? '-' : '\0'))
+			return 0;
+	return 1;
 }
 
 /* An array of strings; ids 1: each an advisory id. */
@@ -153,8 +174,7 @@ get_strs(struct aload *L, const struct tg_json *o, const char *key, int ids,
 		const char *s = tg_json_string(it);
 
 		if (!s || !*s || (ids && !valid_id(s))) {
-			snprintf(msg, sizeof(msg),
-				 "\"%s\" must hold %s", key,
+			snprintf(msg, sizeof(msg), "\"%s\" must hold %s", key,
 				 ids ? "PYSEC, GHSA or CVE ids"
 				     : "non-empty strings");
 			return afail(L, msg);
@@ -210,8 +230,9 @@ parse_range(struct aload *L, const struct tg_json *o,
 	if ((rc = get_version(L, "introduced", tg_json_string(in),
 			      &r->introduced)))
 		return rc;
-	r->kind = fx ? TG_ADVISORY_FIXED : la ? TG_ADVISORY_LAST
-					      : TG_ADVISORY_OPEN;
+	r->kind = fx   ? TG_ADVISORY_FIXED
+		  : la ? TG_ADVISORY_LAST
+		       : TG_ADVISORY_OPEN;
 	if (fx || la) {
 		rc = get_version(L, fx ? "fixed" : "last_affected",
 				 tg_json_string(fx ? fx : la), &r->end);
@@ -238,9 +259,9 @@ static int
 parse_one(struct aload *L, const struct tg_json *o, struct tg_advisory *a)
 {
 	static const char *const keys[] = {
-	    "id",	"aliases",   "summary",	 "apis",     "severity",
-	    "cvss",	"ranges",    "fixed",	 "published", "modified",
-	    "withdrawn", "disputed", "notes",	 "references", NULL};
+	    "id",	 "aliases",  "summary", "apis",	      "severity",
+	    "cvss",	 "ranges",   "fixed",	"published",  "modified",
+	    "withdrawn", "disputed", "notes",	"references", NULL};
 	static const char *const dates[] = {"published", "modified",
 					    "withdrawn"};
 	const struct tg_json *v, *it;
@@ -265,8 +286,9 @@ parse_one(struct aload *L, const struct tg_json *o, struct tg_advisory *a)
 	if (a->severity && strcmp(a->severity, "critical") &&
 	    strcmp(a->severity, "high") && strcmp(a->severity, "moderate") &&
 	    strcmp(a->severity, "low"))
-		return afail(L, "\"severity\" must be critical, high, moderate, "
-				"low or null");
+		return afail(L,
+			     "\"severity\" must be critical, high, moderate, "
+			     "low or null");
 	if (a->fixed) {
 		struct tg_version fv = TG_VERSION_INIT;
 
@@ -308,6 +330,15 @@ parse_one(struct aload *L, const struct tg_json *o, struct tg_advisory *a)
 					"to 10");
 		a->cvss = tg_json_number(s);
 	}
+	for (k = 0; k < a->naliases; k++) {
+		size_t j;
+
+		for (j = k + 1; j < a->naliases; j++)
+			if (strcmp(a->aliases[k], a->aliases[j]) == 0)
+				return afail(L, "an alias is given twice");
+		if (strcmp(a->aliases[k], a->id) == 0)
+			return afail(L, "an alias is the id itself");
+	}
 	v = tg_json_get(o, "ranges");
 	if (!tg_json_is_array(v) || !tg_json_size(v))
 		return afail(L, "\"ranges\" must be a non-empty array");
@@ -318,6 +349,20 @@ parse_one(struct aload *L, const struct tg_json *o, struct tg_advisory *a)
 		a->nranges++;
 		if (rc)
 			return rc;
+	}
+	/* "fixed" is the highest fixed end, as the ranges say */
+	{
+		const struct tg_version *hi = NULL;
+
+		for (k = 0; k < a->nranges; k++)
+			if (a->ranges[k].kind == TG_ADVISORY_FIXED &&
+			    (!hi || tg_version_cmp(&a->ranges[k].end, hi) > 0))
+				hi = &a->ranges[k].end;
+		if (hi ? !a->fixed || strcmp(a->fixed, hi->str) != 0
+		       : a->fixed != NULL)
+			return afail(L,
+				     "\"fixed\" must be the highest fixed "
+				     "version of the ranges (null when none)");
 	}
 	return 0;
 }
@@ -370,11 +415,12 @@ int
 tg_advisory_parse(struct tg_advisories *a, const char *text, size_t len,
 		  const char *name, struct tg_err *err)
 {
-	static const char *const top[] = {"schema_version", "advisories_version",
-					  "package", "description",
+	static const char *const top[] = {
+	    "schema_version", "advisories_version", "package",
+	    "description",    "advisories",	    NULL};
+	static const char *const req[] = {"schema_version",
+					  "advisories_version", "package",
 					  "advisories", NULL};
-	static const char *const req[] = {"schema_version", "advisories_version",
-					  "package", "advisories", NULL};
 	struct aload L = {name, 0, NULL, err};
 	struct tg_json *root = NULL;
 	const struct tg_json *v, *it;
@@ -461,8 +507,8 @@ tg_advisory_load(struct tg_advisories *a, const char *path, struct tg_err *err)
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	rc = tg_file_read_as(path, TG_ADVISORY_MAX, "an advisories file",
-			     &text, &len, NULL, err);
+	rc = tg_file_read_as(path, TG_ADVISORY_MAX, "an advisories file", &text,
+			     &len, NULL, err);
 	if (!rc)
 		rc = tg_advisory_parse(a, text, len, path, err);
 	free(text);
@@ -506,9 +552,9 @@ tg_advisory_cached(struct tg_advisories *a, const char *path,
 	}
 	free(dir);
 	if (file) {
-		rc = tg_file_read_as(file, TG_ADVISORY_MAX,
-				     "an advisories file", &text, &len, &absent,
-				     &e);
+		rc =
+		    tg_file_read_as(file, TG_ADVISORY_MAX, "an advisories file",
+				    &text, &len, &absent, &e);
 		if (!rc && !absent)
 			rc = tg_advisory_parse(a, text, len, file, &e);
 		free(text);

@@ -45,7 +45,7 @@ struct tg_advisory {
 	double cvss;	/* -1 when none */
 	struct tg_advisory_range *ranges;
 	size_t nranges;
-	char *fixed; /* or NULL */
+	char *fixed;				/* or NULL */
 	char *published, *modified, *withdrawn; /* or NULL */
 	int disputed;
 	char **refs;
