@@ -688,8 +688,8 @@ tg_advisory_has_id(const struct tg_advisory *adv, const char *id)
 int
 tg_advisory_is_severe(const struct tg_advisory *adv)
 {
-	return adv->severity && (strcmp(adv->severity, "critical") == 0 ||
-				 strcmp(adv->severity, "high") == 0);
+	return adv->severity && strcmp(adv->severity, "critical") == 0 &&
+	       !adv->disputed;
 }
 
 int

@@ -101,7 +101,8 @@ int tg_advisory_floor(const struct tg_advisory *adv, const char **ver,
 		      int *strict);
 /* Whether id names adv: its id or an alias, ASCII case ignored. */
 int tg_advisory_has_id(const struct tg_advisory *adv, const char *id);
-/* critical or high: what require reports whatever the code calls. */
+/* Severe: critical in its source (GitHub's scale, CVSS 9.0 and up) and
+ * not disputed; what require reports whatever the code calls. */
 int tg_advisory_is_severe(const struct tg_advisory *adv);
 /* Whether adv concerns the API id. */
 int tg_advisory_has_api(const struct tg_advisory *adv, const char *api);
