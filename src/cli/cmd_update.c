@@ -12,7 +12,9 @@
  * Exit: 0 updated, not modified, or nothing newer; 2 usage; 4 the body
  * is not a valid table (or has no table_version) or does not match
  * --sha256; 5 the transfer failed, the network commands are not built,
- * or the cache could not be written.
+ * or the cache could not be written. With an advisories URL the
+ * advisories follow (cli/update_advisories), whatever became of the
+ * table, and the status is the higher of the two.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -231,6 +233,7 @@ const struct cli_command cmd_update = {
     .opts = opts,
     .synopsis = "usage: torchgate update [--url URL] [--sha256 HEX] "
 		"[--offline]\n"
+		"                        [--advisories-url URL]\n"
 		"                        [--timeout S] [--cacert FILE] "
 		"[--insecure] [--quiet]",
     .about = "Download the API table from URL and keep it in the cache\n"
@@ -241,12 +244,16 @@ const struct cli_command cmd_update = {
 	     "cache is left byte for byte as it was. The transfer is done by\n"
 	     "the helper torchgate-fetch (libcurl): TLS verified, timeouts,\n"
 	     "a size cap, redirects to http and https only, retries after a\n"
-	     "5xx or a timeout, a conditional GET, the proxy environment.",
+	     "5xx or a timeout, a conditional GET, the proxy environment.\n"
+	     "With an advisories URL, the security advisories are refreshed\n"
+	     "by the same rules (advisories.json beside the table).",
     .exits = "Exit status: 0 updated, not modified or nothing newer, 2 "
 	     "usage, 4 not a\n"
-	     "valid table or a --sha256 mismatch, 5 the transfer failed, the\n"
-	     "network commands are not built, or the cache cannot be "
-	     "written.",
+	     "valid table (or advisories) or a --sha256 mismatch, 5 the "
+	     "transfer\n"
+	     "failed, the network commands are not built, or the cache cannot "
+	     "be\n"
+	     "written; the higher of the table's and the advisories'.",
     .check = check,
     .run = run,
 };
