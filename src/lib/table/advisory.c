@@ -192,10 +192,12 @@ get_version(struct aload *L, const char *key, const char *s,
 	    struct tg_version *v)
 {
 	char msg[200];
+	int rc = tg_version_parse(v, s, strlen(s), NULL);
 
-	if (tg_version_parse(v, s, strlen(s), NULL) || v->nlocal ||
-	    strcmp(v->str, s) != 0) {
-		if (v->str)
+	if (rc == TG_ENOMEM)
+		return oom(L);
+	if (rc || v->nlocal || strcmp(v->str, s) != 0) {
+		if (!rc)
 			tg_version_release(v);
 		snprintf(msg, sizeof(msg),
 			 "\"%s\" must be a public PEP 440 version in canonical "
