@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -10,15 +11,24 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
+#include "lib/render/advisory_format.h"
 #include "lib/render/env_format.h"
 #include "lib/pep/marker.h"
 #include "lib/pyenv/dists.h"
+#include "lib/table/advisory.h"
 #include "lib/torch/envcheck.h"
 
 #define CMD "env"
 
-static const char *format;
-static int no_elf, all;
+#define IGNORES_MAX 64
+
+static const char *format, *advisories_path;
+static int no_elf, all, which_advisories;
+static const char *ignore_v[IGNORES_MAX];
+static struct cli_list ignores = {ignore_v, 0, IGNORES_MAX};
+static struct tg_advisories advisories;
+static enum tg_cache_source adv_src;
+static char *adv_from;
 static const char *const formats[] = {"text", "json", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "FORMAT", "text (default), json",
@@ -27,6 +37,14 @@ static const struct cli_opt opts[] = {
      "do not read the extension modules' symbols", NULL, 0},
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
      "text: list the requirements whose marker is\nfalse here too", NULL, 0},
+    {CLI_OPT_LIST, "ignore-vuln", 0, &ignores, "ID",
+     "do not count the advisory ID (PYSEC, GHSA or\n"
+     "CVE id, any alias) against the torch (repeatable)",
+     NULL, 0},
+    {CLI_OPT_VALUE, "advisories", 0, &advisories_path, "FILE",
+     "read the advisories from FILE", NULL, 0},
+    {CLI_OPT_SWITCH, "which-advisories", 0, &which_advisories, NULL,
+     "say which advisories file is used, and stop", NULL, 0},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
@@ -65,6 +83,75 @@ marker_env(struct cli_env *env, struct tg_marker_env *out, struct tg_err *err)
 				     have_uname ? &u : NULL, err);
 }
 
+/* The advisories (--advisories FILE, the cache, or the built-in ones);
+ * --which-advisories answers here, before the probe. */
+static int
+resolve(struct cli_ctx *ctx, int argc, char **argv)
+{
+	struct tg_err err = TG_ERR_INIT, warn = TG_ERR_INIT;
+	size_t k;
+	int rc;
+
+	(void)argc;
+	(void)argv;
+	rc = tg_advisory_cached(&advisories, advisories_path, &adv_src,
+				&adv_from, &warn, &err);
+	if (rc) {
+		cli_error(CMD, "%s", err.msg);
+		return cli_exit_for(rc);
+	}
+	if (warn.code && !ctx->quiet)
+		cli_error(CMD, "warning: %s", warn.msg);
+	for (k = 0; k < ignores.n && !ctx->quiet; k++)
+		if (!tg_advisory_known(&advisories, ignores.v[k]))
+			cli_error(CMD,
+				  "warning: --ignore-vuln %s: no advisory has "
+				  "that id",
+				  ignores.v[k]);
+	if (which_advisories) {
+		ctx->done = 1;
+		printf("%s %s, advisories_version %s, %zu advisories\n",
+		       tg_cache_source_name(adv_src),
+		       adv_from ? adv_from : "(in the binary)",
+		       advisories.version, advisories.n);
+		tg_advisory_release(&advisories);
+		free(adv_from);
+		adv_from = NULL;
+	}
+	return CLI_OK;
+}
+
+/* The advisories that affect the torch into m and rep. */
+static int
+match_advisories(struct cli_ctx *ctx, struct tg_advisory_matches *m,
+		 struct tg_advisory_report *rep, char *matched, size_t cap,
+		 struct tg_err *err)
+{
+	const struct tg_version *v = ctx->version;
+
+	memset(rep, 0, sizeof(*rep));
+	if (!v)
+		return 0;
+	snprintf(matched, cap, "%.*s", (int)strcspn(v->str, "+"), v->str);
+	rep->torch =
+	    ctx->torch && ctx->torch->version ? ctx->torch->version : v->str;
+	rep->matched = matched;
+	rep->source = tg_cache_source_name(adv_src);
+	rep->from = adv_from;
+	rep->version = advisories.version;
+	rep->m = m;
+	if (ctx->torch) {
+		const struct tg_vsource *d = &ctx->torch->src[TG_SRC_DPKG];
+		struct tg_version pub = *v;
+
+		pub.local = NULL;
+		pub.nlocal = 0;
+		if (d->present && d->parsed && tg_version_cmp(&d->v, &pub) > 0)
+			rep->dpkg = d->raw;
+	}
+	return tg_advisory_match(m, &advisories, v, ignores.v, ignores.n, err);
+}
+
 static int
 run(struct cli_ctx *ctx, int argc, char **argv)
 {
@@ -75,12 +162,17 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_envcheck_opts o;
 	struct tg_buf out = TG_BUF_INIT;
 	struct tg_err err = TG_ERR_INIT;
+	struct tg_advisory_matches m = TG_ADVISORY_MATCHES_INIT;
+	struct tg_advisory_report rep;
+	char matched[256];
 	size_t k;
 	int rc, status = CLI_OK;
 
 	(void)argc;
 	(void)argv;
-	rc = marker_env(env, &menv, &err);
+	rc = match_advisories(ctx, &m, &rep, matched, sizeof(matched), &err);
+	if (!rc)
+		rc = marker_env(env, &menv, &err);
 	if (!rc)
 		rc = tg_dists_load(&ds, &env->path, &err);
 	memset(&o, 0, sizeof(o));
@@ -89,10 +181,15 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (!rc)
 		rc = tg_envcheck_run(&ec, &env->probe, &env->path, &ds, &o,
 				     &err);
-	if (!rc && format && strcmp(format, "json") == 0)
-		rc = tg_env_json_write(&ec, &out, &err);
-	else if (!rc)
+	if (!rc && format && strcmp(format, "json") == 0) {
+		rc = tg_env_json_write(&ec, rep.m ? &rep : NULL, &out, &err);
+	} else if (!rc) {
 		rc = tg_env_text_write(&ec, all, &out, &err);
+		if (!rc && rep.m)
+			tg_advisory_format_text(&out, &rep);
+		if (!rc && tg_buf_error(&out))
+			rc = tg_err_set(&err, TG_ENOMEM, "out of memory");
+	}
 	if (rc) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);
@@ -105,9 +202,13 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			cli_error(CMD, "warning: %s", ec.problems.v[k].message);
 	}
 	fputs(out.data ? out.data : "", stdout);
-	if (ec.nbroken)
+	if (ec.nbroken || m.nhits)
 		status = CLI_FAILED;
 out:
+	tg_advisory_matches_release(&m);
+	tg_advisory_release(&advisories);
+	free(adv_from);
+	adv_from = NULL;
 	tg_buf_release(&out);
 	tg_envcheck_release(&ec);
 	tg_dists_release(&ds);
@@ -131,11 +232,15 @@ const struct cli_command cmd_env = {
 	"torchgate\n"
 	"emit's module, the undefined symbols and C++11 ABI of every "
 	"extension\n"
-	"module). Files only: nothing is imported and Python is never run.",
-    .exits = "Exit status: 0 nothing broken, 1 a broken requirement or a "
-	     "mismatch,\n"
+	"module), and the security advisories that affect the torch (its\n"
+	"public version: 2.5.1+cu124 is 2.5.1). Files only: nothing is\n"
+	"imported and Python is never run.",
+    .exits = "Exit status: 0 nothing broken, 1 a broken requirement, a "
+	     "mismatch\n"
+	     "or an advisory that affects the torch (not --ignore-vuln'd),\n"
 	     "2 usage, 3 no torch found, 4 a torch file is malformed, 5 a "
 	     "file\n"
 	     "cannot be read or out of memory.",
+    .resolve = resolve,
     .run = run,
 };

@@ -12,7 +12,10 @@
  *
  * Exit: 2 usage; 5 an operand or a file under it could not be read;
  * else 1 when floor and ceiling conflict or a declaration has a problem
- * (an over-tight floor is information); else 4 when a file could not be
+ * (an over-tight floor is information; a floor that admits releases an
+ * advisory on an API the code uses affects is a problem, one that
+ * admits a critical advisory's information: audit/advisory_check);
+ * else 4 when a file could not be
  * decoded (skipped) or a declaration file could not be parsed; else 0.
  */
 #include <errno.h>
@@ -25,6 +28,7 @@
 #include "cli/commands.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
+#include "lib/audit/advisory_check.h"
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/engine.h"
@@ -41,10 +45,12 @@
 #define FILE_MAX TG_ENGINE_FILE_MAX
 #define EXCLUDES_MAX 64
 
-static const char *format, *declared_arg;
+static const char *format, *declared_arg, *advisories_path;
 static int strict_private, check_declared;
 static const char *exclude_v[EXCLUDES_MAX];
 static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
+static const char *ignore_v[EXCLUDES_MAX];
+static struct cli_list ignores = {ignore_v, 0, EXCLUDES_MAX};
 static const char *const formats[] = {"text", "json", "html", NULL};
 static const struct cli_opt opts[] = {
     {CLI_OPT_CHOICE, "format", 0, &format, "F", "text (default), json or html",
@@ -65,6 +71,12 @@ static const struct cli_opt opts[] = {
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
      NULL, 0},
+    {CLI_OPT_LIST, "ignore-vuln", 0, &ignores, "ID",
+     "with --check-declared or --declared: do not\n"
+     "report the advisory ID (any alias; repeatable)",
+     NULL, 0},
+    {CLI_OPT_VALUE, "advisories", 0, &advisories_path, "FILE",
+     "read the advisories from FILE", NULL, 0},
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
@@ -72,6 +84,7 @@ struct run {
 	struct cli_ctx *ctx;
 	struct tg_engine *engine;
 	struct tg_require rq;
+	struct tg_advisory_check ac; /* with a declaration to judge */
 	size_t files;
 	int unreadable, undecodable, oom;
 };
@@ -119,6 +132,8 @@ on_source(void *ctx, struct tg_engine_file *f)
 		break;
 	}
 	rc = tg_require_add(&run->rq, f->path, &f->r);
+	if (!rc && run->ac.a)
+		rc = tg_advisory_check_add(&run->ac, f->path, &f->r);
 	run->files++;
 	return rc;
 }
@@ -174,7 +189,9 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_engine_opts eo;
 	struct tg_engine_sink sink;
 	struct tg_index releases = TG_INDEX_INIT;
-	char *releases_from = NULL;
+	char *releases_from = NULL, *adv_from = NULL;
+	struct tg_advisories adv = TG_ADVISORIES_INIT;
+	enum tg_cache_source adv_src;
 	size_t k;
 	int status = CLI_OK, rc = 0, bad_decl = 0, fails = 0;
 
@@ -193,6 +210,22 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	rc = 0;
 	err.code = 0;
 	tg_require_init(&run.rq, &ctx->table, strict_private);
+	if (check_declared || declared_arg) {
+		rc = tg_advisory_cached(&adv, advisories_path, &adv_src,
+					&adv_from, &err, &err);
+		if (rc == TG_ENOMEM)
+			goto oom;
+		if (rc) {
+			cli_error(CMD, "%s", err.msg);
+			status = cli_exit_for(rc);
+			goto out;
+		}
+		if (err.code && !ctx->quiet)
+			cli_error(CMD, "warning: %s", err.msg);
+		err.code = 0;
+		if (tg_advisory_check_init(&run.ac, &adv, ignores.v, ignores.n))
+			goto oom;
+	}
 	if (declared_arg) {
 		status = parse_declared(&l);
 		if (status)
@@ -230,7 +263,8 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	if (tg_require_finish(&run.rq, &err))
 		goto oom;
 	if ((check_declared || declared_arg) &&
-	    tg_require_check(&run.rq, &l, &err))
+	    (tg_require_check(&run.rq, &l, &err) ||
+	     tg_advisory_check_judge(&run.ac, &run.rq, &l, &err)))
 		goto oom;
 	rep.tool_version = PACKAGE_VERSION;
 	rep.files = run.files;
@@ -262,6 +296,10 @@ oom:
 out:
 	tg_buf_release(&out);
 	tg_require_release(&run.rq);
+	if (run.ac.a)
+		tg_advisory_check_release(&run.ac);
+	tg_advisory_release(&adv);
+	free(adv_from);
 	tg_declared_list_release(&l);
 	tg_engine_free(run.engine);
 	tg_releases_use(NULL);
@@ -289,8 +327,10 @@ const struct cli_command cmd_require = {
 	"With --check-declared or --declared, what the package declares is\n"
 	"judged: a missing or too-low floor, a missing ceiling, a stale\n"
 	"ceiling (from the embedded list of torch releases), an over-tight\n"
-	"floor (information) and files that disagree. Nothing is imported\n"
-	"or run.",
+	"floor (information), files that disagree, and a floor that admits\n"
+	"torch releases a security advisory affects when the code uses the\n"
+	"advisory's API (information when it does not, for an advisory\n"
+	"that is critical and not disputed). Nothing is imported or run.",
     .exits = "Exit status: 0 nothing to fix, 1 floor and ceiling conflict "
 	     "or a\n"
 	     "declaration has a problem, 2 usage, 4 a file could not be "

@@ -12,7 +12,9 @@
  * Exit: 0 updated, not modified, or nothing newer; 2 usage; 4 the body
  * is not a valid table (or has no table_version) or does not match
  * --sha256; 5 the transfer failed, the network commands are not built,
- * or the cache could not be written.
+ * or the cache could not be written. With an advisories URL the
+ * advisories follow (cli/update_advisories), whatever became of the
+ * table, and the status is the higher of the two.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "cli/fetch.h"
 #include "cli/opt.h"
 #include "cli/setup.h"
+#include "cli/update_advisories.h"
 #include "lib/table/cache.h"
 #include "lib/table/table.h"
 #include "lib/util/file.h"
@@ -30,7 +33,7 @@
 #define CMD "update"
 #define VALIDATOR_MAX 1024
 
-static const char *url, *sha256, *timeout, *cacert;
+static const char *url, *sha256, *timeout, *cacert, *advisories_url;
 static int offline, insecure;
 static const struct cli_opt opts[] = {
     {CLI_OPT_VALUE, "url", 0, &url, "URL",
@@ -38,7 +41,12 @@ static const struct cli_opt opts[] = {
      "then the URL set at configure time)",
      NULL, 0},
     {CLI_OPT_VALUE, "sha256", 0, &sha256, "HEX",
-     "accept only a body with this SHA-256", NULL, 0},
+     "accept only a table with this SHA-256", NULL, 0},
+    {CLI_OPT_VALUE, "advisories-url", 0, &advisories_url, "URL",
+     "download the advisories from URL too (default:\n"
+     "$TORCHGATE_ADVISORIES_URL, then the URL set at\n"
+     "configure time)",
+     NULL, 0},
     {CLI_OPT_SWITCH, "offline", 0, &offline, NULL,
      "download nothing: say which table is used", NULL, 0},
     {CLI_OPT_VALUE, "timeout", 0, &timeout, "S",
@@ -100,11 +108,19 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	    olm[VALIDATOR_MAX];
 	char *dir = NULL, *cached = NULL, *path = NULL;
 	const char *builtin = tg_cache_builtin_version(), *newest, *env;
-	int status = CLI_IO, nm = 0, rc;
+	const char *aurl;
+	int status = CLI_IO, nm = 0, rc, s;
 
 	(void)ctx;
 	(void)argc;
 	(void)argv;
+	env = getenv("TORCHGATE_ADVISORIES_URL");
+	aurl = advisories_url ? advisories_url
+	       : env && *env  ? env
+			      : TG_ADVISORIES_URL;
+	f.timeout = timeout;
+	f.cacert = cacert;
+	f.insecure = insecure;
 	if ((rc = tg_cache_dir(&dir, &err))) {
 		cli_error(CMD, "%s", err.msg);
 		goto out;
@@ -124,11 +140,15 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			printf("offline: nothing downloaded; the built-in "
 			       "table (table_version %s) is used\n",
 			       builtin ? builtin : "none");
-		status = CLI_OK;
+		status = cli_update_advisories_offline(CMD, dir);
 		goto out;
 	}
 	env = getenv("TORCHGATE_TABLE_URL");
 	f.url = url ? url : env && *env ? env : TG_TABLE_URL;
+	if (!*f.url && *aurl) {
+		status = CLI_OK; /* the advisories only */
+		goto advisories;
+	}
 	if (!*f.url) {
 		status = cli_usage_error(CMD, "no table URL: give --url URL or "
 					      "set TORCHGATE_TABLE_URL");
@@ -142,29 +162,26 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 				    sizeof(oetag));
 	else
 		oetag[0] = olm[0] = '\0';
-	f.timeout = timeout;
 	f.sha256 = sha256;
 	f.etag = oetag[0] ? oetag : NULL;
 	f.last_modified = olm[0] ? olm : NULL;
-	f.cacert = cacert;
-	f.insecure = insecure;
 	f.max = TG_TABLE_MAX;
 	tg_buf_init(&body, TG_TABLE_MAX);
 	status = cli_fetch_run(CMD, &f, &body, etag, lm, sizeof(etag), &nm);
 	if (status)
-		goto out;
+		goto advisories;
 	if (nm) {
 		printf("'%s' is not modified: the cached table (table_version "
 		       "%s) stays\n",
 		       f.url, cached);
-		goto out;
+		goto advisories;
 	}
 	rc = tg_table_parse(&t, body.data ? body.data : "", body.len, f.url,
 			    &err);
 	if (rc) {
 		cli_error(CMD, "%s; the cache is unchanged", err.msg);
 		status = rc == TG_ENOMEM ? CLI_IO : CLI_BAD_INPUT;
-		goto out;
+		goto advisories;
 	}
 	if (!t.table_version) {
 		cli_error(CMD,
@@ -172,7 +189,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 			  "than the built-in table; the cache is unchanged",
 			  f.url);
 		status = CLI_BAD_INPUT;
-		goto out;
+		goto advisories;
 	}
 	if (tg_table_version_cmp(t.table_version, newest) <= 0) {
 		printf("'%s' has table_version %s, not newer than the %s "
@@ -180,18 +197,26 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		       f.url, t.table_version,
 		       newest == cached ? "cached" : "built-in",
 		       newest ? newest : "none");
-		goto out;
+		goto advisories;
 	}
 	if ((rc = tg_cache_mkdir(dir, &err)) ||
 	    (rc = tg_cache_store(dir, TG_CACHE_TABLE, body.data, body.len, etag,
 				 lm, &err))) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);
-		goto out;
+		goto advisories;
 	}
 	printf("updated '%s' from '%s': table_version %s (was %s, %s)\n", path,
 	       f.url, t.table_version, newest ? newest : "none",
 	       newest == cached ? "cached" : "built-in");
+	status = CLI_OK;
+advisories:
+	/* the advisories by the same rules, whatever became of the table;
+	 * the worse status of the two */
+	if (*aurl) {
+		s = cli_update_advisories(CMD, aurl, &f, dir);
+		status = s > status ? s : status;
+	}
 out:
 	tg_table_release(&t);
 	tg_buf_release(&body);
@@ -214,12 +239,16 @@ const struct cli_command cmd_update = {
 	     "cache is left byte for byte as it was. The transfer is done by\n"
 	     "the helper torchgate-fetch (libcurl): TLS verified, timeouts,\n"
 	     "a size cap, redirects to http and https only, retries after a\n"
-	     "5xx or a timeout, a conditional GET, the proxy environment.",
+	     "5xx or a timeout, a conditional GET, the proxy environment.\n"
+	     "With an advisories URL, the security advisories are refreshed\n"
+	     "by the same rules (advisories.json beside the table).",
     .exits = "Exit status: 0 updated, not modified or nothing newer, 2 "
 	     "usage, 4 not a\n"
-	     "valid table or a --sha256 mismatch, 5 the transfer failed, the\n"
-	     "network commands are not built, or the cache cannot be "
-	     "written.",
+	     "valid table (or advisories) or a --sha256 mismatch, 5 the "
+	     "transfer\n"
+	     "failed, the network commands are not built, or the cache cannot "
+	     "be\n"
+	     "written; the higher of the table's and the advisories'.",
     .check = check,
     .run = run,
 };

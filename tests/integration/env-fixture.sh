@@ -28,18 +28,22 @@ one() { # LABEL SITE
 	bash "$SRCDIR/tests/tools/mkvenv.sh" "$tmp/e" "$src" || die "mkvenv.sh failed"
 	sp=$tmp/e/venv/lib/python3.12/site-packages
 	"$TG" env --python "$tmp/e/venv/bin/python3" --format=json >"$tmp/env.json" 2>"$tmp/env.err"
-	check "$label: env exit status" "$?" 0
+	# exit 1: torch 2.11.0+cu130 is affected by PYSEC-2025-194
+	# (torch.jit.script, fixed 2.13.0), and by nothing else
+	check "$label: env exit status (an advisory affects 2.11.0)" "$?" 1
 	check "$label: env warnings" "$(cat "$tmp/env.err")" ""
 	"$PY" - "$tmp/env.json" >"$tmp/j.txt" <<'PYEOF' || die "$label: torchgate's JSON does not parse"
 import json, sys
 d = json.load(open(sys.argv[1]))
 print('broken', d['broken'])
+print('adv', d['advisories']['matched_version'], ' '.join(a['id'] for a in d['advisories']['affecting']))
 for it in d['sections']['dependents']:
     print('dep|%s|%s|%s' % (it['distribution'], it['requirement'], it['status']))
 for it in d['sections']['torch_requires']:
     print('req|%s|%s|%s' % (it['distribution'], it['requirement'], it['status']))
 PYEOF
 	check "$label: broken" "$(sed -n 's/^broken //p' "$tmp/j.txt")" 0
+	check "$label: advisories" "$(sed -n 's/^adv //p' "$tmp/j.txt")" "2.11.0 PYSEC-2025-194"
 	# every Requires-Dist naming torch itself, as "Name Version|text"
 	want=$(for m in "$sp"/*.dist-info/METADATA; do
 		awk '

@@ -31,7 +31,21 @@ def tables(srcdir):
     def versioned(v):
         return mini.replace(head, head + b'  "table_version": "' + v + b'",\n', 1)
 
+    with open(os.path.join(srcdir, "data/advisories.json"), "rb") as f:
+        adv = f.read()
+    ahead = b'"advisories_version": "'
+    assert ahead in adv
+    i = adv.index(ahead) + len(ahead)
+    j = adv.index(b'"', i)
+
+    def adv_versioned(v):
+        return adv[:i] + v + adv[j:]
+
     return {
+        "adv-good": adv_versioned(b"2999.01.01"),
+        "adv-old": adv_versioned(b"2000.01.01"),
+        "adv-invalid": adv_versioned(b"2999.01.01").replace(
+            b'"package": "torch"', b'"package": "pytorch"', 1),
         "good": versioned(b"2999.01.01"),
         "newer": versioned(b"2999.01.01.1"),
         "old": versioned(b"2000.01.01"),
@@ -123,6 +137,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 f.write("proxied %s\n" % self.path)
         if p == "/table/good":
             self.conditional(t["good"], '"good-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
+        elif p == "/advisories/good":
+            self.conditional(t["adv-good"], '"adv-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
+        elif p.startswith("/advisories/") and "adv-" + p[12:] in t:
+            self.send(200, t["adv-" + p[12:]])
         elif p.startswith("/table/") and p[7:] in t:
             self.send(200, t[p[7:]])
         elif p.startswith("/flaky/"):

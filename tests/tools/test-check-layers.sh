@@ -49,7 +49,7 @@ case_ internal "lib/audit/require.c includes 'lib/audit/py/internal.h': only the
 	'echo "#include \"lib/audit/py/internal.h\"" >>lib/audit/require.c'
 case_ subfolder-prefix "lib/audit/py/rules.c:[0-9]+: 'tg_rules_x' should start with 'tg_audit_py_'" \
 	'printf "int\ntg_rules_x(void)\n{\n\treturn 0;\n}\n" >>lib/audit/py/rules.c'
-case_ subfolder-upward "lib/audit/py/rules.c includes 'lib/out/emit.h': audit/ may include only" \
-	'echo "#include \"lib/out/emit.h\"" >>lib/audit/py/rules.c'
+case_ subfolder-upward "lib/audit/py/rules.c includes 'lib/render/emit.h': audit/ may include only" \
+	'echo "#include \"lib/render/emit.h\"" >>lib/audit/py/rules.c'
 
 [ "$fails" -eq 0 ]

@@ -501,9 +501,17 @@ tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
 }
 
 int
+tg_require_add_problem(struct tg_require *rq, enum tg_require_problem_kind k,
+		       const struct tg_declaration *d, const char *message)
+{
+	return add_problem(rq, k, d, NULL, "%s", message);
+}
+
+int
 tg_require_problem_fails(const struct tg_require_problem *p)
 {
-	return p->kind != TG_REQUIRE_FLOOR_TIGHT;
+	return p->kind != TG_REQUIRE_FLOOR_TIGHT &&
+	       p->kind != TG_REQUIRE_ADVISORY_SEVERE;
 }
 
 const char *
@@ -524,6 +532,10 @@ tg_require_problem_name(enum tg_require_problem_kind k)
 		return "floor-over-tight";
 	case TG_REQUIRE_DISAGREE:
 		return "disagree";
+	case TG_REQUIRE_ADVISORY:
+		return "advisory";
+	case TG_REQUIRE_ADVISORY_SEVERE:
+		return "advisory-severe";
 	}
 	return "?";
 }

@@ -77,6 +77,11 @@ enum tg_require_problem_kind {
 	TG_REQUIRE_CEILING_STALE,
 	TG_REQUIRE_FLOOR_TIGHT, /* information, not a failure */
 	TG_REQUIRE_DISAGREE,
+	/* the floor admits releases an advisory affects
+	 * (audit/advisory_check): on an API the code uses, a problem;
+	 * severe, the code using none of its APIs, information */
+	TG_REQUIRE_ADVISORY,
+	TG_REQUIRE_ADVISORY_SEVERE,
 };
 
 struct tg_require_problem {
@@ -122,10 +127,17 @@ int tg_require_finish(struct tg_require *rq, struct tg_err *err);
 int tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
 		     struct tg_err *err);
 
-/* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT). */
+/* Add a problem of kind k about d with message (copied). TG_ENOMEM. */
+int tg_require_add_problem(struct tg_require *rq,
+			   enum tg_require_problem_kind k,
+			   const struct tg_declaration *d, const char *message);
+
+/* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT and
+ * TG_REQUIRE_ADVISORY_SEVERE). */
 int tg_require_problem_fails(const struct tg_require_problem *p);
 /* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
- * "ceiling-stale", "floor-over-tight", "disagree". */
+ * "ceiling-stale", "floor-over-tight", "disagree", "advisory",
+ * "advisory-severe". */
 const char *tg_require_problem_name(enum tg_require_problem_kind k);
 
 #endif

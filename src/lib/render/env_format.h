@@ -10,6 +10,7 @@
 
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
+#include "lib/render/advisory_format.h"
 #include "lib/torch/envcheck.h"
 
 #define TG_ENV_SCHEMA_VERSION 1
@@ -18,7 +19,9 @@
  * does). */
 int tg_env_text_write(const struct tg_envcheck *ec, int verbose,
 		      struct tg_buf *out, struct tg_err *err);
-int tg_env_json_write(const struct tg_envcheck *ec, struct tg_buf *out,
+/* adv: the advisories member (render/advisory_format), or NULL for none. */
+int tg_env_json_write(const struct tg_envcheck *ec,
+		      const struct tg_advisory_report *adv, struct tg_buf *out,
 		      struct tg_err *err);
 
 #endif

@@ -4,14 +4,16 @@
  * schema_version 1: {"schema_version", "broken", "torch_libraries",
  * "extension_objects", "sections": {NAME: [item...]}}, each item
  * {"status", "distribution", "requirement", "file", "message",
- * "details", "details_left_out"}.
+ * "details", "details_left_out"}; with advisories, an "advisories"
+ * member (render/advisory_format).
  */
 #include "lib/render/env_format.h"
 
 #include "lib/util/jsonw.h"
 
 int
-tg_env_json_write(const struct tg_envcheck *ec, struct tg_buf *out,
+tg_env_json_write(const struct tg_envcheck *ec,
+		  const struct tg_advisory_report *adv, struct tg_buf *out,
 		  struct tg_err *err)
 {
 	struct tg_jsonw w;
@@ -53,6 +55,8 @@ tg_env_json_write(const struct tg_envcheck *ec, struct tg_buf *out,
 		tg_jsonw_end(&w);
 	}
 	tg_jsonw_end(&w);
+	if (adv)
+		tg_advisory_format_json(&w, adv);
 	tg_jsonw_end(&w);
 	rc = tg_jsonw_finish(&w);
 	return rc ? tg_err_set(err, rc, "out of memory") : 0;
