@@ -84,6 +84,20 @@ e[2]["warning"]["category"] = "Warning"
 e[2]["evidence"]["files"] = ["/etc/passwd"]
 e[2]["usage"] = [""]
 e[3]["id"] = "torch.(bad)"
+del e[4]["fix"]
+e[4]["fix"] = {}
+e[4]["fix"]["applicability"] = "maybe"
+e[4]["fix"]["to"] = None; e[4]["fix"]["insert"] = None; e[4]["fix"]["bare"] = None
+e[5]["fix"]["note"] = None
+e[4]["fix"]["bare"] = "always"
+e[4]["fix"]["insert"] = None
+e[4]["fix"]["insert"]["at"] = 0
+e[4]["fix"]["insert"]["at"] = -1; e[4]["fix"]["insert"]["text"] = "1"
+e[4]["fix"]["insert"]["text"] = ""
+e[4]["fix"]["insert"]["text"] = "a\nb"
+del e[4]["fix"]["insert"]["max_positional"]
+e[4]["fix"]["to"] = "torch::amp"
+e[4]["fix"]["surprise"] = 1
 e[3]["replacement"]["since"] = 2.4
 doc["schema_version"] = 2
 doc["entries"] = []

@@ -23,6 +23,7 @@ static const char entry_fmt[] =
     "\"verified\", \"note\": \"\"},\n"
     " \"replacement\": {\"id\": null, \"text\": null, \"since\": null, "
     "\"status\": \"verified\"},\n"
+    " \"fix\": %s,\n"
     " \"warning\": {\"category\": \"FutureWarning\", \"message\": \"m\", "
     "\"since\": \"2.4\", \"status\": \"verified\"},\n"
     " \"evidence\": {\"files\": [\"torch/x.py\"], \"presence\": \"%s\", "
@@ -30,15 +31,19 @@ static const char entry_fmt[] =
     " \"usage\": [\"x\"], \"references\": [], \"notes\": \"\"%s}%s\n"
     "]}\n";
 
+/* The entry's "fix" member in the next doc(). */
+static const char *fix_json = "null";
+
 static char *
 doc(const char *id, const char *intro, const char *presence, const char *extra,
     const char *more)
 {
 	size_t n = sizeof(entry_fmt) + strlen(id) + strlen(intro) +
-		   strlen(presence) + strlen(extra) + strlen(more);
+		   strlen(fix_json) + strlen(presence) + strlen(extra) +
+		   strlen(more);
 	char *s = malloc(n);
 
-	snprintf(s, n, entry_fmt, id, intro, presence, extra, more);
+	snprintf(s, n, entry_fmt, id, intro, fix_json, presence, extra, more);
 	return s;
 }
 
@@ -46,45 +51,110 @@ static void
 errors(void)
 {
 	static const struct {
-		const char *id, *intro, *presence, *extra, *more, *want;
+		const char *id, *intro, *presence, *extra, *more, *want, *fix;
 	} cases[] = {
-	    {"torch.x", "1.6", "^def x\\\\b", "", "", NULL},
+	    {"torch.x", "1.6", "^def x\\\\b", "", "", NULL, NULL},
 	    {"torch.x", "1.6", "(unclosed", "", "",
-	     "cannot parse 'T': line 9, column 52: entry 'torch.x': bad "
+	     "cannot parse 'T': line 10, column 52: entry 'torch.x': bad "
 	     "pattern for \"presence\" at offset 9: missing closing "
-	     "parenthesis"},
+	     "parenthesis",
+	     NULL},
 	    {"torch.x", "1.6a0", "x", "", "",
 	     "cannot parse 'T': line 4, column 28: entry 'torch.x': "
-	     "\"1.6a0\" is not a release version X.Y[.Z]"},
+	     "\"1.6a0\" is not a release version X.Y[.Z]",
+	     NULL},
 	    {"torch x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 2, column 8: entry 'torch x': "
-	     "\"torch x\" is not a valid id"},
+	     "\"torch x\" is not a valid id",
+	     NULL},
 	    {"torch.x", "1.6", "x", ", \"extra\": 1", "",
-	     "cannot parse 'T': line 10, column 58: entry 'torch.x': unknown "
-	     "field \"extra\""},
+	     "cannot parse 'T': line 11, column 58: entry 'torch.x': unknown "
+	     "field \"extra\"",
+	     NULL},
 	    {"torch.x", "1.6", "x", ", \"notes\": \"again\"", "",
-	     "cannot parse 'T': line 10, column 45: entry 'torch.x': field "
-	     "\"notes\" appears twice"},
+	     "cannot parse 'T': line 11, column 45: entry 'torch.x': field "
+	     "\"notes\" appears twice",
+	     NULL},
 	    {"torch.x", "2.5", "x", "", "",
 	     "cannot parse 'T': line 5, column 28: entry 'torch.x': "
-	     "deprecated 2.4 before introduced 2.5"},
+	     "deprecated 2.4 before introduced 2.5",
+	     NULL},
 	    {"torch.x", "1.6", "x", "", ",\n{\"id\": \"torch.y\"}",
-	     "cannot parse 'T': line 11, column 1: entry 'torch.y': lacks the "
-	     "field \"language\""},
+	     "cannot parse 'T': line 12, column 1: entry 'torch.y': lacks the "
+	     "field \"language\"",
+	     NULL},
+	    {"torch.x", "1.6", "x", "", "", NULL,
+	     "{\"applicability\": \"safe\", \"to\": null, \"insert\": {\"at\": "
+	     "0, \"text\": \"1\", \"max_positional\": null}, \"bare\": "
+	     "\"call\", \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': a fix needs "
+	     "\"to\" or \"insert\"",
+	     "{\"applicability\": \"safe\", \"to\": null, \"insert\": null, "
+	     "\"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': an unsafe "
+	     "fix "
+	     "needs a \"note\"",
+	     "{\"applicability\": \"unsafe\", \"to\": \"torch.x\", \"insert\": "
+	     "null, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': bare "
+	     "\"call\" "
+	     "needs \"insert\"",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "null, \"bare\": \"call\", \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 69: entry 'torch.x': \"at\" "
+	     "must be "
+	     "null for a keyword argument",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"at\": 0, \"text\": \"k=1\", \"max_positional\": null}, "
+	     "\"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 69: entry 'torch.x': expected "
+	     "an integer from 0 to 255 or null for \"at\"",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"at\": 1.5, \"text\": \"1\", \"max_positional\": null}, "
+	     "\"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 41: entry 'torch.x': fix "
+	     "\"torch.y\" is not in the table",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "null, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': \"to\" is "
+	     "the entry itself",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.x\", \"insert\": "
+	     "null, \"bare\": null, \"note\": null}"},
 	};
 	size_t k;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct tg_table t = TG_TABLE_INIT;
 		struct tg_err err = TG_ERR_INIT;
-		char *d = doc(cases[k].id, cases[k].intro, cases[k].presence,
-			      cases[k].extra, cases[k].more);
+		char *d;
+
+		fix_json = cases[k].fix ? cases[k].fix : "null";
+		d = doc(cases[k].id, cases[k].intro, cases[k].presence,
+			cases[k].extra, cases[k].more);
+		fix_json = "null";
 		int rc = tg_table_parse(&t, d, strlen(d), "T", &err);
 
 		if (!cases[k].want) {
 			CHECK(rc == 0, "case %zu: %s", k, err.msg);
 			CHECK(t.n == 1 && strcmp(t.apis[0].id, "torch.x") == 0,
 			      "case %zu: one entry", k);
+			CHECK(!t.n || t.apis[0].fix.has == !!cases[k].fix,
+			      "case %zu: fix", k);
+			CHECK(!cases[k].fix ||
+				  (t.n && !t.apis[0].fix.unsafe &&
+				   !t.apis[0].fix.to && t.apis[0].fix.at == 0 &&
+				   !t.apis[0].fix.insert_kw &&
+				   t.apis[0].fix.max_positional == -1 &&
+				   t.apis[0].fix.bare_call &&
+				   strcmp(t.apis[0].fix.insert, "1") == 0),
+			      "case %zu: the fix's members", k);
 		} else {
 			CHECK(rc == TG_EINVAL, "case %zu: rc %d", k, rc);
 			CHECK_STR(err.msg, cases[k].want, "message");

@@ -59,6 +59,9 @@ tg_table_release(struct tg_table *t)
 		free(a->repl_id);
 		free(a->repl_text);
 		free(a->repl_since);
+		free(a->fix.to);
+		free(a->fix.insert);
+		free(a->fix.note);
 		tg_version_release(&a->repl_since_ver);
 		free(a->warn_category);
 		free(a->warn_message);
@@ -183,13 +186,143 @@ has_dotdot(const char *path)
 	return 0;
 }
 
+/* A small non-negative integer member or null (*out -1). */
+static int
+get_count(struct tg_tload *L, const struct tg_json *obj, const char *key,
+	  long *out)
+{
+	const struct tg_json *v = tg_json_get(obj, key);
+	double d = tg_json_number(v);
+	int rc = 0;
+
+	*out = -1;
+	tg_tload_enter(L, key);
+	if (tg_json_is_number(v) && d >= 0 && d <= 255 && d == (double)(long)d)
+		*out = (long)d;
+	else if (!tg_json_is_null(v))
+		rc = tg_tload_fail(
+		    L, "expected an integer from 0 to 255 or null for \"%s\"",
+		    key);
+	L->depth--;
+	return rc;
+}
+
+/* Whether s is a keyword argument: a name, '=', not "==". */
+static int
+is_keyword_arg(const char *s)
+{
+	const char *p = s;
+
+	if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+	      *p == '_'))
+		return 0;
+	while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+	       (*p >= '0' && *p <= '9') || *p == '_')
+		p++;
+	return p[0] == '=' && p[1] != '=' && p[1] != '\0';
+}
+
+/* The entry's "fix": null, or how audit --fix rewrites a use. The rules
+ * across members (to or insert; a note for unsafe; bare "call" only
+ * with insert; at null exactly for a keyword) are checked here, "to"
+ * naming an entry of the table in cross_check. */
+static int
+get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
+{
+	static const char *const keys[] = {"applicability", "to",   "insert",
+					   "bare",	    "note", NULL};
+	static const char *const ins_keys[] = {"at", "text", "max_positional",
+					       NULL};
+	static const char *const apps[] = {"safe", "unsafe", NULL};
+	static const char *const bares[] = {"call", NULL};
+	const struct tg_json *o = tg_json_get(e, "fix"), *ins;
+	struct tg_api_fix *x = &a->fix;
+	int rc, app = 0, bare = 0;
+
+	if (tg_json_is_null(o))
+		return 0;
+	tg_tload_enter(L, "fix");
+	rc = tg_tload_check_keys(L, o, keys, keys, "fix");
+	if (!rc)
+		rc = tg_tload_get_enum(L, o, "applicability", apps, &app);
+	if (!rc)
+		rc = tg_tload_get_str(L, o, "to", 1, &x->to);
+	if (!rc && x->to &&
+	    (!tg_tload_check_id(x->to) || strstr(x->to, "::"))) {
+		tg_tload_enter(L, "to");
+		rc = tg_tload_fail(L, "\"%s\" is not a dotted name", x->to);
+		L->depth--;
+	}
+	x->at = x->max_positional = -1;
+	ins = tg_json_get(o, "insert");
+	if (!rc && !tg_json_is_null(ins)) {
+		tg_tload_enter(L, "insert");
+		rc = tg_tload_check_keys(L, ins, ins_keys, ins_keys, "insert");
+		if (!rc)
+			rc = tg_tload_get_str(L, ins, "text", 0, &x->insert);
+		if (!rc && (!*x->insert || strpbrk(x->insert, "\r\n"))) {
+			tg_tload_enter(L, "text");
+			rc = tg_tload_fail(L, "\"text\" must be one non-empty "
+					      "line");
+			L->depth--;
+		}
+		if (!rc)
+			rc = get_count(L, ins, "at", &x->at);
+		if (!rc)
+			rc = get_count(L, ins, "max_positional",
+				       &x->max_positional);
+		if (!rc) {
+			x->insert_kw = is_keyword_arg(x->insert);
+			if (x->insert_kw != (x->at < 0)) {
+				tg_tload_enter(L, "at");
+				rc = tg_tload_fail(
+				    L, "%s",
+				    x->insert_kw
+					? "\"at\" must be null for a keyword "
+					  "argument"
+					: "\"at\" must be an integer for a "
+					  "positional argument");
+				L->depth--;
+			}
+		}
+		L->depth--;
+	}
+	if (!rc && !tg_json_is_null(tg_json_get(o, "bare")))
+		rc = tg_tload_get_enum(L, o, "bare", bares, &bare);
+	if (!rc)
+		rc = tg_tload_get_str(L, o, "note", 1, &x->note);
+	if (!rc && x->note && !*x->note) {
+		tg_tload_enter(L, "note");
+		rc = tg_tload_fail(L, "\"note\" must not be empty");
+		L->depth--;
+	}
+	if (!rc) {
+		x->unsafe = app == 1;
+		x->bare_call = !tg_json_is_null(tg_json_get(o, "bare"));
+		if (!x->to && !x->insert)
+			rc = tg_tload_fail(L, "a fix needs \"to\" or "
+					      "\"insert\"");
+		else if (x->unsafe && !x->note)
+			rc = tg_tload_fail(L, "an unsafe fix needs a \"note\"");
+		else if (x->bare_call && !x->insert)
+			rc = tg_tload_fail(L, "bare \"call\" needs \"insert\"");
+		else if (x->to && strcmp(x->to, a->id) == 0)
+			rc = tg_tload_fail(L, "\"to\" is the entry itself");
+		else if (a->cxx)
+			rc = tg_tload_fail(L, "no fix for C++ entries yet");
+	}
+	x->has = !rc;
+	L->depth--;
+	return rc;
+}
+
 static int
 load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 {
 	static const char *const allowed[] = {
-	    "id",	  "language",	"kind",	       "private", "introduced",
-	    "deprecated", "removed",	"replacement", "warning", "evidence",
-	    "usage",	  "references", "notes",       NULL};
+	    "id",	  "language", "kind",	     "private", "introduced",
+	    "deprecated", "removed",  "replacement", "fix",	"warning",
+	    "evidence",	  "usage",    "references",  "notes",	NULL};
 	static const char *const kinds[] = {"module",
 					    "class",
 					    "function",
@@ -274,6 +407,8 @@ load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 		a->repl_status = (enum tg_fact)f;
 		L->depth--;
 	}
+	if (!rc)
+		rc = get_fix(L, e, a);
 	if (!rc) {
 		o = tg_json_get(e, "warning");
 		tg_tload_enter(L, "warning");
@@ -399,6 +534,7 @@ cross_check(struct tg_tload *L, const struct tg_table *t)
 	for (i = 0; i < t->n && !rc; i++) {
 		const struct tg_api *a = &t->apis[i], key = {.id = a->repl_id},
 				    *kp = &key;
+		const struct tg_api fkey = {.id = a->fix.to}, *fkp = &fkey;
 
 		if (a->repl_id &&
 		    !bsearch(&kp, sorted, t->n, sizeof(*sorted), by_id_ptr)) {
@@ -406,6 +542,11 @@ cross_check(struct tg_tload *L, const struct tg_table *t)
 			rc = tg_tload_fail(
 			    L, "replacement \"%s\" is not in the table",
 			    a->repl_id);
+		} else if (a->fix.to && !bsearch(&fkp, sorted, t->n,
+						 sizeof(*sorted), by_id_ptr)) {
+			at_entry(L, t, i, "fix", "to");
+			rc = tg_tload_fail(L, "fix \"%s\" is not in the table",
+					   a->fix.to);
 		} else if (a->introduced.version && a->deprecated.version &&
 			   tg_version_cmp(&a->deprecated.ver,
 					  &a->introduced.ver) < 0) {

@@ -46,6 +46,23 @@ struct tg_event {
 	struct tg_version announced_ver;
 };
 
+/* How audit --fix rewrites a use of an entry (its "fix" member;
+ * torchgate-apis(5)); has 0 when it does not. */
+struct tg_api_fix {
+	int has;
+	int unsafe; /* applicability "unsafe": only with --unsafe-fixes */
+	char *to;   /* the replacing entry's id, or NULL: the name is kept */
+	/* insert: the argument added to a call, or NULL; insert_kw when it
+	 * is a keyword argument name=value (added after the last positional
+	 * one), else it becomes the at-th positional argument */
+	char *insert;
+	int insert_kw;
+	long at;	     /* -1 for a keyword */
+	long max_positional; /* a call passing more is not fixed; -1: any */
+	int bare_call;	     /* bare "call": a bare use becomes NAME(TEXT) */
+	char *note;	     /* what the fix changes, or NULL (safe only) */
+};
+
 struct tg_api {
 	char *id;
 	int cxx; /* language: 0 python, 1 c++ */
@@ -55,6 +72,7 @@ struct tg_api {
 	char *repl_id, *repl_text, *repl_since;
 	struct tg_version repl_since_ver;
 	enum tg_fact repl_status;
+	struct tg_api_fix fix;
 	char *warn_category, *warn_message, *warn_since;
 	struct tg_version warn_since_ver;
 	enum tg_fact warn_status;
