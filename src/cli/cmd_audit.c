@@ -38,7 +38,12 @@
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/engine.h"
+#include "lib/fix/edit.h"
+#include "lib/fix/plan.h"
+#include "lib/fix/rewrite.h"
 #include "lib/render/audit_format.h"
+#include "lib/table/releases.h"
+#include "lib/util/file.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
 
@@ -48,7 +53,7 @@
 #define EXCLUDES_MAX 64
 
 static const char *format, *min_status, *floor_arg;
-static int all;
+static int all, fix, diff, unsafe_fixes;
 static const char *exclude_v[EXCLUDES_MAX];
 static struct cli_list excludes = {exclude_v, 0, EXCLUDES_MAX};
 static const char *const formats[] = {"text", "json", "sarif", "github", NULL};
@@ -63,9 +68,20 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_SWITCH, "all", 0, &all, NULL,
      "also report APIs that are only version-bound", NULL, 0},
     {CLI_OPT_VALUE, "floor", 0, &floor_arg, "V",
-     "report version branches no torch >= V runs\n"
-     "(default: the torch>= the package declares)",
+     "report version branches no torch >= V runs, and\n"
+     "fix only with what torch V has (default: the\n"
+     "torch>= the package declares)",
      NULL, 0},
+    {CLI_OPT_SWITCH, "fix", 0, &fix, NULL,
+     "rewrite the uses the table has a fix for, in\n"
+     "place (Python), and say what was left and why",
+     NULL, 0},
+    {CLI_OPT_SWITCH, "diff", 0, &diff, NULL,
+     "print those rewrites as a unified diff; write\n"
+     "nothing",
+     NULL, CLI_OPT_USAGE_OR},
+    {CLI_OPT_SWITCH, "unsafe-fixes", 0, &unsafe_fixes, NULL,
+     "with --fix or --diff, apply unsafe fixes too", NULL, CLI_OPT_USAGE_WITH},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
@@ -87,6 +103,11 @@ struct dead_kept {
 
 struct run {
 	struct cli_ctx *ctx;
+	/* --fix or --diff */
+	int fixing;
+	struct tg_plan_opts po;
+	FILE *report;	      /* where --fix and --diff say what they did */
+	int changes, remains; /* something to fix; a failing use left */
 	struct tg_engine *engine;
 	const struct tg_version *torch;
 	struct tg_version floor;
@@ -352,6 +373,116 @@ on_source(void *ctx, struct tg_engine_file *f)
 	return rc;
 }
 
+/* --fix and --diff: one file's fixes, planned, written or printed, and
+ * reported: "PATH:L:C: fixed: ID -> TO", "PATH:L:C: left: ID: WHY",
+ * then a count of unsafe fixes not applied. */
+static int
+fix_file(struct run *run, struct tg_engine_file *f)
+{
+	struct tg_plan p = TG_PLAN_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_buf d = TG_BUF_INIT;
+	const struct tg_audit_result *r;
+	char *src = NULL;
+	size_t len = 0, k;
+	int rc, written = 0;
+
+	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc) {
+		run->unreadable = 1;
+		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
+				"%s", err.msg);
+	}
+	rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path, &err);
+	if (rc)
+		goto out;
+	if (p.before.what != TG_ENGINE_ANALYZED) {
+		/* it changed since the run read it */
+		run->undecodable = 1;
+		rc = add_note(run, TG_SEV_WARNING, f->path, 0, "undecodable",
+			      "skipped: cannot be decoded any more");
+		goto out;
+	}
+	if (p.nedits && diff) {
+		rc = tg_edit_diff(f->path, src, len, p.edits, p.nedits, &d);
+		if (!rc &&
+		    (fwrite(d.data, 1, d.len, stdout) != d.len ||
+		     fflush(stdout)) &&
+		    !run->write_err)
+			run->write_err = errno ? errno : EIO;
+		if (rc)
+			goto out;
+		run->changes = 1;
+	} else if (p.nedits) {
+		if (tg_rewrite_file(f->path, src, len, p.fixed.data,
+				    p.fixed.len, &err) == 0)
+			written = 1;
+		else {
+			run->unreadable = 1;
+			rc = add_note(run, TG_SEV_ERROR, f->path, 0,
+				      "not-written", "not fixed: %s", err.msg);
+			if (rc)
+				goto out;
+		}
+	}
+	r = &p.before.r;
+	for (k = 0; k < r->nfindings; k++) {
+		const struct tg_audit_finding *g = &r->findings[k];
+		const struct tg_plan_use *u = &p.uses[k];
+
+		if (u->outcome == TG_PLAN_FIXED)
+			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s\n",
+				f->path, g->line, g->column,
+				diff	  ? "would fix"
+				: written ? "fixed"
+					  : "left",
+				g->api->id, u->to);
+		else if (u->outcome == TG_PLAN_LEFT)
+			fprintf(run->report, "%s:%zu:%zu: left: %s: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				u->why);
+	}
+	if (p.nhidden)
+		fprintf(run->report,
+			"%s: %zu unsafe fix%s not applied (pass "
+			"--unsafe-fixes)\n",
+			f->path, p.nhidden, p.nhidden == 1 ? "" : "es");
+	/* what remains: the fixed text's findings once written, else
+	 * the file's */
+	r = written ? &p.after.r : &p.before.r;
+	for (k = 0; k < r->nfindings; k++)
+		run->remains |= tg_engine_fails(run->engine, &r->findings[k]);
+out:
+	if (rc && rc != TG_ENOMEM)
+		rc = TG_ENOMEM; /* the library fails only so */
+	tg_buf_release(&d);
+	tg_plan_release(&p);
+	free(src);
+	return rc;
+}
+
+/* --fix and --diff: each outcome in walk order. */
+static int
+on_fix(void *ctx, struct tg_engine_file *f)
+{
+	struct run *run = ctx;
+
+	if (f->what != TG_ENGINE_ANALYZED) {
+		if (f->what == TG_ENGINE_UNREADABLE && f->operand) {
+			run->unreadable = 1;
+			cli_error(CMD, "%s", f->msg);
+			return 0;
+		}
+		return on_source(ctx, f);
+	}
+	run->analyzed++;
+	if (!f->r.nfindings)
+		return 0;
+	return fix_file(run, f);
+}
+
 static void
 print_notes(const struct run *run)
 {
@@ -417,7 +548,72 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	(void)argv;
 	if (argc < 1)
 		return cli_usage_error(CMD, "no path to audit");
+	if (fix && diff)
+		return cli_usage_error(CMD, "--fix and --diff exclude each "
+					    "other");
+	if (unsafe_fixes && !fix && !diff)
+		return cli_usage_error(CMD, "--unsafe-fixes needs --fix or "
+					    "--diff");
+	if ((fix || diff) && format && strcmp(format, "text") != 0)
+		return cli_usage_error(CMD,
+				       "--fix and --diff write text only "
+				       "(--format=%s)",
+				       format);
 	return CLI_OK;
+}
+
+/* --fix and --diff: the run, the floor said first, the exit status. */
+static int
+run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
+	char **argv)
+{
+	struct tg_engine_sink sink;
+	struct tg_err err = TG_ERR_INIT;
+	int rc;
+
+	run->fixing = 1;
+	run->report = diff ? stderr : stdout;
+	run->po.engine = run->engine;
+	run->po.table = &run->ctx->table;
+	run->po.floor = run->have_floor ? &run->floor : NULL;
+	run->po.unsafe = unsafe_fixes;
+	if (!run->ctx->quiet || !diff) {
+		if (rep->floor_path)
+			fprintf(run->report,
+				"floor: %s, declared in %s:%zu: %s\n",
+				rep->floor, rep->floor_path, rep->floor_line,
+				rep->floor_requirement);
+		else if (rep->floor_from &&
+			 strcmp(rep->floor_from, "option") == 0)
+			fprintf(run->report, "floor: %s, from --floor\n",
+				rep->floor);
+		else if (rep->floor)
+			fprintf(run->report,
+				"floor: %s, the oldest torch release "
+				"torchgate knows (none declared)\n",
+				rep->floor);
+	}
+	sink.file = on_fix;
+	sink.idle = NULL;
+	sink.ctx = run;
+	rc = tg_engine_run(run->engine, (const char *const *)argv, (size_t)argc,
+			   &sink, &err);
+	if (rc || run->oom) {
+		cli_error(CMD, "out of memory");
+		return CLI_IO;
+	}
+	if (fflush(stdout) && !run->write_err)
+		run->write_err = errno ? errno : EIO;
+	if (run->write_err) {
+		cli_error(CMD, "cannot write: %s", strerror(run->write_err));
+		return CLI_IO;
+	}
+	print_notes(run);
+	if (run->unreadable)
+		return CLI_IO;
+	if (diff ? run->changes : run->remains)
+		return CLI_FAILED;
+	return run->undecodable ? CLI_BAD_INPUT : CLI_OK;
 }
 
 static int
@@ -481,6 +677,18 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		}
 		rc = 0;
 	}
+	if ((fix || diff) && !run.have_floor) {
+		/* no floor declared: the oldest release torchgate knows, so
+		 * that no fix breaks a torch the package may admit */
+		const char *oldest = tg_releases_at(0);
+
+		if (oldest && tg_version_parse(&run.floor, oldest,
+					       strlen(oldest), &err) == 0) {
+			run.have_floor = 1;
+			rep.floor = run.floor.str;
+			rep.floor_from = "oldest";
+		}
+	}
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
 		goto out;
@@ -494,6 +702,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	if (tg_engine_new(&run.engine, &eo, &err)) {
 		cli_error(CMD, "%s", err.msg);
 		status = CLI_IO;
+		goto out;
+	}
+	if (fix || diff) {
+		status = run_fix(&run, &rep, argc, argv);
 		goto out;
 	}
 	rep.tool_version = PACKAGE_VERSION;

@@ -127,6 +127,17 @@ int tg_audit_py_indexed(const struct tg_audit_py_index *ix, const char *src,
 			size_t len, const char *path, struct tg_audit_result *r,
 			struct tg_err *err);
 
+/* audit --fix for Python (audit/py/fix.c), the hooks of lang_py: the
+ * edits that rewrite finding f of src[0..len) as its entry's fix says,
+ * to the name to (struct tg_lang_fix in audit/lang.h says more), and
+ * the lexical errors of a buffer. */
+int tg_audit_py_fix_use(const char *src, size_t len,
+			const struct tg_audit_finding *f, const char *to,
+			int (*add)(void *ctx, size_t start, size_t end,
+				   const char *text, size_t len),
+			void *ctx, const char **why);
+size_t tg_audit_py_lex_errors(const char *src, size_t len);
+
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		 const char *path, struct tg_audit_result *r,

@@ -31,9 +31,29 @@ enum tg_lang_bytes {
 	TG_LANG_NO_NUL,
 };
 
-/* The rewrite hooks of audit --fix (issue 27) for one language, defined
- * with them; a language without them has fix NULL. */
-struct tg_lang_fix;
+/* Where a rewrite hook puts one edit: src[start..end) of the buffer it
+ * was given becomes text[0..len) (copied). 0 or TG_ENOMEM. */
+typedef int (*tg_lang_fix_add)(void *ctx, size_t start, size_t end,
+			       const char *text, size_t len);
+
+/* The rewrite hooks of audit --fix (issue 27) for one language; a
+ * language without them has fix NULL. What to write comes from the
+ * table (the entry's "fix"), never from the hooks: they only know the
+ * language's syntax. */
+struct tg_lang_fix {
+	/* The edits that rewrite finding f of src[0..len) (in code, its
+	 * entry with a fix; to the dotted name that replaces the entry's,
+	 * the entry's own when only arguments change) through add. *why
+	 * NULL when it can; else a static reason why not ("import form not
+	 * fixable yet"), and what was added must be dropped. 0, or what
+	 * add returned. */
+	int (*use)(const char *src, size_t len,
+		   const struct tg_audit_finding *f, const char *to,
+		   tg_lang_fix_add add, void *ctx, const char **why);
+	/* How many lexical errors src[0..len) holds (0: it tokenizes
+	 * cleanly): a fixed buffer may not have more than its original. */
+	size_t (*lex_errors)(const char *src, size_t len);
+};
 
 struct tg_lang {
 	/* what the table's "language" says of its entries ("python",
@@ -65,7 +85,7 @@ struct tg_lang {
 	int (*analyze)(const void *ix, const char *src, size_t len,
 		       const char *path, struct tg_audit_result *r,
 		       struct tg_err *err);
-	/* issue 27 (audit --fix): NULL until the language can rewrite */
+	/* audit --fix: NULL while the language cannot rewrite */
 	const struct tg_lang_fix *fix;
 };
 

@@ -1,5 +1,5 @@
 /* lang_py.c - the audit language Python: .py and .pyi files, the Python
- * analyzer (audit_py)
+ * analyzer (audit_py) and its rewrites (audit/py/fix.c)
  * SPDX-License-Identifier: MIT
  */
 #include "lib/audit/lang.h"
@@ -27,6 +27,11 @@ analyze(const void *ix, const char *src, size_t len, const char *path,
 	return tg_audit_py_indexed(ix, src, len, path, r, err);
 }
 
+static const struct tg_lang_fix fix = {
+    .use = tg_audit_py_fix_use,
+    .lex_errors = tg_audit_py_lex_errors,
+};
+
 static const char *const kinds[] = {"Python", NULL};
 static const char *const suffixes[] = {".py", ".pyi", NULL};
 
@@ -39,5 +44,5 @@ const struct tg_lang tg_lang_py = {
     .index_free = index_free,
     .index_only = NULL,
     .analyze = analyze,
-    .fix = NULL,
+    .fix = &fix,
 };

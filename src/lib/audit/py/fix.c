@@ -1,0 +1,330 @@
+/* fix.c - audit --fix for Python: the edits that rewrite one use
+ * SPDX-License-Identifier: MIT
+ *
+ * Given a finding and its entry's "fix" (table.h, struct tg_api_fix),
+ * the edits of the source's bytes that rewrite it: the dotted name
+ * replaced by the fix's "to", and an argument inserted into the call's
+ * parentheses, found with the tokenizer (lex/pylex) from the end of the
+ * name. Every byte outside the edits stays as it was.
+ *
+ * What it rewrites (issue 27's first step): a use whose text in the
+ * source, src[start..end), is exactly the entry's dotted name, so that
+ * its first name is the torch module (the analyzer resolved it to the
+ * entry): attribute chains, calls, decorators bare and called,
+ * annotations in code. Anything else (an alias, a from-import, a name
+ * split over lines, an import statement) is left with its reason; the
+ * caller leaves mentions and guarded uses alone before asking.
+ *
+ * A call's arguments are read at bracket depth one inside its
+ * parentheses: positional ones, keywords (NAME '='), *args and
+ * **kwargs, and a generator expression (a top-level 'for'), which
+ * takes no second argument. An insertion is refused where it would not
+ * mean what the table says: more positional arguments than the fix
+ * allows, fewer than the place it inserts at, *args before that place,
+ * a keyword the call passes already or may pass through **kwargs.
+ *
+ * Worst case: the tokens of the call's parentheses, once; no
+ * allocation but the edits' texts, which add copies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/audit/audit.h"
+#include "lib/lex/pylex.h"
+
+/* The arguments of a call: where each top-level one starts and ends
+ * (its first token's offset, its last token's end). */
+#define ARGS_MAX 64
+
+struct arg {
+	size_t start, end;
+	int star;	/* 1: *x, 2: **x */
+	const char *kw; /* keyword: its name in the source */
+	size_t kwlen;	/* its length */
+	int positional; /* neither keyword nor starred */
+	int has_tokens; /* not an empty trailing segment */
+};
+
+struct call {
+	size_t open, close; /* offsets of '(' and ')' */
+	struct arg a[ARGS_MAX];
+	size_t n;
+	int generator; /* a top-level 'for': one generator argument */
+};
+
+static int
+tok_is(const char *src, const struct tg_pylex_tok *t, enum tg_pylex_kind k,
+       const char *s)
+{
+	size_t n = strlen(s);
+
+	return t->kind == k && t->len == n && memcmp(src + t->off, s, n) == 0;
+}
+
+/* The call whose name ends at end: 1 with *c filled, 0 when the next
+ * token is no '(' or the parentheses do not close, -1 when it has more
+ * than ARGS_MAX arguments. */
+static int
+read_call(const char *src, size_t len, size_t end, struct call *c)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok t, prev;
+	struct arg *cur = NULL;
+	int first = 1;
+
+	memset(c, 0, sizeof(*c));
+	tg_pylex_init(&lx, src + end, len - end);
+	/* the name's end is in code, outside brackets of its own: the
+	 * tokenizer starts there afresh */
+	do {
+		if (!tg_pylex_next(&lx, &t))
+			return 0;
+	} while (t.kind == TG_PYLEX_NL);
+	if (!tok_is(src + end, &t, TG_PYLEX_OP, "("))
+		return 0;
+	c->open = end + t.off;
+	memset(&prev, 0, sizeof(prev));
+	for (;;) {
+		if (!tg_pylex_next(&lx, &t) || t.kind == TG_PYLEX_END ||
+		    t.kind == TG_PYLEX_ERROR ||
+		    (t.flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED)))
+			return 0;
+		if (t.kind == TG_PYLEX_NL || t.kind == TG_PYLEX_COMMENT ||
+		    t.kind == TG_PYLEX_NEWLINE)
+			continue;
+		if (t.kind == TG_PYLEX_OP && t.depth == 0 &&
+		    (src[end + t.off] == ')' || src[end + t.off] == ']' ||
+		     src[end + t.off] == '}')) {
+			c->close = end + t.off;
+			return 1;
+		}
+		if (t.depth == 1 && tok_is(src + end, &t, TG_PYLEX_OP, ",")) {
+			cur = NULL;
+			first = 1;
+			continue;
+		}
+		if (!cur) {
+			if (c->n == ARGS_MAX)
+				return -1;
+			cur = &c->a[c->n++];
+			cur->start = end + t.off;
+			cur->has_tokens = 1;
+			cur->positional = 1;
+		}
+		if (t.depth == 1 && first) {
+			if (tok_is(src + end, &t, TG_PYLEX_OP, "*")) {
+				cur->star = 1;
+				cur->positional = 0;
+			} else if (tok_is(src + end, &t, TG_PYLEX_OP, "**")) {
+				cur->star = 2;
+				cur->positional = 0;
+			}
+		} else if (t.depth == 1 && prev.kind == TG_PYLEX_NAME &&
+			   tok_is(src + end, &t, TG_PYLEX_OP, "=") &&
+			   cur->start == end + prev.off) {
+			cur->kw = src + end + prev.off;
+			cur->kwlen = prev.len;
+			cur->positional = 0;
+		}
+		if (t.depth == 1 && tok_is(src + end, &t, TG_PYLEX_NAME, "for"))
+			c->generator = 1;
+		first = 0;
+		cur->end = end + t.off + t.len;
+		prev = t;
+	}
+}
+
+/* Add "a" "b" "c" concatenated as one edit of [start, end). */
+static int
+add3(int (*add)(void *, size_t, size_t, const char *, size_t), void *ctx,
+     size_t start, size_t end, const char *a, const char *b, const char *c)
+{
+	size_t la = strlen(a), lb = strlen(b), lc = strlen(c);
+	char *s = malloc(la + lb + lc + 1);
+	int rc;
+
+	if (!s)
+		return TG_ENOMEM;
+	memcpy(s, a, la);
+	memcpy(s + la, b, lb);
+	memcpy(s + la + lb, c, lc + 1);
+	rc = add(ctx, start, end, s, la + lb + lc);
+	free(s);
+	return rc;
+}
+
+/* The insertion of x->insert into call c: one edit, or *why. */
+static int
+insert_arg(const struct tg_api_fix *x, const struct call *c,
+	   int (*add)(void *, size_t, size_t, const char *, size_t), void *ctx,
+	   const char **why)
+{
+	size_t k, npos = 0, nargs = 0, kwlen = 0;
+	size_t last_pos = (size_t)-1;
+	int dstar = 0, star = 0;
+
+	if (c->generator) {
+		*why = "a call with a generator argument: not fixable";
+		return 0;
+	}
+	if (x->insert_kw)
+		kwlen = (size_t)(strchr(x->insert, '=') - x->insert);
+	for (k = 0; k < c->n; k++) {
+		const struct arg *a = &c->a[k];
+
+		if (!a->has_tokens)
+			continue;
+		nargs++;
+		if (a->star == 2)
+			dstar = 1;
+		if (a->star == 1)
+			star = 1;
+		if (a->positional && !star) {
+			npos++;
+			last_pos = k;
+		}
+		if (a->kw && x->insert_kw && a->kwlen == kwlen &&
+		    memcmp(a->kw, x->insert, kwlen) == 0) {
+			*why = "the call passes the inserted keyword already";
+			return 0;
+		}
+	}
+	if (x->max_positional >= 0 && npos > (size_t)x->max_positional) {
+		*why = "a call with positional arguments the replacement "
+		       "reads in another order";
+		return 0;
+	}
+	if (x->insert_kw) {
+		if (dstar) {
+			*why = "a call with **kwargs, which may pass the "
+			       "inserted keyword";
+			return 0;
+		}
+		if (npos)
+			return add3(add, ctx, c->a[last_pos].end,
+				    c->a[last_pos].end, ", ", x->insert, "");
+		return add3(add, ctx, c->open + 1, c->open + 1, x->insert,
+			    nargs ? ", " : "", "");
+	}
+	if (star) {
+		*why = "a call with *args: the place of the inserted argument "
+		       "is unknown";
+		return 0;
+	}
+	if ((size_t)x->at > npos) {
+		*why = "a call with fewer positional arguments than the "
+		       "place of the inserted one";
+		return 0;
+	}
+	if ((size_t)x->at < npos) {
+		/* before the at-th positional argument (positional ones come
+		 * first) */
+		size_t i, seen = 0;
+
+		for (i = 0; i < c->n; i++)
+			if (c->a[i].positional && seen++ == (size_t)x->at)
+				break;
+		return add3(add, ctx, c->a[i].start, c->a[i].start, x->insert,
+			    ", ", "");
+	}
+	if (npos)
+		return add3(add, ctx, c->a[last_pos].end, c->a[last_pos].end,
+			    ", ", x->insert, "");
+	return add3(add, ctx, c->open + 1, c->open + 1, x->insert,
+		    nargs ? ", " : "", "");
+}
+
+int
+tg_audit_py_fix_use(const char *src, size_t len,
+		    const struct tg_audit_finding *f, const char *to,
+		    int (*add)(void *ctx, size_t start, size_t end,
+			       const char *text, size_t len),
+		    void *ctx, const char **why)
+{
+	const struct tg_api_fix *x = &f->api->fix;
+	const char *id = f->api->id;
+	size_t idlen = strlen(id);
+	struct call c;
+	int rc, is_call;
+
+	*why = NULL;
+	if (f->in != TG_AUDIT_IN_CODE) {
+		*why = "a mention in a comment or string: never rewritten";
+		return 0;
+	}
+	if (strcmp(f->kind, "import") == 0) {
+		*why = "import form not fixable yet";
+		return 0;
+	}
+	if (strcmp(f->kind, "call") != 0 && strcmp(f->kind, "attribute") != 0 &&
+	    strcmp(f->kind, "decorator") != 0 &&
+	    strcmp(f->kind, "reference") != 0 &&
+	    strcmp(f->kind, "annotation") != 0) {
+		*why = "this kind of use is not fixable yet";
+		return 0;
+	}
+	if (f->end > len || f->start >= f->end) {
+		*why = "the use's text is not known";
+		return 0;
+	}
+	if (f->end - f->start != idlen ||
+	    memcmp(src + f->start, id, idlen) != 0) {
+		*why = memchr(src + f->start, '.', f->end - f->start) &&
+			       strncmp(src + f->start, "torch", 5) == 0
+			   ? "a dotted name spelled over spaces or lines: "
+			     "not fixable yet"
+			   : "import form not fixable yet (an alias or a "
+			     "from-import)";
+		return 0;
+	}
+	if (f->start > 0 && src[f->start - 1] == '.') {
+		*why = "an attribute of something else: not fixable";
+		return 0;
+	}
+	is_call = 0;
+	if (x->insert) {
+		rc = read_call(src, len, f->end, &c);
+		if (rc < 0) {
+			*why = "a call with too many arguments to read";
+			return 0;
+		}
+		is_call = rc;
+		if (!is_call &&
+		    !(x->bare_call && strcmp(f->kind, "decorator") == 0)) {
+			*why = strcmp(f->kind, "call") == 0
+				   ? "a call whose parentheses cannot be read"
+				   : "not a call, and the fix inserts an "
+				     "argument";
+			return 0;
+		}
+	}
+	if (x->insert && !is_call) {
+		/* a bare decorator: NAME(TEXT) */
+		rc = add3(add, ctx, f->start, f->end, to, "(", x->insert);
+		return rc ? rc : add(ctx, f->end, f->end, ")", 1);
+	}
+	if (x->to) {
+		rc = add(ctx, f->start, f->end, to, strlen(to));
+		if (rc)
+			return rc;
+	}
+	if (x->insert)
+		return insert_arg(x, &c, add, ctx, why);
+	return 0;
+}
+
+size_t
+tg_audit_py_lex_errors(const char *src, size_t len)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+	size_t n = 0;
+
+	tg_pylex_init(&lx, src, len);
+	while (tg_pylex_next(&lx, &t))
+		if (t.kind == TG_PYLEX_ERROR ||
+		    (t.flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED |
+				TG_PYLEX_TOO_DEEP)))
+			n++;
+	return n;
+}
