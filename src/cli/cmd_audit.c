@@ -820,7 +820,10 @@ const struct cli_command cmd_audit = {
 	"Exit status: 0 nothing to fix, 1 an unguarded use at or above\n"
 	"--min-status, 2 usage, 4 a file could not be decoded (skipped), 5 "
 	"a path\n"
-	"could not be read; 5 wins over 1, and 1 over 4.",
+	"could not be read; 5 wins over 1, and 1 over 4. With --diff, 1 when\n"
+	"there is something to fix; with --fix, 1 when an unguarded use at "
+	"or\n"
+	"above --min-status remains after the rewrites.",
     .check = check,
     .run = run_audit,
 };
