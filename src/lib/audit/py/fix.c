@@ -46,6 +46,7 @@ struct arg {
 };
 
 struct call {
+	const char *src;
 	size_t open, close; /* offsets of '(' and ')' */
 	struct arg a[ARGS_MAX];
 	size_t n;
@@ -73,6 +74,7 @@ read_call(const char *src, size_t len, size_t end, struct call *c)
 	int first = 1;
 
 	memset(c, 0, sizeof(*c));
+	c->src = src;
 	tg_pylex_init(&lx, src + end, len - end);
 	/* the name's end is in code, outside brackets of its own: the
 	 * tokenizer starts there afresh */
@@ -153,13 +155,30 @@ add3(int (*add)(void *, size_t, size_t, const char *, size_t), void *ctx,
 	return rc;
 }
 
+/* What follows an argument inserted first: nothing when the call has
+ * none, a comma alone when its arguments start on a later line, else a
+ * comma and a space. */
+static const char *
+first_sep(const struct call *c)
+{
+	size_t k;
+
+	for (k = 0; k < c->n; k++)
+		if (c->a[k].has_tokens)
+			return c->src[c->open + 1] == '\n' ||
+					       c->src[c->open + 1] == '\r'
+				   ? ","
+				   : ", ";
+	return "";
+}
+
 /* The insertion of x->insert into call c: one edit, or *why. */
 static int
 insert_arg(const struct tg_api_fix *x, const struct call *c,
 	   int (*add)(void *, size_t, size_t, const char *, size_t), void *ctx,
 	   const char **why)
 {
-	size_t k, npos = 0, nargs = 0, kwlen = 0;
+	size_t k, npos = 0, kwlen = 0;
 	size_t last_pos = (size_t)-1;
 	int dstar = 0, star = 0;
 
@@ -174,7 +193,6 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 
 		if (!a->has_tokens)
 			continue;
-		nargs++;
 		if (a->star == 2)
 			dstar = 1;
 		if (a->star == 1)
@@ -204,7 +222,7 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 			return add3(add, ctx, c->a[last_pos].end,
 				    c->a[last_pos].end, ", ", x->insert, "");
 		return add3(add, ctx, c->open + 1, c->open + 1, x->insert,
-			    nargs ? ", " : "", "");
+			    first_sep(c), "");
 	}
 	if (star) {
 		*why = "a call with *args: the place of the inserted argument "
@@ -231,7 +249,7 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 		return add3(add, ctx, c->a[last_pos].end, c->a[last_pos].end,
 			    ", ", x->insert, "");
 	return add3(add, ctx, c->open + 1, c->open + 1, x->insert,
-		    nargs ? ", " : "", "");
+		    first_sep(c), "");
 }
 
 int

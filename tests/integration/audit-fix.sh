@@ -1,0 +1,127 @@
+#!/bin/bash
+# audit-fix.sh - torchgate audit --fix and --diff on the corpus of
+# tests/integration/fix-corpus, and the proof that the fixes keep the
+# code working on Debian's torch 1.13
+# SPDX-License-Identifier: MIT
+#
+# usage: audit-fix.sh TORCHGATE SRCDIR
+# Each case directory holds before.py, after.py (what --fix must write),
+# floor (the --floor given), fix-exit (--fix's exit status: 1 when a
+# failing use is left), and optionally unsafe (--unsafe-fixes) and norun (its fixed form needs a torch newer than 1.13). For each case:
+# --diff's exit status and its patch applied with patch(1) giving after.py;
+# --fix writing after.py byte for byte; python3 -m py_compile on it; a
+# second --fix and --diff changing nothing; and, unless norun, run()
+# imported from before.py and from after.py under /usr/bin/python3
+# (Debian's torch 1.13, CPU) giving the same repr. Then exit statuses and
+# hostile input: NUL, invalid UTF-8, a symbolic link, the declared floor.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
+PY=/usr/bin/python3
+need_cmd patch
+"$PY" -c 'import torch' 2>/dev/null || die "$PY cannot import torch (apt-get install python3-torch)"
+corpus=$SRCDIR/tests/integration/fix-corpus
+ncases=0
+nrun=0
+for dir in "$corpus"/*/; do
+	c=$(basename "$dir")
+	ncases=$((ncases + 1))
+	floor=$(cat "$dir/floor")
+	opts=(--floor "$floor")
+	[ -e "$dir/unsafe" ] && opts+=(--unsafe-fixes)
+	w=$tmp/$c
+	mkdir -p "$w/d" "$w/p"
+	cp "$dir/before.py" "$w/d/m.py"
+	cp "$dir/before.py" "$w/p/m.py"
+	# --diff: exit 1, a patch that gives after.py, nothing written
+	(cd "$w/d" && "$TG" audit --diff "${opts[@]}" m.py >"$w/diff" 2>"$w/diff.err")
+	check "$c: --diff exit status" "$?" 1
+	expect "$c: --diff writes nothing" cmp -s "$dir/before.py" "$w/d/m.py"
+	(cd "$w/p" && patch -s -p1 <"$w/diff" >/dev/null 2>&1)
+	expect "$c: the diff, applied, gives after.py" cmp -s "$dir/after.py" "$w/p/m.py"
+	# --fix: after.py byte for byte, which compiles
+	(cd "$w/d" && "$TG" audit --fix "${opts[@]}" m.py >"$w/fix.out" 2>"$w/fix.err")
+	rc=$?
+	expect "$c: --fix writes after.py" cmp -s "$dir/after.py" "$w/d/m.py"
+	check_has "$c: the report names the floor" "$(cat "$w/fix.out")" "floor: $floor, from --floor"
+	check "$c: --fix exit status" "$rc" "$(cat "$dir/fix-exit")"
+	expect "$c: py_compile" "$PY" -m py_compile "$w/d/m.py"
+	# a second run changes nothing
+	cp "$w/d/m.py" "$w/once.py"
+	(cd "$w/d" && "$TG" audit --fix "${opts[@]}" m.py >/dev/null 2>&1)
+	expect "$c: a second --fix changes nothing" cmp -s "$w/once.py" "$w/d/m.py"
+	(cd "$w/d" && "$TG" audit --diff "${opts[@]}" m.py >"$w/diff2" 2>/dev/null)
+	check "$c: --diff after --fix: exit status" "$?" 0
+	check "$c: --diff after --fix: no diff" "$(cat "$w/diff2")" ""
+	[ -e "$dir/norun" ] && continue
+	# the proof: the same results on torch 1.13 before and after
+	nrun=$((nrun + 1))
+	cp "$dir/before.py" "$w/before_m.py"
+	cp "$w/d/m.py" "$w/after_m.py"
+	got=$(cd "$w" && "$PY" -W ignore -c 'import before_m, after_m
+a, b = before_m.run(), after_m.run()
+print("same" if repr(a) == repr(b) else "differ: %r != %r" % (a, b))' 2>&1)
+	check "$c: run() on torch 1.13, before and after" "$got" "same"
+done
+check "cases" "$([ "$ncases" -ge 7 ] && echo yes)" yes
+check "cases run on torch 1.13" "$([ "$nrun" -ge 5 ] && echo yes)" yes
+
+# the report: fixed, left with the reason, hidden unsafe fixes
+cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"
+out=$("$TG" audit --fix --floor 1.13 "$tmp/r.py" 2>&1)
+check "--fix, something left: exit status" "$?" 1
+check_has "floor too old: the reason" "$out" "left: torch.cuda.amp.custom_fwd: the replacement is newer than the floor (2.4 > 1.13) and no guard form exists yet"
+check_has "an alias: the reason" "$out" "left: torch.cuda.amp.autocast: import form not fixable yet"
+check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
+check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
+out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
+check_has "hidden unsafe fixes counted" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
+check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
+check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
+
+# the floor: declared by the package, else the oldest release known
+mkdir -p "$tmp/pkg/src"
+printf '[project]\nname = "p"\nversion = "1"\ndependencies = ["torch>=1.13"]\n' >"$tmp/pkg/pyproject.toml"
+cp "$corpus/autocast-cpu/before.py" "$tmp/pkg/src/m.py"
+out=$("$TG" audit --diff "$tmp/pkg" 2>&1 >/dev/null)
+check_has "the declared floor" "$out" "floor: 1.13, declared in $tmp/pkg/pyproject.toml:4: torch>=1.13"
+out=$("$TG" audit --diff "$tmp/pkg/src/m.py" 2>&1 >/dev/null)
+check_has "no floor declared: the oldest release" "$out" "floor: 1.0.0, the oldest torch release torchgate knows"
+check_has "no floor declared: autocast left" "$out" "(1.12 > 1.0.0)"
+
+# exit statuses: nothing to fix, usage
+printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
+"$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
+check "--diff, nothing to fix" "$?" 0
+"$TG" audit --fix "$tmp/clean.py" >/dev/null 2>&1
+check "--fix, nothing to fix" "$?" 0
+"$TG" audit --fix --diff "$tmp/clean.py" >/dev/null 2>&1
+check "--fix --diff" "$?" 2
+"$TG" audit --fix --format=json "$tmp/clean.py" >/dev/null 2>&1
+check "--fix --format=json" "$?" 2
+"$TG" audit --unsafe-fixes "$tmp/clean.py" >/dev/null 2>&1
+check "--unsafe-fixes alone" "$?" 2
+"$TG" audit --fix "$tmp/missing.py" >/dev/null 2>&1
+check "--fix, a missing operand" "$?" 5
+
+# hostile input: left as it was, byte for byte
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n\0\n' >"$tmp/nul.py"
+cp "$tmp/nul.py" "$tmp/nul.orig"
+"$TG" audit --fix --floor 1.13 "$tmp/nul.py" >/dev/null 2>&1
+check "a NUL byte: exit status" "$?" 4
+expect "a NUL byte: not written" cmp -s "$tmp/nul.orig" "$tmp/nul.py"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n# \xff\n' >"$tmp/bad.py"
+cp "$tmp/bad.py" "$tmp/bad.orig"
+"$TG" audit --fix --floor 1.13 "$tmp/bad.py" >/dev/null 2>&1
+check "invalid UTF-8: exit status" "$?" 4
+expect "invalid UTF-8: not written" cmp -s "$tmp/bad.orig" "$tmp/bad.py"
+# a symbolic link stays one; the file it names is fixed, its mode kept
+mkdir -p "$tmp/ln"
+cp "$corpus/clip-grad-norm/before.py" "$tmp/ln/real.py"
+chmod 640 "$tmp/ln/real.py"
+ln -s real.py "$tmp/ln/link.py"
+"$TG" audit --fix --floor 1.13 "$tmp/ln/link.py" >/dev/null 2>&1
+check "a symbolic link: exit status" "$?" 0
+expect "a symbolic link stays one" test -L "$tmp/ln/link.py"
+expect "the file it names is fixed" cmp -s "$corpus/clip-grad-norm/after.py" "$tmp/ln/real.py"
+check "its mode kept" "$(stat -c %a "$tmp/ln/real.py")" 640
+finish

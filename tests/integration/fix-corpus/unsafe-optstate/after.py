@@ -1,0 +1,5 @@
+import torch
+
+
+def state():
+    return torch.amp.grad_scaler.OptState.READY
