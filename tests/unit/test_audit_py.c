@@ -137,7 +137,8 @@ static const struct tcase cases[] = {
      "import torch.nn.functional as F\nF.upsample_nearest(x, 2)\n"
      "F.upsample(x, 2)\nF.interpolate(x, 2)\n",
      "2:1 torch.nn.functional.upsample_nearest call code -\n"
-     "3:1 torch.nn.functional.upsample call code -\n"},
+     "3:1 torch.nn.functional.upsample call code -\n"
+     "4:1 torch.nn.functional.interpolate call code -\n"},
     {"nn-init-underscore",
      "import torch\nimport torch.nn.init as init\n"
      "from torch.nn.init import normal, normal_\ninit.uniform(w)\n"

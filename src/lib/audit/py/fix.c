@@ -166,7 +166,7 @@ first_sep(const struct call *c)
 	for (k = 0; k < c->n; k++)
 		if (c->a[k].has_tokens)
 			return c->src[c->open + 1] == '\n' ||
-					       c->src[c->open + 1] == '\r'
+				       c->src[c->open + 1] == '\r'
 				   ? ","
 				   : ", ";
 	return "";
@@ -248,8 +248,8 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 	if (npos)
 		return add3(add, ctx, c->a[last_pos].end, c->a[last_pos].end,
 			    ", ", x->insert, "");
-	return add3(add, ctx, c->open + 1, c->open + 1, x->insert,
-		    first_sep(c), "");
+	return add3(add, ctx, c->open + 1, c->open + 1, x->insert, first_sep(c),
+		    "");
 }
 
 int

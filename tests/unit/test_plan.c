@@ -1,0 +1,196 @@
+/* test_plan.c - fix/plan: a buffer's findings fixed, left or hidden,
+ * the floor, the check after fixing and its revert
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "lib/audit/engine.h"
+#include "lib/fix/plan.h"
+
+/* An entry: id, introduced, deprecated (or null), fix (JSON). */
+static const char entry_fmt[] =
+    "{\"id\": \"%s\", \"language\": \"python\", \"kind\": \"function\", "
+    "\"private\": false, "
+    "\"introduced\": {\"version\": \"%s\", \"bound\": \"exact\", "
+    "\"status\": \"verified\", \"note\": \"\"}, "
+    "\"deprecated\": {\"version\": %s, \"bound\": \"exact\", "
+    "\"status\": \"verified\", \"note\": \"\", \"withdrawn\": null, "
+    "\"announced_by\": null}, "
+    "\"removed\": {\"version\": null, \"bound\": \"exact\", \"status\": "
+    "\"verified\", \"note\": \"\"}, "
+    "\"replacement\": {\"id\": null, \"text\": null, \"since\": null, "
+    "\"status\": \"verified\"}, "
+    "\"fix\": %s, "
+    "\"warning\": {\"category\": null, \"message\": null, \"since\": null, "
+    "\"status\": \"verified\"}, "
+    "\"evidence\": {\"files\": [], \"presence\": null, \"deprecation\": "
+    "null, \"removal\": null}, "
+    "\"usage\": [], \"references\": [], \"notes\": \"\"}";
+
+static const char *const entries[][4] = {
+    {"torch.a", "1.0", "\"1.5\"",
+     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"insert\": "
+     "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
+     "\"bare\": null, \"note\": null}"},
+    {"torch.b", "2.0", "null", "null"},
+    /* an insertion that leaves a string open: the check reverts it */
+    {"torch.c", "1.0", "\"1.5\"",
+     "{\"applicability\": \"safe\", \"to\": \"torch.e\", \"insert\": "
+     "{\"at\": 0, \"text\": \"\\\"open\", \"max_positional\": null}, "
+     "\"bare\": null, \"note\": null}"},
+    {"torch.d", "1.0", "\"1.5\"",
+     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"insert\": "
+     "null, \"bare\": null, \"note\": \"n\"}"},
+    {"torch.e", "1.0", "null", "null"},
+};
+
+static char *
+table_json(void)
+{
+	size_t k, n = 64;
+	char *s, *p;
+
+	for (k = 0; k < sizeof(entries) / sizeof(entries[0]); k++)
+		n += sizeof(entry_fmt) + strlen(entries[k][0]) +
+		     strlen(entries[k][1]) + strlen(entries[k][2]) +
+		     strlen(entries[k][3]) + 2;
+	s = p = malloc(n);
+	p += sprintf(p, "{\"schema_version\": 1, \"entries\": [");
+	for (k = 0; k < sizeof(entries) / sizeof(entries[0]); k++) {
+		p += sprintf(p, k ? ", " : "");
+		p += sprintf(p, entry_fmt, entries[k][0], entries[k][1],
+			     entries[k][2], entries[k][3]);
+	}
+	sprintf(p, "]}");
+	return s;
+}
+
+/* Plan src at floor (NULL: none) with unsafe; the fixed text (or the
+ * original when nothing is fixed) and each use's outcome into *what. */
+static char *
+plan(const struct tg_engine *e, const struct tg_table *t, const char *src,
+     const char *floor, int unsafe, char *what, size_t whatsz, char **reverted)
+{
+	struct tg_plan p = TG_PLAN_INIT;
+	struct tg_plan_opts o = {e, t, NULL, unsafe};
+	struct tg_version f = TG_VERSION_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *out;
+	size_t k, n = 0;
+	int rc;
+
+	if (floor) {
+		tg_version_parse(&f, floor, strlen(floor), NULL);
+		o.floor = &f;
+	}
+	rc = tg_plan_file(&p, &o, tg_lang_find("python"), src, strlen(src),
+			  "m.py", &err);
+	CHECK(rc == 0, "plan: %s", err.msg);
+	what[0] = '\0';
+	for (k = 0; k < p.before.r.nfindings; k++)
+		n += (size_t)snprintf(
+		    what + n, n < whatsz ? whatsz - n : 0, "%s%s:%s",
+		    k ? "; " : "", p.before.r.findings[k].api->id,
+		    p.uses[k].outcome == TG_PLAN_FIXED	  ? "fixed"
+		    : p.uses[k].outcome == TG_PLAN_HIDDEN ? "hidden"
+							  : p.uses[k].why);
+	out = p.nedits ? strndup(p.fixed.data, p.fixed.len) : strdup(src);
+	*reverted = p.reverted ? strdup(p.reverted) : NULL;
+	tg_plan_release(&p);
+	tg_version_release(&f);
+	return out;
+}
+
+int
+main(void)
+{
+	struct tg_table t = TG_TABLE_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_version v = TG_VERSION_INIT;
+	struct tg_engine_opts o;
+	struct tg_engine *e = NULL;
+	char *json = table_json(), *got, *rev, what[1024];
+
+	CHECK(tg_table_parse(&t, json, strlen(json), "T", &err) == 0, "%s",
+	      err.msg);
+	tg_version_parse(&v, "2.0", 3, NULL);
+	memset(&o, 0, sizeof(o));
+	o.table = &t;
+	o.torch = &v;
+	o.min = TG_AUDIT_RANK_PRIVATE;
+	o.threads = 1;
+	CHECK(tg_engine_new(&e, &o, &err) == 0, "engine: %s", err.msg);
+	if (!e)
+		return check_result("test_plan");
+
+	/* fixed at a floor that has the replacement; the rest kept */
+	got =
+	    plan(e, &t, "import torch\r\ny = torch.a(1, x=2)  # torch.a()\r\n",
+		 "2.0", 0, what, sizeof(what), &rev);
+	CHECK_STR(got,
+		  "import torch\r\ny = torch.b(\"k\", 1, x=2)  # torch.a()\r\n",
+		  "fixed, CRLF and the comment kept");
+	CHECK_STR(what,
+		  "torch.a:fixed; torch.a:a mention in a comment or string: "
+		  "never rewritten",
+		  "outcomes");
+	CHECK(rev == NULL, "not reverted");
+	free(got);
+	free(rev);
+
+	/* the floor lacks the replacement */
+	got = plan(e, &t, "import torch\ntorch.a()\n", "1.6", 0, what,
+		   sizeof(what), &rev);
+	CHECK_STR(got, "import torch\ntorch.a()\n", "left at 1.6");
+	CHECK_STR(what,
+		  "torch.a:the replacement is newer than the floor (2.0 > "
+		  "1.6) and no guard form exists yet",
+		  "the floor's reason");
+	free(got);
+	free(rev);
+
+	/* an alias and a guarded use are left */
+	got = plan(e, &t,
+		   "import torch as T\nT.a()\ntry:\n    import torch\n    "
+		   "torch.a()\nexcept AttributeError:\n    pass\n",
+		   NULL, 0, what, sizeof(what), &rev);
+	CHECK(strstr(what, "import form not fixable yet") &&
+		  strstr(what, "guarded: left as written"),
+	      "alias and guard: %s", what);
+	free(got);
+	free(rev);
+
+	/* the check after fixing: an open string reverts the file */
+	got = plan(e, &t, "import torch\ntorch.c()\ntorch.a()\n", NULL, 0, what,
+		   sizeof(what), &rev);
+	CHECK_STR(got, "import torch\ntorch.c()\ntorch.a()\n",
+		  "reverted: the original");
+	CHECK_STR(rev, "the fixed text does not tokenize cleanly", "why");
+	CHECK_STR(what,
+		  "torch.c:the fixed text does not tokenize cleanly; "
+		  "torch.a:the fixed text does not tokenize cleanly",
+		  "every fix of the file dropped");
+	free(got);
+	free(rev);
+
+	/* unsafe: hidden, then applied */
+	got = plan(e, &t, "import torch\ntorch.d\n", NULL, 0, what,
+		   sizeof(what), &rev);
+	CHECK_STR(what, "torch.d:hidden", "hidden");
+	free(got);
+	free(rev);
+	got = plan(e, &t, "import torch\ntorch.d\n", NULL, 1, what,
+		   sizeof(what), &rev);
+	CHECK_STR(got, "import torch\ntorch.e\n", "unsafe applied");
+	free(got);
+	free(rev);
+
+	tg_engine_free(e);
+	tg_version_release(&v);
+	tg_table_release(&t);
+	free(json);
+	return check_result("test_plan");
+}
