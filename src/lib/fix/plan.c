@@ -5,9 +5,10 @@
  * edits of the fixes kept and the fixed buffer with its analysis. The
  * decision for a finding, in order: a mention or a guarded use is left
  * as written; an entry without a fix, or a language without rewrite
- * hooks, is left; an unsafe fix without unsafe is hidden; a replacement
- * not available at the floor is left (no guard form exists yet); then
- * the language's hook makes the edits or says why it cannot. Fixes whose
+ * hooks, is left; a replacement not available at the floor is left (no
+ * guard form exists yet); an unsafe fix without unsafe is hidden (only
+ * one that unsafe would apply counts); then the language's hook makes
+ * the edits or says why it cannot (a hidden fix's shape is not asked). Fixes whose
  * edits conflict with one kept before are left. Offsets are the
  * original's throughout (fix/edit applies them in one pass).
  *
@@ -129,11 +130,6 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = "no rewrites for this language yet";
 		return 0;
 	}
-	if (x->unsafe && !o->unsafe) {
-		u->outcome = TG_PLAN_HIDDEN;
-		u->why = "unsafe: pass --unsafe-fixes";
-		return 0;
-	}
 	repl = x->to ? tg_table_find(o->table, x->to) : f->api;
 	if (!repl) {
 		u->why = "the replacement is not in the table";
@@ -156,6 +152,11 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 				       "the replacement is removed at the "
 				       "floor (%s <= %s)",
 				       repl->removed.version, o->floor->str);
+	}
+	if (x->unsafe && !o->unsafe) {
+		u->outcome = TG_PLAN_HIDDEN;
+		u->why = "unsafe: pass --unsafe-fixes";
+		return 0;
 	}
 	pd.p = p;
 	pd.first = p->nedits;
