@@ -252,6 +252,18 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 		    "");
 }
 
+static int
+has_space(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' ||
+		    s[k] == '\r' || s[k] == '\\' || s[k] == '\f')
+			return 1;
+	return 0;
+}
+
 int
 tg_audit_py_fix_use(const char *src, size_t len,
 		    const struct tg_audit_finding *f, const char *to,
@@ -287,12 +299,14 @@ tg_audit_py_fix_use(const char *src, size_t len,
 	}
 	if (f->end - f->start != idlen ||
 	    memcmp(src + f->start, id, idlen) != 0) {
-		*why = memchr(src + f->start, '.', f->end - f->start) &&
-			       strncmp(src + f->start, "torch", 5) == 0
+		*why = strncmp(src + f->start, "torch.", 6) != 0
+			   ? "import form not fixable yet (an alias or a "
+			     "from-import)"
+		       : has_space(src + f->start, f->end - f->start)
 			   ? "a dotted name spelled over spaces or lines: "
 			     "not fixable yet"
-			   : "import form not fixable yet (an alias or a "
-			     "from-import)";
+			   : "another spelling of the entry's name (another "
+			     "module's): not fixable yet";
 		return 0;
 	}
 	if (f->start > 0 && src[f->start - 1] == '.') {
