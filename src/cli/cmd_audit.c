@@ -428,7 +428,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		}
 	}
 	r = &p.before.r;
-	for (k = 0; k < r->nfindings; k++) {
+	for (k = 0; k < r->nfindings && !(diff && run->ctx->quiet); k++) {
 		const struct tg_audit_finding *g = &r->findings[k];
 		const struct tg_plan_use *u = &p.uses[k];
 
@@ -444,7 +444,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 				f->path, g->line, g->column, g->api->id,
 				u->why);
 	}
-	if (p.nhidden)
+	if (p.nhidden && !(diff && run->ctx->quiet))
 		fprintf(run->report,
 			"%s: %zu unsafe fix%s not applied (pass "
 			"--unsafe-fixes)\n",

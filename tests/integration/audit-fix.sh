@@ -88,6 +88,9 @@ out=$("$TG" audit --diff "$tmp/pkg/src/m.py" 2>&1 >/dev/null)
 check_has "no floor declared: the oldest release" "$out" "floor: 1.0.0, the oldest torch release torchgate knows"
 check_has "no floor declared: autocast left" "$out" "(1.12 > 1.0.0)"
 
+out=$("$TG" audit --diff -q --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
+check "--diff -q: no report" "$out" ""
+
 # exit statuses: nothing to fix, usage
 printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
 "$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
