@@ -142,8 +142,8 @@ tg_tablediff_run(struct tg_tablediff *df, const struct tg_decls *d,
 			exists = tg_path_is_file(df->paths[j][k]);
 		if (!exists)
 			continue;
-		df->mexcl[df->nmissing] = tg_excluded_match(
-		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
+		df->mexcl[df->nmissing] =
+		    tg_excluded_match(x, a->id, TG_EXCL_NOT_DECLARED, NULL);
 		df->nexcused += df->mexcl[df->nmissing] != NULL;
 		df->missing[df->nmissing++] = a;
 	}
