@@ -5,13 +5,17 @@
  * transfer), validates it with the loader of the built-in table, and
  * replaces the cached table atomically only when it loads, matches
  * --sha256 and its table_version is newer than both the built-in table's
- * and the cached one's. In every other case the cache stays byte for
- * byte as it was. A conditional GET (the validators kept beside the
- * cache) makes an unchanged table cost a 304.
+ * and the cached one's: the cached one's read again under the cache's
+ * lock (tg_cache_store), since another update may have stored a newer
+ * table during the download. In every other case the cache stays byte
+ * for byte as it was. A conditional GET (the validators kept beside the
+ * cache for this URL, sent while the table is still theirs) makes an
+ * unchanged table cost a 304, which --sha256 checks against the cached
+ * table.
  *
  * Exit: 0 updated, not modified, or nothing newer; 2 usage; 4 the body
  * is not a valid table (or has no table_version) or does not match
- * --sha256; 5 the transfer failed, the network commands are not built,
+ * --sha256 (nor the cached table after a 304); 5 the transfer failed, the network commands are not built,
  * or the cache could not be written. With an advisories URL the
  * advisories follow (cli/update_advisories), whatever became of the
  * table, and the status is the higher of the two.

@@ -4,7 +4,9 @@
  * torchgate itself never loads libcurl (33 shared libraries and about
  * 4 ms at start-up, more than a whole probe); update and releases run the
  * helper torchgate-fetch with posix_spawn (no shell), the body coming
- * back on a pipe (bounded) and the validators on descriptor 3. The
+ * back on a pipe (bounded), the validators and the body's SHA-256 on
+ * descriptor 3 (the cached file's path and SHA-256 go with validators:
+ * the helper sends them only while that file is unchanged). The
  * helper is found as git finds git-remote-http: $TORCHGATE_FETCH when
  * set (tests, unusual layouts), else torchgate-fetch beside the running
  * torchgate (the build tree), else the configured

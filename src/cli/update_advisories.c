@@ -7,7 +7,8 @@
  * built-in advisories validates them, and the cached file is replaced
  * atomically (table/cache: tg_cache_store) only when they load and their
  * advisories_version is newer than both the built-in and the cached
- * ones'. In every other case the cache stays byte for byte as it was.
+ * ones' (the cached one's read again under the cache's lock). In every
+ * other case the cache stays byte for byte as it was.
  */
 #include "cli/update_advisories.h"
 

@@ -8,7 +8,10 @@
  * capped at q->max (refused before it is read when Content-Length says
  * so, cut off when it grows past), at most TG_HTTP_REDIRS redirects and
  * only to http or https (file://, ftp:// and the rest refused, also as
- * the first URL), a conditional GET when validators are given, and
+ * the first URL), a conditional GET when validators are given (a
+ * header value holding a control character is refused, a received
+ * validator holding one is not kept: a bare CR would let a server
+ * choose a header we send back), and
  * retries with a doubling backoff after a 5xx or a timeout only. Worst
  * case: (retries + 1) * timeout_s plus the backoffs.
  */

@@ -11,6 +11,15 @@
  * patterns compiled): a corrupt or unreadable cache is reported as a
  * warning and never fails a command, since the built-in table is always
  * there. Worst case: one extra table parse when a cache is present.
+ *
+ * Writers (update, releases) replace a file and its NAME.meta as one
+ * step under an flock(2) on the directory's .lock (tg_cache_store says
+ * in which order, and what a crash leaves); readers take no lock: they
+ * see whole files, and a meta that is not its file's (another URL, or a
+ * sha256 that is not the file's, which the fetch helper checks) is no
+ * validator. The lock is advisory and waited for at most
+ * TG_CACHE_LOCK_WAIT_S seconds; the .lock file is never removed
+ * (removing it would let two writers lock two different files).
  */
 #include "lib/table/cache.h"
 
@@ -372,7 +381,7 @@ tg_cache_validators(const char *dir, const char *name, const char *url,
 		    struct tg_cache_validators *v)
 {
 	struct tg_buf b = TG_BUF_INIT;
-	char *text = NULL, *path, *u = NULL;
+	char *text = NULL, *path, u[TG_CACHE_URL_MAX];
 	size_t len, i;
 	int absent = 0, ok = 0;
 
@@ -383,13 +392,13 @@ tg_cache_validators(const char *dir, const char *name, const char *url,
 	    tg_file_read(path,
 			 TG_CACHE_URL_MAX + 2 * TG_CACHE_VALIDATOR_MAX + 256,
 			 &text, &len, &absent, NULL) ||
-	    !text || strlen(text) != len || !(u = malloc(TG_CACHE_URL_MAX)))
+	    !text || strlen(text) != len)
 		goto out;
 	for (i = 0; i < len; i++)
 		if (((unsigned char)text[i] < 0x20 && text[i] != '\n') ||
 		    text[i] == 0x7f)
 			goto out;
-	line_value(text, "url", u, TG_CACHE_URL_MAX);
+	line_value(text, "url", u, sizeof(u));
 	line_value(text, "sha256", v->sha256, sizeof(v->sha256));
 	line_value(text, "etag", v->etag, sizeof(v->etag));
 	line_value(text, "last-modified", v->last_modified,
@@ -399,7 +408,6 @@ tg_cache_validators(const char *dir, const char *name, const char *url,
 out:
 	if (!ok)
 		v->etag[0] = v->last_modified[0] = v->sha256[0] = '\0';
-	free(u);
 	free(text);
 	tg_buf_release(&b);
 }
