@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/audit/lang.h"
 #include "lib/util/jsonw.h"
 
 static const char *
@@ -185,7 +186,7 @@ json_entry(struct tg_jsonw *w, const struct tg_audit_item *it)
 	const struct tg_api *a = it->f->api;
 
 	tg_jsonw_kstr(w, "api", a->id);
-	tg_jsonw_kstr(w, "language", a->cxx ? "c++" : "python");
+	tg_jsonw_kstr(w, "language", tg_lang_of_id(a->lang)->name);
 	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
 	tg_jsonw_kstr(w, "since", a->deprecated.version);
 	tg_jsonw_kstr(w, "removed_in", a->removed.version);
@@ -460,7 +461,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 		tg_jsonw_key(w, "shortDescription");
 		tg_jsonw_object(w, TG_JSONW_FLOW);
 		tg_buf_clear(tmp);
-		tg_buf_addf(tmp, "%s %s %s", last->cxx ? "C++" : "Python",
+		tg_buf_addf(tmp, "%s %s %s", tg_lang_of_id(last->lang)->title,
 			    last->kind, last->id);
 		tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 		tg_jsonw_end(w);
@@ -495,7 +496,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 		tg_jsonw_key(w, "tags");
 		tg_jsonw_array(w, TG_JSONW_FLOW);
 		tg_jsonw_str(w, "torch");
-		tg_jsonw_str(w, last->cxx ? "c++" : "python");
+		tg_jsonw_str(w, tg_lang_of_id(last->lang)->name);
 		tg_jsonw_end(w);
 		tg_jsonw_end(w);
 		tg_jsonw_end(w);

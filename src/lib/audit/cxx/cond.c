@@ -75,7 +75,8 @@ table_macro(const struct tg_table *t, const char *s, size_t n)
 	size_t k;
 
 	for (k = 0; k < t->n; k++)
-		if (t->apis[k].cxx && strcmp(t->apis[k].kind, "macro") == 0 &&
+		if (t->apis[k].lang == TG_LANG_CXX &&
+		    strcmp(t->apis[k].kind, "macro") == 0 &&
 		    tg_audit_cxx_word_is(s, n, t->apis[k].id))
 			return 1;
 	return 0;

@@ -219,7 +219,8 @@ package_prefix(const struct tg_table *t, const char *name)
 			hi = mid;
 	}
 	for (k = lo; k < t->n && strncmp(t->apis[k].id, name, n) == 0; k++)
-		if (!t->apis[k].cxx && t->apis[k].id[n] == '.')
+		if (t->apis[k].lang == TG_LANG_PYTHON &&
+		    t->apis[k].id[n] == '.')
 			return 1;
 	return 0;
 }
@@ -447,7 +448,7 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	for (k = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
 
-		if (a->cxx)
+		if (a->lang != TG_LANG_PYTHON)
 			continue;
 		add_root(ix, a->id);
 		if (strcmp(a->kind, "method") == 0 ||
@@ -464,7 +465,7 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 			       strcmp(a->kind, "behavior") != 0 &&
 			       strcmp(a->kind, "build") != 0;
 
-		if (a->cxx)
+		if (a->lang != TG_LANG_PYTHON)
 			continue;
 		if (strcmp(a->kind, "method") == 0) {
 			const char *m = strrchr(a->id, '.');
