@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/audit/lang.h"
+#include "lib/util/grow.h"
 #include "lib/util/jsonw.h"
 
 static const char *
@@ -407,17 +408,10 @@ rule_index(struct tg_audit_writer *wr, const struct tg_api *a)
 	for (k = 0; k < wr->nrules; k++)
 		if (wr->rules[k] == a)
 			return k;
-	if (wr->nrules == wr->caprules) {
-		size_t nc = wr->caprules ? wr->caprules * 2 : 32;
-		void *p = realloc(wr->rules, nc * sizeof(*wr->rules));
-
-		if (!p) {
-			if (!wr->out->err)
-				wr->out->err = TG_ENOMEM;
-			return 0;
-		}
-		wr->rules = p;
-		wr->caprules = nc;
+	if (TG_GROW(wr->rules, wr->nrules + 1, wr->caprules)) {
+		if (!wr->out->err)
+			wr->out->err = TG_ENOMEM;
+		return 0;
 	}
 	wr->rules[wr->nrules] = a;
 	return wr->nrules++;

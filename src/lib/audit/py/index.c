@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "lib/audit/py/internal.h"
+#include "lib/util/grow.h"
 
 /* Python's keywords (keyword.kwlist). */
 static const char *const keywords[] = {
@@ -264,10 +265,9 @@ add_method(struct tg_audit_py_index *ix, const char *name, size_t n,
 {
 	struct method_rule *v;
 
-	v = realloc(ix->methods, (ix->nmethods + 1) * sizeof(*v));
-	if (!v)
+	if (TG_GROW(ix->methods, ix->nmethods + 1, ix->capmethods))
 		return TG_ENOMEM;
-	ix->methods = v;
+	v = ix->methods;
 	v[ix->nmethods].name = strndup(name, n);
 	if (!v[ix->nmethods].name)
 		return TG_ENOMEM;
@@ -284,11 +284,9 @@ add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
 {
 	struct param_rule *v;
 
-	v = realloc(ix->params, (ix->nparams + 1) * sizeof(*v));
-	if (!v)
+	if (TG_GROW(ix->params, ix->nparams + 1, ix->capparams))
 		return TG_ENOMEM;
-	ix->params = v;
-	v += ix->nparams;
+	v = ix->params + ix->nparams;
 	v->api = api;
 	v->func = strndup(func, fn);
 	v->flen = fn;
