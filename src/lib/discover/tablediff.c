@@ -135,7 +135,7 @@ tg_tablediff_run(struct tg_tablediff *df, const struct tg_decls *d,
 		const struct tg_api *a = &table->apis[j];
 		int exists = 0;
 
-		if (a->cxx || df->hit[j] ||
+		if (a->lang != TG_LANG_PYTHON || df->hit[j] ||
 		    tg_api_status(a, v) != TG_API_DEPRECATED)
 			continue;
 		for (k = 0; k < a->nfiles && !exists; k++)

@@ -206,7 +206,8 @@ load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 					    "behavior",
 					    "build",
 					    NULL};
-	static const char *const langs[] = {"python", "c++", NULL};
+	static const char *const langs[] = {
+	    [TG_LANG_PYTHON] = "python", [TG_LANG_CXX] = "c++", NULL};
 	static const char *const repl_keys[] = {"id", "text", "since", "status",
 						NULL};
 	static const char *const warn_keys[] = {"category", "message", "since",
@@ -239,7 +240,7 @@ load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 	if (!rc)
 		rc = tg_tload_get_enum(L, e, "kind", kinds, &kind);
 	if (!rc) {
-		a->cxx = lang;
+		a->lang = (enum tg_lang_id)lang;
 		a->kind = strdup(kinds[kind]);
 		if (!a->kind)
 			rc = tg_err_set(L->err, TG_ENOMEM, "out of memory");
