@@ -46,6 +46,7 @@
 #include "lib/util/file.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
+#include "lib/util/grow.h"
 
 #define CMD "audit"
 /* Larger files are skipped with a note. */
@@ -204,15 +205,8 @@ keep_result(struct run *run, struct tg_engine_file *f)
 	}
 	if (!f->r.nfindings && !f->r.nbranches)
 		return 0;
-	if (run->nfiles == run->capfiles) {
-		size_t nc = run->capfiles ? run->capfiles * 2 : 64;
-		void *p = realloc(run->files, nc * sizeof(*run->files));
-
-		if (!p)
-			return TG_ENOMEM;
-		run->files = p;
-		run->capfiles = nc;
-	}
+	if (TG_GROW(run->files, run->nfiles + 1, run->capfiles))
+		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
 	fr->path = strdup(f->path);
 	if (!fr->path)
@@ -234,15 +228,8 @@ keep_dead(struct run *run, struct file_result *fr)
 		struct tg_audit_branch *b = &fr->r.branches[k];
 		struct dead_kept *d;
 
-		if (run->ndead == run->capdead) {
-			size_t nc = run->capdead ? run->capdead * 2 : 16;
-			void *p = realloc(run->dead, nc * sizeof(*run->dead));
-
-			if (!p)
-				return TG_ENOMEM;
-			run->dead = p;
-			run->capdead = nc;
-		}
+		if (TG_GROW(run->dead, run->ndead + 1, run->capdead))
+			return TG_ENOMEM;
 		d = &run->dead[run->ndead];
 		d->path = strdup(fr->path);
 		if (!d->path)
@@ -282,14 +269,8 @@ emit_file(struct run *run, struct file_result *fr)
 	size_t k, n = fr->r.nfindings;
 	int rc;
 
-	if (n > run->capitems) {
-		void *p = realloc(run->items, n * sizeof(*run->items));
-
-		if (!p)
-			return TG_ENOMEM;
-		run->items = p;
-		run->capitems = n;
-	}
+	if (TG_GROW(run->items, n, run->capitems))
+		return TG_ENOMEM;
 	for (k = 0; k < n; k++) {
 		struct tg_audit_item *it = &run->items[k];
 

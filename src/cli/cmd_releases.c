@@ -29,7 +29,6 @@
 #include "lib/render/releases_format.h"
 
 #define CMD "releases"
-#define VALIDATOR_MAX 1024
 #define ACCEPT "application/vnd.pypi.simple.v1+json, application/json;q=0.9"
 
 static const char *index_url, *format, *timeout, *cacert;
@@ -127,8 +126,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_index ix = TG_INDEX_INIT;
 	struct tg_buf body = TG_BUF_INIT;
 	struct cli_fetch f = {0};
-	char etag[VALIDATOR_MAX], lm[VALIDATOR_MAX], oetag[VALIDATOR_MAX],
-	    olm[VALIDATOR_MAX];
+	struct tg_cache_validators v, got;
 	char *dir = NULL, *path = NULL;
 	const char *env;
 	int status = CLI_IO, nm = 0, rc, have;
@@ -160,19 +158,20 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	tg_index_release(&ix);
-	oetag[0] = olm[0] = '\0';
+	v.etag[0] = v.last_modified[0] = v.sha256[0] = '\0';
 	if (have)
-		tg_cache_validators(dir, TG_CACHE_INDEX, oetag, olm,
-				    sizeof(oetag));
+		tg_cache_validators(dir, TG_CACHE_INDEX, f.url, &v);
 	f.timeout = timeout;
-	f.etag = oetag[0] ? oetag : NULL;
-	f.last_modified = olm[0] ? olm : NULL;
+	f.etag = v.etag[0] ? v.etag : NULL;
+	f.last_modified = v.last_modified[0] ? v.last_modified : NULL;
+	f.cached = path;
+	f.cached_sha256 = v.sha256;
 	f.accept = ACCEPT;
 	f.cacert = cacert;
 	f.insecure = insecure;
 	f.max = TG_INDEX_MAX;
 	tg_buf_init(&body, TG_INDEX_MAX);
-	status = cli_fetch_run(CMD, &f, &body, etag, lm, sizeof(etag), &nm);
+	status = cli_fetch_run(CMD, &f, &body, &got, &nm);
 	if (status == CLI_IO) {
 		status = fallback("the index could not be read", path);
 		goto out;
@@ -194,7 +193,7 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		cli_error(CMD, "warning: %s: the index is not cached", err.msg);
 	else if ((rc = tg_cache_mkdir(dir, &err)) ||
 		 (rc = tg_cache_store(dir, TG_CACHE_INDEX, body.data, body.len,
-				      etag, lm, &err))) {
+				      f.url, &got, NULL, NULL, &err))) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);
 		goto out;

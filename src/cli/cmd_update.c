@@ -5,13 +5,17 @@
  * transfer), validates it with the loader of the built-in table, and
  * replaces the cached table atomically only when it loads, matches
  * --sha256 and its table_version is newer than both the built-in table's
- * and the cached one's. In every other case the cache stays byte for
- * byte as it was. A conditional GET (the validators kept beside the
- * cache) makes an unchanged table cost a 304.
+ * and the cached one's: the cached one's read again under the cache's
+ * lock (tg_cache_store), since another update may have stored a newer
+ * table during the download. In every other case the cache stays byte
+ * for byte as it was. A conditional GET (the validators kept beside the
+ * cache for this URL, sent while the table is still theirs) makes an
+ * unchanged table cost a 304, which --sha256 checks against the cached
+ * table.
  *
  * Exit: 0 updated, not modified, or nothing newer; 2 usage; 4 the body
  * is not a valid table (or has no table_version) or does not match
- * --sha256; 5 the transfer failed, the network commands are not built,
+ * --sha256 (nor the cached table after a 304); 5 the transfer failed, the network commands are not built,
  * or the cache could not be written. With an advisories URL the
  * advisories follow (cli/update_advisories), whatever became of the
  * table, and the status is the higher of the two.
@@ -31,7 +35,6 @@
 #include "lib/util/file.h"
 
 #define CMD "update"
-#define VALIDATOR_MAX 1024
 
 static const char *url, *sha256, *timeout, *cacert, *advisories_url;
 static int offline, insecure;
@@ -75,26 +78,62 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	return CLI_OK;
 }
 
-/* The cached table's table_version into *cached (a new string or NULL
- * when there is no valid cached table). */
+/* The table_version of the table at path into *cached (a new string or
+ * NULL when it is not a valid table). */
 static int
-cached_version(const char *dir, char **cached)
+version_at(const char *path, char **cached)
 {
 	struct tg_table t = TG_TABLE_INIT;
-	char *path = tg_cache_file(dir, TG_CACHE_TABLE);
 	int rc;
 
 	*cached = NULL;
-	if (!path)
-		return TG_ENOMEM;
 	rc = tg_table_load(&t, path, NULL);
-	free(path);
 	if (rc == TG_ENOMEM)
 		return rc;
 	if (!rc && t.table_version && !(*cached = strdup(t.table_version)))
 		rc = TG_ENOMEM;
 	tg_table_release(&t);
 	return rc == TG_ENOMEM ? rc : 0;
+}
+
+/* The cached table's table_version into *cached (a new string or NULL
+ * when there is no valid cached table). */
+static int
+cached_version(const char *dir, char **cached)
+{
+	char *path = tg_cache_file(dir, TG_CACHE_TABLE);
+	int rc;
+
+	*cached = NULL;
+	if (!path)
+		return TG_ENOMEM;
+	rc = version_at(path, cached);
+	free(path);
+	return rc;
+}
+
+/* What the cache holds when the download is about to replace it. */
+struct recheck {
+	const char *version; /* the download's */
+	char *now;	     /* the cached table's then, when not older */
+};
+
+/* tg_cache_store's test, under the cache's lock: another update may
+ * have stored a newer table during the download. */
+static int
+still_newer(const char *path, void *ud)
+{
+	struct recheck *r = ud;
+	char *now = NULL;
+
+	if (version_at(path, &now))
+		return TG_ENOMEM;
+	if (now && tg_table_version_cmp(r->version, now) <= 0) {
+		r->now = now;
+		return 0;
+	}
+	free(now);
+	return 1;
 }
 
 static int
@@ -104,8 +143,8 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_table t = TG_TABLE_INIT;
 	struct tg_buf body = TG_BUF_INIT;
 	struct cli_fetch f = {0};
-	char etag[VALIDATOR_MAX], lm[VALIDATOR_MAX], oetag[VALIDATOR_MAX],
-	    olm[VALIDATOR_MAX];
+	struct tg_cache_validators have, got;
+	struct recheck re = {NULL, NULL};
 	char *dir = NULL, *cached = NULL, *path = NULL;
 	const char *builtin = tg_cache_builtin_version(), *newest, *env;
 	const char *aurl;
@@ -157,17 +196,20 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (insecure) /* loudly: --quiet does not silence it */
 		cli_error(CMD, "warning: --insecure: the server's TLS "
 			       "certificate is not verified");
+	/* the validators of this URL, while the table is the one they
+	 * came with (the helper checks its SHA-256) */
 	if (cached)
-		tg_cache_validators(dir, TG_CACHE_TABLE, oetag, olm,
-				    sizeof(oetag));
+		tg_cache_validators(dir, TG_CACHE_TABLE, f.url, &have);
 	else
-		oetag[0] = olm[0] = '\0';
+		have.etag[0] = have.last_modified[0] = have.sha256[0] = '\0';
 	f.sha256 = sha256;
-	f.etag = oetag[0] ? oetag : NULL;
-	f.last_modified = olm[0] ? olm : NULL;
+	f.etag = have.etag[0] ? have.etag : NULL;
+	f.last_modified = have.last_modified[0] ? have.last_modified : NULL;
+	f.cached = path;
+	f.cached_sha256 = have.sha256;
 	f.max = TG_TABLE_MAX;
 	tg_buf_init(&body, TG_TABLE_MAX);
-	status = cli_fetch_run(CMD, &f, &body, etag, lm, sizeof(etag), &nm);
+	status = cli_fetch_run(CMD, &f, &body, &got, &nm);
 	if (status)
 		goto advisories;
 	if (nm) {
@@ -199,11 +241,19 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		       newest ? newest : "none");
 		goto advisories;
 	}
+	re.version = t.table_version;
 	if ((rc = tg_cache_mkdir(dir, &err)) ||
-	    (rc = tg_cache_store(dir, TG_CACHE_TABLE, body.data, body.len, etag,
-				 lm, &err))) {
+	    (rc = tg_cache_store(dir, TG_CACHE_TABLE, body.data, body.len,
+				 f.url, &got, still_newer, &re, &err)) < 0) {
 		cli_error(CMD, "%s", err.msg);
 		status = cli_exit_for(rc);
+		goto advisories;
+	}
+	if (rc == 1) { /* another update stored a newer one meanwhile */
+		printf("'%s' has table_version %s, not newer than the cached "
+		       "table's %s: the cache is unchanged\n",
+		       f.url, t.table_version, re.now);
+		status = CLI_OK;
 		goto advisories;
 	}
 	printf("updated '%s' from '%s': table_version %s (was %s, %s)\n", path,
@@ -220,6 +270,7 @@ advisories:
 out:
 	tg_table_release(&t);
 	tg_buf_release(&body);
+	free(re.now);
 	free(path);
 	free(cached);
 	free(dir);

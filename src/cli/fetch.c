@@ -4,7 +4,9 @@
  * torchgate itself never loads libcurl (33 shared libraries and about
  * 4 ms at start-up, more than a whole probe); update and releases run the
  * helper torchgate-fetch with posix_spawn (no shell), the body coming
- * back on a pipe (bounded) and the validators on descriptor 3. The
+ * back on a pipe (bounded), the validators and the body's SHA-256 on
+ * descriptor 3 (the cached file's path and SHA-256 go with validators:
+ * the helper sends them only while that file is unchanged). The
  * helper is found as git finds git-remote-http: $TORCHGATE_FETCH when
  * set (tests, unusual layouts), else torchgate-fetch beside the running
  * torchgate (the build tree), else the configured
@@ -124,7 +126,7 @@ meta_value(const char *meta, const char *name, char *out, size_t cap)
 
 int
 cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
-	      char *etag, char *last_modified, size_t cap, int *not_modified)
+	      struct tg_cache_validators *got, int *not_modified)
 {
 	char path[PATH_MAX + 32], max[32];
 	const char *argv[32];
@@ -136,7 +138,7 @@ cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
 	pid_t pid;
 
 	*not_modified = 0;
-	etag[0] = last_modified[0] = '\0';
+	got->etag[0] = got->last_modified[0] = got->sha256[0] = '\0';
 	if (helper(path, sizeof(path))) {
 		cli_error(cmd,
 			  "cannot run the fetch helper: no '%s', and none "
@@ -168,6 +170,12 @@ cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
 		argv[n++] = "--last-modified";
 		argv[n++] = f->last_modified;
 	}
+	if (f->cached && f->cached_sha256 && (f->etag || f->last_modified)) {
+		argv[n++] = "--cached";
+		argv[n++] = f->cached;
+		argv[n++] = "--cached-sha256";
+		argv[n++] = f->cached_sha256;
+	}
 	if (f->accept) {
 		argv[n++] = "--accept";
 		argv[n++] = f->accept;
@@ -181,7 +189,7 @@ cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
 	argv[n++] = "--";
 	argv[n++] = f->url;
 	argv[n] = NULL;
-	tg_buf_init(&meta, 2 * cap + 64);
+	tg_buf_init(&meta, 2 * TG_CACHE_VALIDATOR_MAX + 256);
 	/* close-on-exec: the helper gets only the two dup2 copies */
 	if (pipe2(out, O_CLOEXEC) || pipe2(mp, O_CLOEXEC)) {
 		cli_error(cmd, "cannot run '%s': %s", path, strerror(errno));
@@ -241,8 +249,11 @@ cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
 		goto out;
 	}
 	if (tg_buf_addc(&meta, '\0') == 0 && !mover) {
-		meta_value(meta.data, "etag", etag, cap);
-		meta_value(meta.data, "last-modified", last_modified, cap);
+		meta_value(meta.data, "etag", got->etag, sizeof(got->etag));
+		meta_value(meta.data, "last-modified", got->last_modified,
+			   sizeof(got->last_modified));
+		meta_value(meta.data, "sha256", got->sha256,
+			   sizeof(got->sha256));
 	}
 out:
 	if (out[0] >= 0)
@@ -259,13 +270,12 @@ out:
 #else
 int
 cli_fetch_run(const char *cmd, const struct cli_fetch *f, struct tg_buf *body,
-	      char *etag, char *last_modified, size_t cap, int *not_modified)
+	      struct tg_cache_validators *got, int *not_modified)
 {
 	(void)f;
 	(void)body;
-	(void)cap;
 	*not_modified = 0;
-	etag[0] = last_modified[0] = '\0';
+	got->etag[0] = got->last_modified[0] = got->sha256[0] = '\0';
 	cli_error(cmd,
 		  "the network commands are not built (%s): configure "
 		  "--with-libcurl",

@@ -7,7 +7,8 @@
  * built-in advisories validates them, and the cached file is replaced
  * atomically (table/cache: tg_cache_store) only when they load and their
  * advisories_version is newer than both the built-in and the cached
- * ones'. In every other case the cache stays byte for byte as it was.
+ * ones' (the cached one's read again under the cache's lock). In every
+ * other case the cache stays byte for byte as it was.
  */
 #include "cli/update_advisories.h"
 
@@ -20,28 +21,61 @@
 #include "lib/table/cache.h"
 #include "lib/table/table.h"
 
-#define VALIDATOR_MAX 1024
-
-/* The cached advisories_version into *cached (a new string, or NULL when
- * there is no valid cached file). */
+/* The advisories_version of the file at path into *cached (a new
+ * string, or NULL when it does not hold valid advisories). */
 static int
-cached_version(const char *dir, char **cached)
+version_at(const char *path, char **cached)
 {
 	struct tg_advisories a = TG_ADVISORIES_INIT;
-	char *path = tg_cache_file(dir, TG_CACHE_ADVISORIES);
 	int rc;
 
 	*cached = NULL;
-	if (!path)
-		return TG_ENOMEM;
 	rc = tg_advisory_load(&a, path, NULL);
-	free(path);
 	if (rc == TG_ENOMEM)
 		return rc;
 	if (!rc && !(*cached = strdup(a.version)))
 		rc = TG_ENOMEM;
 	tg_advisory_release(&a);
 	return rc == TG_ENOMEM ? rc : 0;
+}
+
+/* The cached advisories_version into *cached (a new string, or NULL when
+ * there is no valid cached file). */
+static int
+cached_version(const char *dir, char **cached)
+{
+	char *path = tg_cache_file(dir, TG_CACHE_ADVISORIES);
+	int rc;
+
+	*cached = NULL;
+	if (!path)
+		return TG_ENOMEM;
+	rc = version_at(path, cached);
+	free(path);
+	return rc;
+}
+
+struct recheck {
+	const char *version; /* the download's */
+	char *now;	     /* the cached version then, when not older */
+};
+
+/* tg_cache_store's test, under the cache's lock: another update may
+ * have stored newer advisories during the download. */
+static int
+still_newer(const char *path, void *ud)
+{
+	struct recheck *r = ud;
+	char *now = NULL;
+
+	if (version_at(path, &now))
+		return TG_ENOMEM;
+	if (now && tg_table_version_cmp(r->version, now) <= 0) {
+		r->now = now;
+		return 0;
+	}
+	free(now);
+	return 1;
 }
 
 int
@@ -76,8 +110,8 @@ cli_update_advisories(const char *cmd, const char *url,
 	struct tg_advisories a = TG_ADVISORIES_INIT;
 	struct tg_buf body = TG_BUF_INIT;
 	struct cli_fetch f = *base;
-	char etag[VALIDATOR_MAX], lm[VALIDATOR_MAX], oetag[VALIDATOR_MAX],
-	    olm[VALIDATOR_MAX];
+	struct tg_cache_validators have, got;
+	struct recheck re = {NULL, NULL};
 	char *cached = NULL, *path = NULL;
 	const char *builtin = tg_advisory_builtin_version(), *newest;
 	int status = CLI_IO, nm = 0, rc;
@@ -89,17 +123,18 @@ cli_update_advisories(const char *cmd, const char *url,
 	}
 	newest = tg_table_version_cmp(cached, builtin) > 0 ? cached : builtin;
 	if (cached)
-		tg_cache_validators(dir, TG_CACHE_ADVISORIES, oetag, olm,
-				    sizeof(oetag));
+		tg_cache_validators(dir, TG_CACHE_ADVISORIES, url, &have);
 	else
-		oetag[0] = olm[0] = '\0';
+		have.etag[0] = have.last_modified[0] = have.sha256[0] = '\0';
 	f.url = url;
 	f.sha256 = NULL;
-	f.etag = oetag[0] ? oetag : NULL;
-	f.last_modified = olm[0] ? olm : NULL;
+	f.etag = have.etag[0] ? have.etag : NULL;
+	f.last_modified = have.last_modified[0] ? have.last_modified : NULL;
+	f.cached = path;
+	f.cached_sha256 = have.sha256;
 	f.max = TG_ADVISORY_MAX;
 	tg_buf_init(&body, TG_ADVISORY_MAX);
-	status = cli_fetch_run(cmd, &f, &body, etag, lm, sizeof(etag), &nm);
+	status = cli_fetch_run(cmd, &f, &body, &got, &nm);
 	if (status)
 		goto out;
 	if (nm) {
@@ -123,11 +158,18 @@ cli_update_advisories(const char *cmd, const char *url,
 		       newest ? newest : "none");
 		goto out;
 	}
+	re.version = a.version;
 	if ((rc = tg_cache_mkdir(dir, &err)) ||
 	    (rc = tg_cache_store(dir, TG_CACHE_ADVISORIES, body.data, body.len,
-				 etag, lm, &err))) {
+				 url, &got, still_newer, &re, &err)) < 0) {
 		cli_error(cmd, "%s", err.msg);
 		status = cli_exit_for(rc);
+		goto out;
+	}
+	if (rc == 1) { /* another update stored newer ones meanwhile */
+		printf("'%s' has advisories_version %s, not newer than the "
+		       "cached advisories' %s: the cache is unchanged\n",
+		       url, a.version, re.now);
 		goto out;
 	}
 	printf("updated '%s' from '%s': advisories_version %s (was %s, %s), "
@@ -137,6 +179,7 @@ cli_update_advisories(const char *cmd, const char *url,
 out:
 	tg_advisory_release(&a);
 	tg_buf_release(&body);
+	free(re.now);
 	free(path);
 	free(cached);
 	return status;

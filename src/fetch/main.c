@@ -11,12 +11,17 @@
  * descriptor --meta-fd N, and a one-line message naming the URL and the
  * cause on standard error. --sha256 HEX is checked here, with OpenSSL's
  * EVP (libcrypto, which libcurl loads anyway), before any byte is
- * written. What the body means is torchgate's business: it validates it
+ * written; the body's SHA-256 goes to --meta-fd too ("sha256: HEX"),
+ * which torchgate keeps with the validators. --cached FILE
+ * --cached-sha256 HEX name the copy the validators describe: they are
+ * sent only while FILE still has that SHA-256, and a 304 to a request
+ * with --sha256 is accepted only when FILE matches it (exit 4 otherwise:
+ * a server cannot keep another table in place by answering 304). What the body means is torchgate's business: it validates it
  * with the same loader as the built-in data.
  *
  * Exit status: 0 the body was written, 1 not modified (a 304 to a
- * conditional GET: nothing written), 2 usage, 4 the body does not match
- * --sha256, 5 the transfer failed (network, TLS, HTTP status, timeout,
+ * conditional GET: nothing written), 2 usage, 4 the body (or the cached
+ * copy, after a 304) does not match --sha256, 5 the transfer failed (network, TLS, HTTP status, timeout,
  * a body over --max-size, a redirect refused) or the body could not be
  * written.
  */
@@ -33,6 +38,7 @@
 #include <unistd.h>
 
 #include "lib/net/http.h"
+#include "lib/util/file.h"
 
 #define FETCH_MAX_SIZE_DEFAULT ((size_t)32 * 1024 * 1024)
 
@@ -65,7 +71,8 @@ usage(const char *why)
 		"         [--etag V] [--last-modified V] [--accept TYPE] "
 		"[--cacert FILE]\n"
 		"         [--insecure] [--sha256 HEX] [--meta-fd N] [--output "
-		"FILE] URL\n",
+		"FILE]\n"
+		"         [--cached FILE --cached-sha256 HEX] URL\n",
 		why);
 	return 2;
 }
@@ -110,6 +117,21 @@ sha256_hex(const char *p, size_t n, char hex[65])
 	return 0;
 }
 
+/* The SHA-256 of the regular file path (at most max bytes) into hex;
+ * 0, or -1 when it cannot be read. */
+static int
+file_sha256(const char *path, size_t max, char hex[65])
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc = tg_file_read(path, max, &text, &len, NULL, NULL);
+
+	if (!rc)
+		rc = sha256_hex(text, len, hex);
+	free(text);
+	return rc ? -1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -128,13 +150,15 @@ main(int argc, char **argv)
 	    {"sha256", required_argument, NULL, 's'},
 	    {"meta-fd", required_argument, NULL, 'M'},
 	    {"output", required_argument, NULL, 'o'},
+	    {"cached", required_argument, NULL, 'f'},
+	    {"cached-sha256", required_argument, NULL, 'F'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct tg_http_req q = {0};
 	struct tg_http_res r = {TG_BUF_INIT, 0, 0, 0, "", ""};
 	struct tg_err err = TG_ERR_INIT;
-	const char *sha = NULL, *output = NULL;
-	char hex[65];
+	const char *sha = NULL, *output = NULL, *cached = NULL, *csha = NULL;
+	char hex[65], chex[65] = "";
 	long v, meta_fd = -1;
 	int o, fd = 1, status = 5;
 
@@ -201,6 +225,16 @@ main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'f':
+			cached = optarg;
+			break;
+		case 'F':
+			if (strlen(optarg) != 64 ||
+			    strspn(optarg, "0123456789abcdefABCDEF") != 64)
+				return usage("--cached-sha256: 64 hexadecimal "
+					     "digits");
+			csha = optarg;
+			break;
 		default:
 			return usage("unknown option");
 		}
@@ -208,6 +242,16 @@ main(int argc, char **argv)
 	if (optind != argc - 1)
 		return usage("one URL expected");
 	q.url = argv[optind];
+	if (!cached != !csha)
+		return usage("--cached and --cached-sha256 go together");
+	/* the validators describe the cached file: sent only while it is
+	 * still the file they came with (a crash between the renames of a
+	 * file and its meta, or an edit, leaves another one) */
+	if (cached &&
+	    (file_sha256(cached, q.max, chex) || strcasecmp(chex, csha) != 0)) {
+		q.etag = q.last_modified = NULL;
+		chex[0] = '\0';
+	}
 	tg_buf_init(&r.body, q.max);
 	if (q.connect_timeout_s > q.timeout_s)
 		q.connect_timeout_s = q.timeout_s;
@@ -226,10 +270,28 @@ main(int argc, char **argv)
 			fprintf(m, "etag: %s\n", r.etag);
 		if (r.last_modified[0])
 			fprintf(m, "last-modified: %s\n", r.last_modified);
+		if (!r.not_modified &&
+		    !sha256_hex(r.body.data ? r.body.data : "", r.body.len,
+				hex))
+			fprintf(m, "sha256: %s\n", hex);
 		if (fclose(m) != 0) {
 			say("cannot write the validators: %s", strerror(errno));
 			goto out;
 		}
+	}
+	if (r.not_modified && sha && !chex[0]) {
+		say("cannot check --sha256: '%s' is not modified and there is "
+		    "no cached copy to check (--cached)",
+		    q.url);
+		status = 4;
+		goto out;
+	}
+	if (r.not_modified && sha && strcasecmp(chex, sha) != 0) {
+		say("'%s' is not modified, but the cached '%s' does not match "
+		    "--sha256: its SHA-256 is %s",
+		    q.url, cached, chex);
+		status = 4;
+		goto out;
 	}
 	if (r.not_modified) {
 		status = 1;

@@ -33,7 +33,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (k = 0; k < r.nfindings; k++)
 		if (r.findings[k].line < 1 || r.findings[k].line > lines ||
-		    r.findings[k].column < 1 || r.findings[k].api->cxx)
+		    r.findings[k].column < 1 ||
+		    r.findings[k].api->lang != TG_LANG_PYTHON)
 			abort();
 	for (k = 0; k < r.nbranches; k++)
 		if (r.branches[k].first_line > r.branches[k].last_line)

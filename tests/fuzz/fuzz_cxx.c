@@ -84,8 +84,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data, size);
 	lex(s, size);
 	text_only(s, size);
-	if (tg_discover_text(&d, s, size, 1, NULL, "torch/include/fuzz.h",
-			     &err) != 0 &&
+	if (tg_discover_text(&d, s, size, TG_LANG_CXX, NULL,
+			     "torch/include/fuzz.h", &err) != 0 &&
 	    !err.msg[0])
 		__builtin_trap();
 	tg_discover_release(&d);

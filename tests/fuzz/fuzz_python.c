@@ -116,8 +116,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* an exactly sized copy: ASan sees a read past the end */
 	memcpy(s, data, size);
 	lex(s, size);
-	if (tg_discover_text(&d, s, size, 0, "torch.fuzz", "torch/fuzz.py",
-			     &err) != 0 &&
+	if (tg_discover_text(&d, s, size, TG_LANG_PYTHON, "torch.fuzz",
+			     "torch/fuzz.py", &err) != 0 &&
 	    !err.msg[0])
 		__builtin_trap();
 	tg_discover_release(&d);

@@ -7,7 +7,9 @@
 # $CERT; and $Q as $Q), then its status; seed puts a
 # valid cached table (table_version 2026.12.31, newer than the built-in
 # one) and its validators in the case's cache; same says whether the
-# cache is byte for byte what seed (or snap) left.
+# cache is byte for byte what seed (or snap) left; meta FILE prints
+# FILE.meta with its URL as $URL and its sha256 line said to be FILE's
+# or not.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY \
 	no_proxy NO_PROXY TORCHGATE_TABLE_URL TORCHGATE_INDEX_URL
 port=$(cat "${TG_NET_DIR:?run by ctest, with the net-server fixture}/port") || exit 99
@@ -42,4 +44,10 @@ same() {
 	else
 		echo "cache changed"
 	fi
+}
+
+meta() {
+	local sum
+	sum=$(sha256sum <"$1" | cut -d' ' -f1)
+	sed "s|$URL|\$URL|g; s/^sha256: $sum\$/sha256: (the file's)/; s/^sha256: [0-9a-f]\{64\}\$/sha256: (not the file's)/" "$1.meta"
 }

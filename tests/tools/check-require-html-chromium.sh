@@ -141,7 +141,8 @@ echo "a blank page is refused: $out"
 
 pkg=$src/tests/data/require-html
 cp -r "$pkg/pkg" "$tmp/pkg"
-(cd "$tmp" && "$tg" require --table "$pkg/apis.json" --check-declared \
+(cd "$tmp" && "$tg" require --table "$pkg/apis.json" \
+	--advisories "$pkg/advisories-none.json" --check-declared \
 	--format=html pkg >page.html)
 [ $? -eq 1 ] || { echo "FAIL: require --format=html did not exit 1 (its declarations have problems)" >&2; exit 1; }
 render "$tmp/page.html" page

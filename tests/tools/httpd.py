@@ -43,6 +43,7 @@ def tables(srcdir):
 
     return {
         "adv-good": adv_versioned(b"2999.01.01"),
+        "adv-newer": adv_versioned(b"2999.01.01.1"),
         "adv-old": adv_versioned(b"2000.01.01"),
         "adv-invalid": adv_versioned(b"2999.01.01").replace(
             b'"package": "torch"', b'"package": "pytorch"', 1),
@@ -115,9 +116,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def conditional(self, body, etag, lm):
-        hdr = (("ETag", etag), ("Last-Modified", lm))
+        hdr = tuple((k, v) for k, v in (("ETag", etag), ("Last-Modified", lm)) if v)
         if (self.headers.get("If-None-Match") == etag or
-                self.headers.get("If-Modified-Since") == lm):
+                (lm and self.headers.get("If-Modified-Since") == lm)):
             self.send_response(304)
             for k, v in hdr:
                 self.send_header(k, v)
@@ -129,6 +130,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         t = self.data
         p = self.path.split("?")[0]
+        if "X-Injected" in self.headers:
+            # a header torchgate was made to send by a hostile ETag
+            self.send(400, b"header injected\n", "text/plain")
+            return
         if p.startswith("http://torchgate.invalid/"):
             # asked as a proxy (an absolute URL): serve the path, and
             # say so, so that a case sees the proxy was used
@@ -139,6 +144,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.conditional(t["good"], '"good-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
         elif p == "/advisories/good":
             self.conditional(t["adv-good"], '"adv-1"', "Wed, 01 Jan 2999 00:00:00 GMT")
+        elif p == "/table/etag-cr":
+            # a hostile ETag: a bare CR, then what would be a header
+            self.conditional(t["good"], '"a"\rX-Injected: yes', "")
+        elif p == "/table/blind304":
+            # answers 304 to any validator, whoever it came from
+            if ("If-None-Match" in self.headers or
+                    "If-Modified-Since" in self.headers):
+                self.send_response(304)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            else:
+                self.send(200, t["newer"])
+        elif p.startswith("/slow/") and p[6:] in t:
+            # says it started (the log), then answers 2 s later
+            with open(self.server.log, "a") as f:
+                f.write("slow-start %s\n" % self.path)
+            time.sleep(2)
+            self.send(200, t[p[6:]])
         elif p.startswith("/advisories/") and "adv-" + p[12:] in t:
             self.send(200, t["adv-" + p[12:]])
         elif p.startswith("/table/") and p[7:] in t:

@@ -191,8 +191,8 @@ python_forms(void)
 	struct tg_err err = TG_ERR_INIT;
 	size_t k;
 
-	CHECK(tg_discover_text(&d, py_text, sizeof(py_text) - 1, 0, "m", "f.py",
-			       &err) == 0,
+	CHECK(tg_discover_text(&d, py_text, sizeof(py_text) - 1, TG_LANG_PYTHON,
+			       "m", "f.py", &err) == 0,
 	      "python: %s", err.msg);
 	/* Split the expectations by line so that expect() counts all. */
 	for (k = 0; k < d.n; k++) {
@@ -280,8 +280,8 @@ cxx_forms(void)
 	struct tg_decls d = TG_DECLS_INIT;
 	struct tg_err err = TG_ERR_INIT;
 
-	CHECK(tg_discover_text(&d, cxx_text, sizeof(cxx_text) - 1, 1, NULL,
-			       "f.h", &err) == 0,
+	CHECK(tg_discover_text(&d, cxx_text, sizeof(cxx_text) - 1, TG_LANG_CXX,
+			       NULL, "f.h", &err) == 0,
 	      "c++: %s", err.msg);
 	expect(&d, w, sizeof(w) / sizeof(w[0]), "c++");
 	tg_discover_release(&d);
@@ -340,8 +340,8 @@ cxx_lexing(void)
 		struct tg_decls d = TG_DECLS_INIT;
 		struct tg_err err = TG_ERR_INIT;
 
-		CHECK(tg_discover_text(&d, c[k].text, strlen(c[k].text), 1,
-				       NULL, "f.h", &err) == 0,
+		CHECK(tg_discover_text(&d, c[k].text, strlen(c[k].text),
+				       TG_LANG_CXX, NULL, "f.h", &err) == 0,
 		      "lexing %zu: %s", k, err.msg);
 		CHECK(d.n == c[k].n, "lexing %zu: %zu declarations, want %zu",
 		      k, d.n, c[k].n);
@@ -418,7 +418,8 @@ limits(void)
 
 	for (k = 0; t && k < 10001; k++)
 		memcpy(t + k * (sizeof(dec) - 1), dec, sizeof(dec) - 1);
-	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "many.py", &err) == 0,
+	CHECK(t && tg_discover_text(&d, t, n, TG_LANG_PYTHON, "m", "many.py",
+				    &err) == 0,
 	      "many: %s", err.msg);
 	CHECK(d.n == 10000, "many: %zu declarations", d.n);
 	CHECK(d.notes.n == 1 && strcmp(d.notes.v[0].message,
@@ -440,7 +441,8 @@ limits(void)
 	for (k = 0; t && k < 20000; k++)
 		memcpy(t + k * (sizeof(open_call) - 1), open_call,
 		       sizeof(open_call) - 1);
-	CHECK(t && tg_discover_text(&d, t, n, 0, "m", "open.py", &err) == 0,
+	CHECK(t && tg_discover_text(&d, t, n, TG_LANG_PYTHON, "m", "open.py",
+				    &err) == 0,
 	      "open: %s", err.msg);
 	CHECK(d.n == 0 && d.notes.n == 1 &&
 		  strstr(d.notes.v[0].message,

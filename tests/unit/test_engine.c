@@ -294,6 +294,19 @@ main(void)
 	CHECK(tg_lang_of_name("x.pyc") == NULL, "pyc");
 	CHECK(tg_lang_at(tg_lang_index(&tg_lang_cxx)) == &tg_lang_cxx, "index");
 	CHECK(tg_lang_at(tg_lang_count()) == NULL, "past the end");
+	CHECK(tg_lang_of_id(TG_LANG_PYTHON) == &tg_lang_py, "python's row");
+	CHECK(tg_lang_of_id(TG_LANG_CXX) == &tg_lang_cxx, "c++'s row");
+	for (k = 0; k < tg_lang_count(); k++)
+		CHECK(tg_lang_of_id(tg_lang_at(k)->id) == tg_lang_at(k) &&
+			  tg_lang_find(tg_lang_at(k)->name) == tg_lang_at(k),
+		      "row %zu names its language", k);
+	/* the loader's "language", as the registry names it */
+	CHECK(tg_table_find(&t, "AT_CHECK") &&
+		  tg_table_find(&t, "AT_CHECK")->lang == TG_LANG_CXX,
+	      "AT_CHECK is c++");
+	CHECK(tg_table_find(&t, "torch.GradScaler") &&
+		  tg_table_find(&t, "torch.GradScaler")->lang == TG_LANG_PYTHON,
+	      "torch.GradScaler is python");
 
 	tg_version_release(&v);
 	tg_table_release(&t);

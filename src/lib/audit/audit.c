@@ -15,26 +15,7 @@
 #include <string.h>
 
 #include "lib/pep/version.h"
-
-/* Make room for one more element of size sz in *v (n used, *cap held). */
-static int
-grow(void **v, size_t n, size_t *cap, size_t sz)
-{
-	size_t nc;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 16;
-	if (nc > ((size_t)-1) / sz)
-		return TG_ENOMEM;
-	p = realloc(*v, nc * sz);
-	if (!p)
-		return TG_ENOMEM;
-	*v = p;
-	*cap = nc;
-	return 0;
-}
+#include "lib/util/grow.h"
 
 /* A copy of s[0..n), NULL-safe: NULL in, NULL out (*ok kept). */
 static char *
@@ -61,8 +42,7 @@ tg_audit_result_add_finding(struct tg_audit_result *r,
 	struct tg_audit_finding *d;
 	int ok = 1;
 
-	if (grow((void **)&r->findings, r->nfindings, &r->capfindings,
-		 sizeof(*r->findings)))
+	if (TG_GROW(r->findings, r->nfindings + 1, r->capfindings))
 		return TG_ENOMEM;
 	d = &r->findings[r->nfindings];
 	*d = *f;
@@ -86,8 +66,7 @@ tg_audit_result_add_branch(struct tg_audit_result *r, size_t first_line,
 	struct tg_audit_branch *b;
 	int ok = 1;
 
-	if (grow((void **)&r->branches, r->nbranches, &r->capbranches,
-		 sizeof(*r->branches)))
+	if (TG_GROW(r->branches, r->nbranches + 1, r->capbranches))
 		return TG_ENOMEM;
 	b = &r->branches[r->nbranches];
 	b->first_line = first_line;
@@ -110,8 +89,7 @@ tg_audit_result_add_suppression(struct tg_audit_result *r, size_t line,
 	struct tg_audit_suppression *s;
 	size_t k;
 
-	if (grow((void **)&r->suppressions, r->nsuppressions,
-		 &r->capsuppressions, sizeof(*r->suppressions)))
+	if (TG_GROW(r->suppressions, r->nsuppressions + 1, r->capsuppressions))
 		return TG_ENOMEM;
 	s = &r->suppressions[r->nsuppressions];
 	memset(s, 0, sizeof(*s));

@@ -3,7 +3,7 @@
  *
  * One row per language, each defined in its own file (lang_<name>.c).
  * The order is the order a file name is tried; no two languages share a
- * suffix.
+ * suffix, and each enum tg_lang_id (table/table.h) is named by one row.
  */
 #include "lib/audit/lang.h"
 
@@ -65,4 +65,16 @@ tg_lang_find(const char *name)
 		if (strcmp(langs[k]->name, name) == 0)
 			return langs[k];
 	return NULL;
+}
+
+const struct tg_lang *
+tg_lang_of_id(enum tg_lang_id id)
+{
+	size_t k;
+
+	for (k = 0; k < NLANGS; k++)
+		if (langs[k]->id == id)
+			return langs[k];
+	assert(!"a language without a row");
+	return langs[0];
 }

@@ -56,9 +56,14 @@ struct tg_lang_fix {
 };
 
 struct tg_lang {
+	/* the language of the table's entries it finds (struct tg_api's
+	 * lang) */
+	enum tg_lang_id id;
 	/* what the table's "language" says of its entries ("python",
 	 * "c++"), and what messages call the language */
 	const char *name;
+	/* what a rule's description calls it ("Python", "C++") */
+	const char *title;
 	/* what messages call its files, NULL-terminated ("Python"; "C",
 	 * "C++", "CUDA") */
 	const char *const *kinds;
@@ -106,5 +111,7 @@ size_t tg_lang_index(const struct tg_lang *L);
 const struct tg_lang *tg_lang_of_name(const char *name);
 /* The language whose name is name ("python", "c++"), or NULL. */
 const struct tg_lang *tg_lang_find(const char *name);
+/* The row of language id; every enum tg_lang_id has one. */
+const struct tg_lang *tg_lang_of_id(enum tg_lang_id id);
 
 #endif

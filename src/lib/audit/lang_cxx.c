@@ -38,7 +38,9 @@ static const char *const suffixes[] = {".c",   ".cc", ".cpp", ".cxx", ".h",
 				       ".hpp", ".cu", ".cuh", NULL};
 
 const struct tg_lang tg_lang_cxx = {
+    .id = TG_LANG_CXX,
     .name = "c++",
+    .title = "C++",
     .kinds = kinds,
     .suffixes = suffixes,
     .bytes = TG_LANG_NO_NUL,

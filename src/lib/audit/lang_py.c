@@ -36,7 +36,9 @@ static const char *const kinds[] = {"Python", NULL};
 static const char *const suffixes[] = {".py", ".pyi", NULL};
 
 const struct tg_lang tg_lang_py = {
+    .id = TG_LANG_PYTHON,
     .name = "python",
+    .title = "Python",
     .kinds = kinds,
     .suffixes = suffixes,
     .bytes = TG_LANG_UTF8,

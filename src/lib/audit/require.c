@@ -228,15 +228,8 @@ api_for(struct tg_require *rq, const struct tg_api *a)
 	for (k = 0; k < rq->napis; k++)
 		if (rq->apis[k].api == a)
 			return &rq->apis[k];
-	if (rq->napis == rq->capapis) {
-		size_t nc = rq->capapis ? rq->capapis * 2 : 8;
-		void *p = realloc(rq->apis, nc * sizeof(*rq->apis));
-
-		if (!p)
-			return NULL;
-		rq->apis = p;
-		rq->capapis = nc;
-	}
+	if (TG_GROW(rq->apis, rq->napis + 1, rq->capapis))
+		return NULL;
 	memset(&rq->apis[rq->napis], 0, sizeof(*rq->apis));
 	rq->apis[rq->napis].api = a;
 	return &rq->apis[rq->napis++];

@@ -210,28 +210,30 @@ out:
 	return rc;
 }
 
-/* The row of the harvester of the headers (cxx) or of Python. */
+/* The row of the harvester of language id; every language has one. */
 static size_t
-lang(int cxx)
+row_of(enum tg_lang_id id)
 {
 	size_t k;
 
-	for (k = 0; k < NHARVESTERS - 1; k++)
-		if (harvesters[k]->headers == !!cxx)
-			break;
-	return k;
+	for (k = 0; k < NHARVESTERS; k++)
+		if (harvesters[k]->lang == id)
+			return k;
+	assert(!"a language without a harvester");
+	return 0;
 }
 
 int
-tg_discover_text(struct tg_decls *out, const char *text, size_t len, int cxx,
-		 const char *module, const char *file, struct tg_err *err)
+tg_discover_text(struct tg_decls *out, const char *text, size_t len,
+		 enum tg_lang_id lang, const char *module, const char *file,
+		 struct tg_err *err)
 {
 	struct ctx cx;
 	int rc = ctx_init(&cx, err);
 
 	if (rc)
 		return rc;
-	rc = harvest(&cx, out, text, len, lang(cxx), module, file, err);
+	rc = harvest(&cx, out, text, len, row_of(lang), module, file, err);
 	ctx_release(&cx);
 	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "lib/table/table.h"
 #include "lib/util/diag.h"
 #include "lib/util/err.h"
 
@@ -93,11 +94,12 @@ struct tg_decls {
 int tg_discover(struct tg_decls *out, const char *torch_dir,
 		const char *include_dir, struct tg_err *err);
 
-/* Harvest one file's text: Python when cxx is 0, else C++. module is
- * the dotted module name for Python symbols ("torch.nn.functional");
- * file is copied into each declaration. Appends to out unsorted. */
+/* Harvest one file's text of language lang (TG_LANG_PYTHON or
+ * TG_LANG_CXX). module is the dotted module name for Python symbols
+ * ("torch.nn.functional"); file is copied into each declaration.
+ * Appends to out unsorted. */
 int tg_discover_text(struct tg_decls *out, const char *text, size_t len,
-		     int cxx, const char *module, const char *file,
+		     enum tg_lang_id lang, const char *module, const char *file,
 		     struct tg_err *err);
 
 /* The replacement a deprecation message names ("Please use `X`

@@ -703,7 +703,7 @@ may_declare(const char *text, size_t len)
 static const char *const exts[] = {".h", ".hpp", ".cuh", NULL};
 
 const struct harvester tg_harvest_cxx_ops = {
-    .name = "c++",
+    .lang = TG_LANG_CXX,
     .exts = exts,
     .headers = 1,
     .skip_dir = NULL,

@@ -624,7 +624,7 @@ render_arg(const struct src *x, size_t a, size_t e, struct tg_buf *out,
 static const char *const exts[] = {".py", NULL};
 
 const struct harvester tg_harvest_py_ops = {
-    .name = "python",
+    .lang = TG_LANG_PYTHON,
     .exts = exts,
     .headers = 0,
     .skip_dir = "__pycache__",

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 
+#include "lib/table/table.h"
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
 #include "lib/util/scan.h"
@@ -51,7 +52,7 @@ struct src;
  * new language is a new harvest_<lang>.c defining one of these, and its
  * row in the table. */
 struct harvester {
-	const char *name; /* "python", "c++" */
+	enum tg_lang_id lang; /* the language of its files */
 	/* the files: names ending so, below the Python tree (the include
 	 * directory left out) or, when headers, the include directory (its
 	 * links out of the tree followed) */

@@ -135,15 +135,15 @@ tg_tablediff_run(struct tg_tablediff *df, const struct tg_decls *d,
 		const struct tg_api *a = &table->apis[j];
 		int exists = 0;
 
-		if (a->cxx || df->hit[j] ||
+		if (a->lang != TG_LANG_PYTHON || df->hit[j] ||
 		    tg_api_status(a, v) != TG_API_DEPRECATED)
 			continue;
 		for (k = 0; k < a->nfiles && !exists; k++)
 			exists = tg_path_is_file(df->paths[j][k]);
 		if (!exists)
 			continue;
-		df->mexcl[df->nmissing] = tg_excluded_match(
-		    x, a->id, TG_EXCL_NOT_DECLARED, NULL);
+		df->mexcl[df->nmissing] =
+		    tg_excluded_match(x, a->id, TG_EXCL_NOT_DECLARED, NULL);
 		df->nexcused += df->mexcl[df->nmissing] != NULL;
 		df->missing[df->nmissing++] = a;
 	}

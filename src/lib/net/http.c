@@ -8,7 +8,10 @@
  * capped at q->max (refused before it is read when Content-Length says
  * so, cut off when it grows past), at most TG_HTTP_REDIRS redirects and
  * only to http or https (file://, ftp:// and the rest refused, also as
- * the first URL), a conditional GET when validators are given, and
+ * the first URL), a conditional GET when validators are given (a
+ * header value holding a control character is refused, a received
+ * validator holding one is not kept: a bare CR would let a server
+ * choose a header we send back), and
  * retries with a doubling backoff after a 5xx or a timeout only. Worst
  * case: (retries + 1) * timeout_s plus the backoffs.
  */
@@ -39,7 +42,24 @@ on_body(char *p, size_t size, size_t n, void *ud)
 	return tg_buf_add(&s->r->body, p, n) ? 0 : n;
 }
 
-/* "Name: value\r\n": value into out when the name is name. */
+/* A control character (HTAB aside): in a header value, a CR or LF ends
+ * the line and starts another header. */
+static int
+has_ctl(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (((unsigned char)p[i] < 0x20 && p[i] != '\t') ||
+		    p[i] == 0x7f)
+			return 1;
+	return 0;
+}
+
+/* "Name: value\r\n": value into out when the name is name; a value
+ * holding a control character (a bare CR, which libcurl leaves in the
+ * line) is not kept: sent back, it would be a header of the server's
+ * choosing. */
 static void
 header(const char *p, size_t n, const char *name, char *out, size_t cap)
 {
@@ -55,10 +75,38 @@ header(const char *p, size_t n, const char *name, char *out, size_t cap)
 			  p[e - 1] == ' ' || p[e - 1] == '\t');
 	     e--)
 		;
-	if (e < cap) {
+	if (has_ctl(p, e))
+		out[0] = '\0';
+	else if (e < cap) {
 		memcpy(out, p, e);
 		out[e] = '\0';
 	}
+}
+
+/* "Name: value" into h, or TG_EINVAL when value holds a control
+ * character (a CR or LF would end the header and start another). */
+static int
+add_header(struct curl_slist **h, const char *name, const char *value,
+	   const char *url, struct tg_err *err)
+{
+	char line[TG_HTTP_VALIDATOR_MAX + 32];
+	struct curl_slist *h2;
+
+	if (has_ctl(value, strlen(value)))
+		return tg_err_set(err, TG_EINVAL,
+				  "cannot fetch '%s': the %s value holds a "
+				  "control character",
+				  url, name);
+	if ((size_t)snprintf(line, sizeof(line), "%s: %s", name, value) >=
+	    sizeof(line))
+		return tg_err_set(err, TG_ELIMIT,
+				  "cannot fetch '%s': the %s value is longer "
+				  "than %d bytes",
+				  url, name, TG_HTTP_VALIDATOR_MAX);
+	if (!(h2 = curl_slist_append(*h, line)))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	*h = h2;
+	return 0;
 }
 
 static size_t
@@ -157,8 +205,7 @@ int
 tg_http_get(const struct tg_http_req *q, struct tg_http_res *r,
 	    struct tg_err *err)
 {
-	struct curl_slist *h = NULL, *h2;
-	char line[TG_HTTP_VALIDATOR_MAX + 32];
+	struct curl_slist *h = NULL;
 	unsigned wait = q->backoff_ms;
 	CURL *c = NULL;
 	int k, again, rc = 0, global;
@@ -170,24 +217,20 @@ tg_http_get(const struct tg_http_req *q, struct tg_http_res *r,
 		rc = tg_err_set(err, TG_ENOMEM, "cannot start libcurl");
 		goto out;
 	}
-	if (q->etag) {
-		snprintf(line, sizeof(line), "If-None-Match: %s", q->etag);
-		if (!(h2 = curl_slist_append(h, line)))
-			goto nomem;
-		h = h2;
-	}
-	if (q->last_modified) {
-		snprintf(line, sizeof(line), "If-Modified-Since: %s",
-			 q->last_modified);
-		if (!(h2 = curl_slist_append(h, line)))
-			goto nomem;
-		h = h2;
-	}
-	if (q->accept) {
-		snprintf(line, sizeof(line), "Accept: %s", q->accept);
-		if (!(h2 = curl_slist_append(h, line)))
-			goto nomem;
-		h = h2;
+	if ((q->etag &&
+	     (rc = add_header(&h, "If-None-Match", q->etag, q->url, err))) ||
+	    (q->last_modified &&
+	     (rc = add_header(&h, "If-Modified-Since", q->last_modified, q->url,
+			      err))) ||
+	    (q->accept &&
+	     (rc = add_header(&h, "Accept", q->accept, q->url, err))))
+		goto out;
+	if (has_ctl(q->user_agent, strlen(q->user_agent))) {
+		rc = tg_err_set(err, TG_EINVAL,
+				"cannot fetch '%s': the User-Agent value holds "
+				"a control character",
+				q->url);
+		goto out;
 	}
 	curl_easy_setopt(c, CURLOPT_URL, q->url);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -220,9 +263,6 @@ tg_http_get(const struct tg_http_req *q, struct tg_http_res *r,
 		snprintf(err->msg + n, sizeof(err->msg) - n, " (%d attempts)",
 			 r->attempts);
 	}
-	goto out;
-nomem:
-	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 out:
 	curl_slist_free_all(h);
 	if (c)

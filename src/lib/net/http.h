@@ -41,7 +41,11 @@ struct tg_http_res {
  * http and https only; the proxy environment (http_proxy, https_proxy,
  * no_proxy) is honoured by libcurl. 0 for a 200 or a 304
  * (r->not_modified), else TG_EIO ("cannot fetch 'URL': cause": the curl
- * error, or "HTTP status N"), TG_ELIMIT for a body over q->max, TG_ENOMEM. */
+ * error, or "HTTP status N"), TG_ELIMIT for a body over q->max or a
+ * header value over TG_HTTP_VALIDATOR_MAX, TG_EINVAL for a header value
+ * (q->etag, q->last_modified, q->accept, q->user_agent) holding a
+ * control character, TG_ENOMEM. r->etag and r->last_modified stay ""
+ * when the server's value holds a control character. */
 #define TG_HTTP_REDIRS 5
 int tg_http_get(const struct tg_http_req *q, struct tg_http_res *r,
 		struct tg_err *err);

@@ -228,25 +228,15 @@ tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
 			continue;
 		if (minor >= 13 && de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 16;
-			void *p;
-
-			if (nc > TG_SYSPATH_MAX) {
-				rc = tg_err_set(err, TG_ELIMIT,
-						"more than %d .pth files in "
-						"'%s'",
-						TG_SYSPATH_MAX, abs);
-				goto out;
-			}
-			p = realloc(names, nc * sizeof(*names));
-			if (!p) {
-				rc =
-				    tg_err_set(err, TG_ENOMEM, "out of memory");
-				goto out;
-			}
-			names = p;
-			cap = nc;
+		if (n >= TG_SYSPATH_MAX) {
+			rc = tg_err_set(err, TG_ELIMIT,
+					"more than %d .pth files in '%s'",
+					TG_SYSPATH_MAX, abs);
+			goto out;
+		}
+		if (TG_GROW(names, n + 1, cap)) {
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+			goto out;
 		}
 		names[n] = tg_str_ndup(de->d_name, l);
 		if (!names[n]) {

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/audit/lang.h"
+#include "lib/util/grow.h"
 #include "lib/util/jsonw.h"
 
 static const char *
@@ -185,7 +187,7 @@ json_entry(struct tg_jsonw *w, const struct tg_audit_item *it)
 	const struct tg_api *a = it->f->api;
 
 	tg_jsonw_kstr(w, "api", a->id);
-	tg_jsonw_kstr(w, "language", a->cxx ? "c++" : "python");
+	tg_jsonw_kstr(w, "language", tg_lang_of_id(a->lang)->name);
 	tg_jsonw_kstr(w, "status", tg_audit_rank_name(it->rank));
 	tg_jsonw_kstr(w, "since", a->deprecated.version);
 	tg_jsonw_kstr(w, "removed_in", a->removed.version);
@@ -406,17 +408,10 @@ rule_index(struct tg_audit_writer *wr, const struct tg_api *a)
 	for (k = 0; k < wr->nrules; k++)
 		if (wr->rules[k] == a)
 			return k;
-	if (wr->nrules == wr->caprules) {
-		size_t nc = wr->caprules ? wr->caprules * 2 : 32;
-		void *p = realloc(wr->rules, nc * sizeof(*wr->rules));
-
-		if (!p) {
-			if (!wr->out->err)
-				wr->out->err = TG_ENOMEM;
-			return 0;
-		}
-		wr->rules = p;
-		wr->caprules = nc;
+	if (TG_GROW(wr->rules, wr->nrules + 1, wr->caprules)) {
+		if (!wr->out->err)
+			wr->out->err = TG_ENOMEM;
+		return 0;
 	}
 	wr->rules[wr->nrules] = a;
 	return wr->nrules++;
@@ -460,7 +455,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 		tg_jsonw_key(w, "shortDescription");
 		tg_jsonw_object(w, TG_JSONW_FLOW);
 		tg_buf_clear(tmp);
-		tg_buf_addf(tmp, "%s %s %s", last->cxx ? "C++" : "Python",
+		tg_buf_addf(tmp, "%s %s %s", tg_lang_of_id(last->lang)->title,
 			    last->kind, last->id);
 		tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 		tg_jsonw_end(w);
@@ -495,7 +490,7 @@ sarif_rules(const struct tg_audit_writer *wr, struct tg_jsonw *w,
 		tg_jsonw_key(w, "tags");
 		tg_jsonw_array(w, TG_JSONW_FLOW);
 		tg_jsonw_str(w, "torch");
-		tg_jsonw_str(w, last->cxx ? "c++" : "python");
+		tg_jsonw_str(w, tg_lang_of_id(last->lang)->name);
 		tg_jsonw_end(w);
 		tg_jsonw_end(w);
 		tg_jsonw_end(w);

@@ -11,14 +11,26 @@
  * patterns compiled): a corrupt or unreadable cache is reported as a
  * warning and never fails a command, since the built-in table is always
  * there. Worst case: one extra table parse when a cache is present.
+ *
+ * Writers (update, releases) replace a file and its NAME.meta as one
+ * step under an flock(2) on the directory's .lock (tg_cache_store says
+ * in which order, and what a crash leaves); readers take no lock: they
+ * see whole files, and a meta that is not its file's (another URL, or a
+ * sha256 that is not the file's, which the fetch helper checks) is no
+ * validator. The lock is advisory and waited for at most
+ * TG_CACHE_LOCK_WAIT_S seconds; the .lock file is never removed
+ * (removing it would let two writers lock two different files).
  */
 #include "lib/table/cache.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib/table/index.h"
@@ -198,45 +210,153 @@ tg_cache_mkdir(const char *dir, struct tg_err *err)
 	return rc;
 }
 
+/* A control character: none may stand in a meta line or a header. */
+static int
+has_ctl(const char *p)
+{
+	for (; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return 1;
+	return 0;
+}
+
+static int
+is_sha256(const char *p)
+{
+	return strlen(p) == 64 && strspn(p, "0123456789abcdef") == 64;
+}
+
+/* Take dir's lock into *fd: 0, or TG_EIO / TG_ENOMEM. Waits, in steps
+ * of 10 ms, at most TG_CACHE_LOCK_WAIT_S seconds for another writer. */
+static int
+lock_dir(const char *dir, int *fd, struct tg_err *err)
+{
+	struct timespec step = {0, 10 * 1000 * 1000};
+	char *path = tg_cache_file(dir, TG_CACHE_LOCK);
+	long waited = 0;
+	int rc = 0;
+
+	*fd = -1;
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (*fd < 0) {
+		rc = tg_err_set(err, TG_EIO, "cannot lock the cache: '%s': %s",
+				path, strerror(errno));
+		goto out;
+	}
+	while (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			rc = tg_err_set(err, TG_EIO,
+					"cannot lock the cache: '%s': %s", path,
+					strerror(errno));
+			break;
+		}
+		if (waited >= TG_CACHE_LOCK_WAIT_S * 100L) {
+			rc = tg_err_set(err, TG_EIO,
+					"cannot lock the cache: '%s' has been "
+					"held by another process for %d s",
+					path, TG_CACHE_LOCK_WAIT_S);
+			break;
+		}
+		nanosleep(&step, NULL);
+		waited++;
+	}
+out:
+	if (rc && *fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	free(path);
+	return rc;
+}
+
+/* The meta text for url and v into b; nothing (b->len 0) when there is
+ * no validator or a value could not be kept as one line. */
+static void
+meta_text(struct tg_buf *b, const char *url,
+	  const struct tg_cache_validators *v)
+{
+	if (!url || !v || !is_sha256(v->sha256) ||
+	    (!v->etag[0] && !v->last_modified[0]) || has_ctl(url) ||
+	    strlen(url) >= TG_CACHE_URL_MAX || has_ctl(v->etag) ||
+	    has_ctl(v->last_modified))
+		return;
+	tg_buf_addf(b, "url: %s\nsha256: %s\n", url, v->sha256);
+	if (v->etag[0])
+		tg_buf_addf(b, "etag: %s\n", v->etag);
+	if (v->last_modified[0])
+		tg_buf_addf(b, "last-modified: %s\n", v->last_modified);
+}
+
 int
 tg_cache_store(const char *dir, const char *name, const char *data, size_t len,
-	       const char *etag, const char *last_modified, struct tg_err *err)
+	       const char *url, const struct tg_cache_validators *v,
+	       tg_cache_newer_fn newer, void *ud, struct tg_err *err)
 {
+	struct tg_file_out fo = TG_FILE_OUT_INIT, mo = TG_FILE_OUT_INIT;
 	struct tg_buf meta = TG_BUF_INIT;
 	char *path = tg_cache_file(dir, name), *mpath = NULL;
-	int rc, changed;
+	int rc, lock = -1;
 
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = tg_file_write_atomic(path, data, len, &changed, err);
-	if (rc)
-		goto out;
 	tg_buf_addf(&meta, "%s.meta", name);
 	if (tg_buf_error(&meta) || !(mpath = tg_cache_file(dir, meta.data))) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
 	tg_buf_clear(&meta);
-	if (etag && *etag)
-		tg_buf_addf(&meta, "etag: %s\n", etag);
-	if (last_modified && *last_modified)
-		tg_buf_addf(&meta, "last-modified: %s\n", last_modified);
-	if (tg_buf_error(&meta))
+	meta_text(&meta, url, v);
+	if (tg_buf_error(&meta)) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-	else if (meta.len)
-		rc = tg_file_write_atomic(mpath, meta.data, meta.len, &changed,
-					  err);
-	else if (unlink(mpath) != 0 && errno != ENOENT)
+		goto out;
+	}
+	if ((rc = lock_dir(dir, &lock, err)))
+		goto out;
+	/* the test and the renames are one step: no other writer between */
+	if (newer && (rc = newer(path, ud)) <= 0) {
+		if (rc < 0)
+			rc = tg_err_set(err, rc, "out of memory");
+		else
+			rc = 1;
+		goto out;
+	}
+	/* everything written before anything is replaced */
+	if (meta.len &&
+	    (rc = tg_file_out_begin(&mo, mpath, meta.data, meta.len, err)))
+		goto out;
+	if ((rc = tg_file_out_begin(&fo, path, data, len, err)))
+		goto out;
+	if (!meta.len && unlink(mpath) != 0 && errno != ENOENT) {
 		rc = tg_err_set(err, TG_EIO, "cannot remove '%s': %s", mpath,
 				strerror(errno));
+		goto out;
+	}
+	if ((rc = tg_file_out_commit(&fo, err)))
+		goto out;
+	if ((rc = tg_file_out_commit(&mo, err))) {
+		/* not expected once both were written beside their targets;
+		 * the old meta, which is not this file's, must not stay */
+		unlink(mpath);
+		goto out;
+	}
+	rc = tg_file_out_sync(&fo, err);
 out:
+	tg_file_out_release(&fo);
+	tg_file_out_release(&mo);
+	if (lock >= 0)
+		close(lock); /* the lock goes with the descriptor */
 	tg_buf_release(&meta);
 	free(mpath);
 	free(path);
 	return rc;
 }
 
-/* "name: value" lines of text, value into out. */
+/* "name: value" lines of text, value into out ("" when absent or too
+ * long). */
 static void
 line_value(const char *text, const char *name, char *out, size_t cap)
 {
@@ -257,23 +377,37 @@ line_value(const char *text, const char *name, char *out, size_t cap)
 }
 
 void
-tg_cache_validators(const char *dir, const char *name, char *etag,
-		    char *last_modified, size_t cap)
+tg_cache_validators(const char *dir, const char *name, const char *url,
+		    struct tg_cache_validators *v)
 {
 	struct tg_buf b = TG_BUF_INIT;
-	char *text = NULL, *path;
-	size_t len;
-	int absent = 0;
+	char *text = NULL, *path, u[TG_CACHE_URL_MAX];
+	size_t len, i;
+	int absent = 0, ok = 0;
 
-	etag[0] = last_modified[0] = '\0';
+	v->etag[0] = v->last_modified[0] = v->sha256[0] = '\0';
 	tg_buf_addf(&b, "%s/%s.meta", dir, name);
 	path = tg_buf_error(&b) ? NULL : b.data;
-	if (path &&
-	    !tg_file_read(path, 4 * cap + 64, &text, &len, &absent, NULL) &&
-	    text && strlen(text) == len) {
-		line_value(text, "etag", etag, cap);
-		line_value(text, "last-modified", last_modified, cap);
-	}
+	if (!path ||
+	    tg_file_read(path,
+			 TG_CACHE_URL_MAX + 2 * TG_CACHE_VALIDATOR_MAX + 256,
+			 &text, &len, &absent, NULL) ||
+	    !text || strlen(text) != len)
+		goto out;
+	for (i = 0; i < len; i++)
+		if (((unsigned char)text[i] < 0x20 && text[i] != '\n') ||
+		    text[i] == 0x7f)
+			goto out;
+	line_value(text, "url", u, sizeof(u));
+	line_value(text, "sha256", v->sha256, sizeof(v->sha256));
+	line_value(text, "etag", v->etag, sizeof(v->etag));
+	line_value(text, "last-modified", v->last_modified,
+		   sizeof(v->last_modified));
+	ok = url && strcmp(u, url) == 0 && is_sha256(v->sha256) &&
+	     (v->etag[0] || v->last_modified[0]);
+out:
+	if (!ok)
+		v->etag[0] = v->last_modified[0] = v->sha256[0] = '\0';
 	free(text);
 	tg_buf_release(&b);
 }

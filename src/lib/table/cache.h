@@ -51,17 +51,56 @@ int tg_cache_index(struct tg_index *ix, int pre, char **from,
 /* Create dir and its missing parents (mode 0700, as XDG asks). */
 int tg_cache_mkdir(const char *dir, struct tg_err *err);
 
-/* Replace dir/name with data atomically (util/file), then dir/name.meta
- * with the validators of the response ("etag: V", "last-modified: V"
- * lines; removed when there are none). A run killed at any moment
- * leaves the old file or the new one, never a part. */
-int tg_cache_store(const char *dir, const char *name, const char *data,
-		   size_t len, const char *etag, const char *last_modified,
-		   struct tg_err *err);
+/* The validators of a cached file, as dir/name.meta keeps them: the URL
+ * they came from, the SHA-256 of the file they describe (lower-case
+ * hex), the response's ETag and Last-Modified ("" when absent). */
+#define TG_CACHE_VALIDATOR_MAX 1024
+#define TG_CACHE_URL_MAX 4096
+#define TG_CACHE_LOCK ".lock"
+#define TG_CACHE_LOCK_WAIT_S 30
 
-/* The validators kept in dir/name.meta into etag and last_modified
- * ("" when absent); a missing or odd file is no validator. */
-void tg_cache_validators(const char *dir, const char *name, char *etag,
-			 char *last_modified, size_t cap);
+struct tg_cache_validators {
+	char etag[TG_CACHE_VALIDATOR_MAX];
+	char last_modified[TG_CACHE_VALIDATOR_MAX];
+	char sha256[65];
+};
+
+/* Said whether data still replaces the file at path, under the cache's
+ * lock: 1 yes, 0 no (the cache is left as it is), or TG_ENOMEM. */
+typedef int (*tg_cache_newer_fn)(const char *path, void *ud);
+
+/* Replace dir/name with data and dir/name.meta with its validators, as
+ * one step under the cache directory's lock (an advisory flock(2) on
+ * dir/.lock, waited for at most TG_CACHE_LOCK_WAIT_S seconds), which
+ * every writer takes:
+ *
+ *   1. take the lock; newer(path, ud), when given, decides with what
+ *      the cache holds now (0: unlock, return 1, nothing changed);
+ *   2. write the new meta ("url:", "sha256:", "etag:", "last-modified:"
+ *      lines; v->sha256 is data's) to a temporary file, then the new
+ *      file to another (util/file): any failure here changes nothing;
+ *   3. rename the file over dir/name, then the meta over dir/name.meta
+ *      (with no validator, or a URL or value holding a control
+ *      character, the old meta is removed instead, before the rename);
+ *   4. unlock.
+ *
+ * A reader never sees a part of a file. A crash between the two renames
+ * leaves the new file beside the old meta, whose sha256 is not the
+ * file's: readers ignore it (tg_cache_validators' caller checks the
+ * SHA-256, see cli/fetch.c), so the next transfer is a plain GET.
+ * Returns 0 replaced, 1 left as it was (newer said so), or a negative
+ * code with the message in err. */
+int tg_cache_store(const char *dir, const char *name, const char *data,
+		   size_t len, const char *url,
+		   const struct tg_cache_validators *v, tg_cache_newer_fn newer,
+		   void *ud, struct tg_err *err);
+
+/* The validators dir/name.meta keeps for url into v: all "" when the
+ * file is missing, odd (a line that is not "key: value", a control
+ * character, no sha256), or was written for another URL: validators
+ * belong to the URL they came from. The caller sends them only while
+ * the cached file still has v->sha256 (the fetch helper's --cached). */
+void tg_cache_validators(const char *dir, const char *name, const char *url,
+			 struct tg_cache_validators *v);
 
 #endif

@@ -290,7 +290,7 @@ defined(const struct tg_api *a, const struct tg_torch *t,
 	int rc = 2, any = 0;
 
 	*where = NULL;
-	if (a->cxx || !names_something(a->kind) ||
+	if (a->lang != TG_LANG_PYTHON || !names_something(a->kind) ||
 	    strncmp(id, "torch.", 6) != 0 || !name)
 		return 2;
 	name++;

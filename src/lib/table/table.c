@@ -308,7 +308,7 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 			rc = tg_tload_fail(L, "bare \"call\" needs \"insert\"");
 		else if (x->to && strcmp(x->to, a->id) == 0)
 			rc = tg_tload_fail(L, "\"to\" is the entry itself");
-		else if (a->cxx)
+		else if (a->lang != TG_LANG_PYTHON)
 			rc = tg_tload_fail(L, "no fix for C++ entries yet");
 	}
 	x->has = !rc;
@@ -339,7 +339,8 @@ load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 					    "behavior",
 					    "build",
 					    NULL};
-	static const char *const langs[] = {"python", "c++", NULL};
+	static const char *const langs[] = {
+	    [TG_LANG_PYTHON] = "python", [TG_LANG_CXX] = "c++", NULL};
 	static const char *const repl_keys[] = {"id", "text", "since", "status",
 						NULL};
 	static const char *const warn_keys[] = {"category", "message", "since",
@@ -372,7 +373,7 @@ load_entry(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 	if (!rc)
 		rc = tg_tload_get_enum(L, e, "kind", kinds, &kind);
 	if (!rc) {
-		a->cxx = lang;
+		a->lang = (enum tg_lang_id)lang;
 		a->kind = strdup(kinds[kind]);
 		if (!a->kind)
 			rc = tg_err_set(L->err, TG_ENOMEM, "out of memory");

@@ -46,6 +46,13 @@ struct tg_event {
 	struct tg_version announced_ver;
 };
 
+/* The language of an entry, the table's "language": one enumerator per
+ * language, and one row of audit/lang.c's registry naming it. */
+enum tg_lang_id {
+	TG_LANG_PYTHON, /* "python" */
+	TG_LANG_CXX,	/* "c++": C, C++ and CUDA */
+};
+
 /* How audit --fix rewrites a use of an entry (its "fix" member;
  * torchgate-apis(5)); has 0 when it does not. */
 struct tg_api_fix {
@@ -65,7 +72,7 @@ struct tg_api_fix {
 
 struct tg_api {
 	char *id;
-	int cxx; /* language: 0 python, 1 c++ */
+	enum tg_lang_id lang;
 	char *kind;
 	int is_private;
 	struct tg_event introduced, deprecated, removed;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "lib/audit/cxx/internal.h"
+#include "lib/util/grow.h"
 
 /* The condition of a directive: s[a..e) after the keyword, with
  * continuations and comments as spaces, into out (at most outsz - 1
@@ -75,7 +76,8 @@ table_macro(const struct tg_table *t, const char *s, size_t n)
 	size_t k;
 
 	for (k = 0; k < t->n; k++)
-		if (t->apis[k].cxx && strcmp(t->apis[k].kind, "macro") == 0 &&
+		if (t->apis[k].lang == TG_LANG_CXX &&
+		    strcmp(t->apis[k].kind, "macro") == 0 &&
 		    tg_audit_cxx_word_is(s, n, t->apis[k].id))
 			return 1;
 	return 0;
@@ -311,18 +313,10 @@ tg_audit_cxx_add_region(struct cx *x, const struct frame *f, size_t last)
 
 	if (!f->guard || last < f->line + 1)
 		return 0;
-	if (x->nreg == x->capreg) {
-		size_t nc = x->capreg ? x->capreg * 2 : 16;
-		void *p;
-
-		if (x->nreg >= REGIONS_MAX)
-			return 0;
-		p = realloc(x->reg, nc * sizeof(*x->reg));
-		if (!p)
-			return TG_ENOMEM;
-		x->reg = p;
-		x->capreg = nc;
-	}
+	if (x->nreg >= REGIONS_MAX)
+		return 0;
+	if (TG_GROW(x->reg, x->nreg + 1, x->capreg))
+		return TG_ENOMEM;
 	g = &x->reg[x->nreg++];
 	g->first = f->line + 1;
 	g->last = last;

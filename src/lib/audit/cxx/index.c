@@ -106,7 +106,7 @@ build_keys(struct tg_audit_cxx_index *ix)
 	for (k = 0, j = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
 
-		if (!a->cxx)
+		if (a->lang != TG_LANG_CXX)
 			continue;
 		while (j < ix->npats && ix->pats[j].a != a)
 			j++;
@@ -157,7 +157,7 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 		goto out;
 	ix->t = t;
 	for (k = 0; k < t->n; k++)
-		if (t->apis[k].cxx)
+		if (t->apis[k].lang == TG_LANG_CXX)
 			n += t->apis[k].nusage;
 	nl = n * LITS_MAX + t->n + 2;
 	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
@@ -172,7 +172,7 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 	for (k = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
 
-		if (!a->cxx)
+		if (a->lang != TG_LANG_CXX)
 			continue;
 		for (j = 0; j < a->nusage; j++) {
 			struct pat *p = &ix->pats[ix->npats++];

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "lib/audit/cxx/internal.h"
+#include "lib/util/grow.h"
 
 /* Line and 1-based column of off: the newlines before it, counted by a
  * binary search of the file's newlines. */
@@ -42,20 +43,14 @@ int
 tg_audit_cxx_newlines(struct cx *x, char *m)
 {
 	const char *p, *end = x->src + x->len;
-	size_t cap = x->len / 32 + 16;
+	size_t cap = 0;
 
-	x->nl = malloc(cap * sizeof(*x->nl));
-	if (!x->nl)
+	/* room for a line in 32 bytes at first */
+	if (TG_GROW(x->nl, x->len / 32 + 16, cap))
 		return TG_ENOMEM;
 	for (p = x->src; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-		if (x->nnl == cap) {
-			size_t *v = realloc(x->nl, 2 * cap * sizeof(*v));
-
-			if (!v)
-				return TG_ENOMEM;
-			x->nl = v;
-			cap *= 2;
-		}
+		if (TG_GROW(x->nl, x->nnl + 1, cap))
+			return TG_ENOMEM;
 		x->nl[x->nnl++] = (size_t)(p - x->src);
 		m[p - x->src] = '\n';
 	}

@@ -15,22 +15,16 @@
 #include <string.h>
 
 #include "lib/audit/cxx/internal.h"
+#include "lib/util/grow.h"
 
 static void
 place_add(struct places *pl, size_t pat, size_t at)
 {
 	if (pl->over)
 		return;
-	if (pl->n == pl->cap) {
-		size_t nc = pl->cap ? 2 * pl->cap : 64;
-		struct place *v;
-
-		if (nc > PLACES_MAX || !(v = realloc(pl->v, nc * sizeof(*v)))) {
-			pl->over = 1;
-			return;
-		}
-		pl->v = v;
-		pl->cap = nc;
+	if (pl->n >= PLACES_MAX || TG_GROW(pl->v, pl->n + 1, pl->cap)) {
+		pl->over = 1;
+		return;
 	}
 	pl->v[pl->n].pat = pat;
 	pl->v[pl->n].at = at;

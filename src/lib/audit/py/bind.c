@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "lib/audit/py/internal.h"
+#include "lib/util/grow.h"
 
 static void
 slot_put(uint32_t *slots, size_t nslots, size_t h, size_t v)
@@ -46,15 +47,8 @@ tg_audit_py_bind_room(struct state *st)
 {
 	size_t k;
 
-	if (st->nbind == st->capbind) {
-		size_t cap = st->capbind ? 2 * st->capbind : BIND_SLOTS0 / 2;
-		struct binding *v = realloc(st->bind, cap * sizeof(*v));
-
-		if (!v)
-			return TG_ENOMEM;
-		st->bind = v;
-		st->capbind = cap;
-	}
+	if (TG_GROW(st->bind, st->nbind + 1, st->capbind))
+		return TG_ENOMEM;
 	if (2 * (st->nbind + 1) > st->nslots) {
 		size_t ns = st->nslots ? 2 * st->nslots : BIND_SLOTS0;
 		uint32_t *sl = calloc(ns, sizeof(*sl));

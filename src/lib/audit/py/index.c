@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "lib/audit/py/internal.h"
+#include "lib/util/grow.h"
 
 /* Python's keywords (keyword.kwlist). */
 static const char *const keywords[] = {
@@ -219,7 +220,8 @@ package_prefix(const struct tg_table *t, const char *name)
 			hi = mid;
 	}
 	for (k = lo; k < t->n && strncmp(t->apis[k].id, name, n) == 0; k++)
-		if (!t->apis[k].cxx && t->apis[k].id[n] == '.')
+		if (t->apis[k].lang == TG_LANG_PYTHON &&
+		    t->apis[k].id[n] == '.')
 			return 1;
 	return 0;
 }
@@ -263,10 +265,9 @@ add_method(struct tg_audit_py_index *ix, const char *name, size_t n,
 {
 	struct method_rule *v;
 
-	v = realloc(ix->methods, (ix->nmethods + 1) * sizeof(*v));
-	if (!v)
+	if (TG_GROW(ix->methods, ix->nmethods + 1, ix->capmethods))
 		return TG_ENOMEM;
-	ix->methods = v;
+	v = ix->methods;
 	v[ix->nmethods].name = strndup(name, n);
 	if (!v[ix->nmethods].name)
 		return TG_ENOMEM;
@@ -283,11 +284,9 @@ add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
 {
 	struct param_rule *v;
 
-	v = realloc(ix->params, (ix->nparams + 1) * sizeof(*v));
-	if (!v)
+	if (TG_GROW(ix->params, ix->nparams + 1, ix->capparams))
 		return TG_ENOMEM;
-	ix->params = v;
-	v += ix->nparams;
+	v = ix->params + ix->nparams;
 	v->api = api;
 	v->func = strndup(func, fn);
 	v->flen = fn;
@@ -447,7 +446,7 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	for (k = 0; k < t->n; k++) {
 		const struct tg_api *a = &t->apis[k];
 
-		if (a->cxx)
+		if (a->lang != TG_LANG_PYTHON)
 			continue;
 		add_root(ix, a->id);
 		if (strcmp(a->kind, "method") == 0 ||
@@ -464,7 +463,7 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 			       strcmp(a->kind, "behavior") != 0 &&
 			       strcmp(a->kind, "build") != 0;
 
-		if (a->cxx)
+		if (a->lang != TG_LANG_PYTHON)
 			continue;
 		if (strcmp(a->kind, "method") == 0) {
 			const char *m = strrchr(a->id, '.');

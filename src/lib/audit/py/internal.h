@@ -84,9 +84,9 @@ struct tg_audit_py_index {
 	struct name_ent *slots;
 	size_t nslots, nnames;
 	struct method_rule *methods;
-	size_t nmethods;
+	size_t nmethods, capmethods;
 	struct param_rule *params;
-	size_t nparams;
+	size_t nparams, capparams;
 	const struct tg_api *behav[NBEHAV];
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];
