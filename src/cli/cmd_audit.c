@@ -387,7 +387,14 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		goto out;
 	}
 	if (p.nedits && diff) {
-		rc = tg_edit_diff(f->path, src, len, p.edits, p.nedits, &d);
+		/* a/PATH as git writes it: no leading "./" (an operand "."
+		 * or "./x" would give a/./x) */
+		const char *dp = f->path;
+
+		while (dp[0] == '.' && dp[1] == '/')
+			for (dp += 2; *dp == '/'; dp++)
+				;
+		rc = tg_edit_diff(dp, src, len, p.edits, p.nedits, &d);
 		if (!rc &&
 		    (fwrite(d.data, 1, d.len, stdout) != d.len ||
 		     fflush(stdout)) &&

@@ -93,6 +93,10 @@ check "--diff -q: no report" "$out" ""
 
 # exit statuses: nothing to fix, usage
 printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
+# the operand's leading "./" is not in the diff's paths, as in git's
+out=$(cd "$tmp" && "$TG" audit --diff --floor 2.4 ./r.py 2>/dev/null | head -n 2)
+check "--diff of ./r.py: the paths" "$out" "--- a/r.py
++++ b/r.py"
 "$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
 check "--diff, nothing to fix" "$?" 0
 "$TG" audit --fix "$tmp/clean.py" >/dev/null 2>&1
