@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf,
-				 size_t *len, int *status);
+typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len,
+				 int *status);
 
 #if defined(TG_DEMANGLE_DLOPEN)
 #include <dlfcn.h>
