@@ -57,6 +57,8 @@ struct tg_audit_finding {
 	size_t guard_line;
 	char *text; /* the source text used, e.g. "amp.GradScaler", at most
 		       a line */
+	/* Python: in code inside an f-string's replacement field */
+	int in_fstring;
 };
 
 /* A branch that runs only on some torch versions: the lines of the

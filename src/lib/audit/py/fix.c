@@ -337,6 +337,14 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		return 0;
 	}
 	is_call = 0;
+	if (x->insert && f->in_fstring && strpbrk(x->insert, "'\"\\")) {
+		/* before Python 3.12 a field may hold neither the string's
+		 * own quote nor a backslash; the other quote kind may be
+		 * taken by an enclosing f-string already */
+		*why = "inside an f-string: the inserted text's quotes need "
+		       "Python 3.12 there";
+		return 0;
+	}
 	if (x->insert && strcmp(f->kind, "call") != 0 &&
 	    strcmp(f->kind, "decorator") != 0) {
 		/* an attribute, a reference, an annotation: whatever
