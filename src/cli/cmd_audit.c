@@ -419,14 +419,24 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	for (k = 0; k < r->nfindings && !(diff && run->ctx->quiet); k++) {
 		const struct tg_audit_finding *g = &r->findings[k];
 		const struct tg_plan_use *u = &p.uses[k];
+		const char *note = g->api->fix.note;
 
 		if (u->outcome == TG_PLAN_FIXED)
-			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s\n",
+			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
 				f->path, g->line, g->column,
 				diff	  ? "would fix"
 				: written ? "fixed"
 					  : "left",
-				g->api->id, u->to);
+				g->api->id, u->to,
+				!note		     ? ""
+				: g->api->fix.unsafe ? " (unsafe: "
+						     : " (note: ",
+				note ? note : "", note ? ")" : "");
+		else if (u->outcome == TG_PLAN_HIDDEN)
+			fprintf(run->report,
+				"%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				note ? note : "");
 		else if (u->outcome == TG_PLAN_LEFT)
 			fprintf(run->report, "%s:%zu:%zu: left: %s: %s\n",
 				f->path, g->line, g->column, g->api->id,

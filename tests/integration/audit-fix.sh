@@ -67,16 +67,25 @@ check "cases run on torch 1.13" "$([ "$nrun" -ge 5 ] && echo yes)" yes
 
 # the report: fixed, left with the reason, hidden unsafe fixes
 cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"
-out=$("$TG" audit --fix --floor 1.13 "$tmp/r.py" 2>&1)
+out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/r.py" 2>&1)
 check "--fix, something left: exit status" "$?" 1
 check_has "floor too old: the reason" "$out" "left: torch.cuda.amp.custom_fwd: the replacement is newer than the floor (2.4 > 1.13) and no guard form exists yet"
 check_has "an alias: the reason" "$out" "left: torch.cuda.amp.autocast: import form not fixable yet"
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
 out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
-check_has "hidden unsafe fixes counted" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
+check_has "hidden unsafe fixes counted" "$out" "2 unsafe fixes not applied (pass --unsafe-fixes)"
 check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
 check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
+
+# the notes of unsafe fixes: shown when hidden and when applied
+# (autocast without dtype= takes the current autocast dtype)
+cp "$corpus/amp-cuda-floor-1.13/before.py" "$tmp/n.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: unsafe, not applied, its note" "$out" "n.py:11:10: unsafe fix not applied: torch.cuda.amp.autocast: without dtype=, torch.amp.autocast uses the current autocast dtype"
+out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: applied, its note" "$out" "n.py:11:10: would fix: torch.cuda.amp.autocast -> torch.amp.autocast (unsafe: without dtype=, torch.amp.autocast uses the current autocast dtype"
+check_has "autocast: the old default named" "$out" "where torch.cuda.amp.autocast always used torch.float16"
 
 # the floor: declared by the package, else the oldest release known
 mkdir -p "$tmp/pkg/src"
