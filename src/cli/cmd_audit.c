@@ -367,6 +367,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	char *src = NULL;
 	size_t len = 0, k;
 	int rc, written = 0;
+	char unwritten[sizeof(err.msg)] = "";
 
 	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
 	if (rc == TG_ENOMEM)
@@ -409,6 +410,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 			written = 1;
 		else {
 			run->unreadable = 1;
+			snprintf(unwritten, sizeof(unwritten), "%s", err.msg);
 			rc = add_note(run, TG_SEV_ERROR, f->path, 0,
 				      "not-written", "not fixed: %s", err.msg);
 			if (rc)
@@ -421,13 +423,15 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		const struct tg_plan_use *u = &p.uses[k];
 		const char *note = g->api->fix.note;
 
-		if (u->outcome == TG_PLAN_FIXED)
+		if (u->outcome == TG_PLAN_FIXED && !diff && !written)
+			fprintf(run->report,
+				"%s:%zu:%zu: left: %s: not written: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				unwritten);
+		else if (u->outcome == TG_PLAN_FIXED)
 			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
 				f->path, g->line, g->column,
-				diff	  ? "would fix"
-				: written ? "fixed"
-					  : "left",
-				g->api->id, u->to,
+				diff ? "would fix" : "fixed", g->api->id, u->to,
 				!note		     ? ""
 				: g->api->fix.unsafe ? " (unsafe: "
 						     : " (note: ",
