@@ -108,6 +108,7 @@ struct run {
 	int fixing;
 	struct tg_plan_opts po;
 	FILE *report;	      /* where --fix and --diff say what they did */
+	char *cwd;	      /* --diff: the current directory, or NULL */
 	int changes, remains; /* something to fix; a failing use left */
 	struct tg_engine *engine;
 	const struct tg_version *torch;
@@ -392,6 +393,16 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		 * or "./x" would give a/./x) */
 		const char *dp = f->path;
 
+		/* an absolute path under the current directory: relative to
+		 * it, so that patch -p1 and git apply take the diff there */
+		if (dp[0] == '/' && run->cwd) {
+			size_t n = strlen(run->cwd);
+
+			if (strcmp(run->cwd, "/") == 0)
+				dp++;
+			else if (strncmp(dp, run->cwd, n) == 0 && dp[n] == '/')
+				dp += n + 1;
+		}
 		while (dp[0] == '.' && dp[1] == '/')
 			for (dp += 2; *dp == '/'; dp++)
 				;
@@ -575,6 +586,8 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 
 	run->fixing = 1;
 	run->report = diff ? stderr : stdout;
+	if (diff)
+		run->cwd = getcwd(NULL, 0); /* NULL: paths as given */
 	run->po.engine = run->engine;
 	run->po.table = &run->ctx->table;
 	run->po.floor = run->have_floor ? &run->floor : NULL;
@@ -792,6 +805,7 @@ out:
 	}
 	free(run.dead);
 	tg_engine_free(run.engine);
+	free(run.cwd);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_declared_release(&declared);

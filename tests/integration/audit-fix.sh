@@ -122,6 +122,16 @@ printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
 out=$(cd "$tmp" && "$TG" audit --diff --floor 2.4 ./r.py 2>/dev/null | head -n 2)
 check "--diff of ./r.py: the paths" "$out" "--- a/r.py
 +++ b/r.py"
+# an absolute operand under the current directory: paths relative to it,
+# so that patch -p1 applies the diff there
+mkdir -p "$tmp/abs/sub"
+cp "$corpus/clip-grad-norm/before.py" "$tmp/abs/sub/m.py"
+(cd "$tmp/abs" && "$TG" audit --diff --floor 1.13 "$tmp/abs/sub/m.py" >"$tmp/abs.diff" 2>/dev/null)
+check "--diff of an absolute path under the current directory: the paths" \
+	"$(head -n 2 "$tmp/abs.diff")" "--- a/sub/m.py
++++ b/sub/m.py"
+(cd "$tmp/abs" && patch -s -p1 <"$tmp/abs.diff" >/dev/null 2>&1)
+expect "--diff of an absolute path: patch -p1 applies it" cmp -s "$corpus/clip-grad-norm/after.py" "$tmp/abs/sub/m.py"
 "$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
 check "--diff, nothing to fix" "$?" 0
 "$TG" audit --fix "$tmp/clean.py" >/dev/null 2>&1
