@@ -139,6 +139,10 @@ int tg_audit_py_fix_use(const char *src, size_t len,
 				   const char *text, size_t len),
 			void *ctx, const char **why);
 size_t tg_audit_py_lex_errors(const char *src, size_t len);
+const char *tg_audit_py_fix_check(const char *src, size_t len,
+				  const struct tg_audit_finding *f,
+				  const char *to, const char *fixed,
+				  size_t flen, size_t at);
 
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,

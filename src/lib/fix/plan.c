@@ -379,6 +379,56 @@ sorted_apis(const struct tg_plan *p, const struct tg_audit_result *r, int fixed,
 	return 0;
 }
 
+/* The language's check of each use fixed, where the use now starts in
+ * the fixed text: its offset less the bytes removed and plus those
+ * added by the edits that end at or before it (the normalized edits
+ * are sorted by end too: they do not overlap), found by binary search
+ * over running sums. *why: NULL, or the first use's reason. */
+static int
+check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
+	   size_t len, const char **why)
+{
+	const struct tg_audit_result *b = &p->before.r;
+	size_t *add, *rem, k, n = p->nedits;
+
+	*why = NULL;
+	if (!L->fix->check)
+		return 0;
+	add = malloc((n + 1) * sizeof(*add));
+	rem = malloc((n + 1) * sizeof(*rem));
+	if (!add || !rem) {
+		free(add);
+		free(rem);
+		return TG_ENOMEM;
+	}
+	add[0] = rem[0] = 0;
+	for (k = 0; k < n; k++) {
+		add[k + 1] = add[k] + p->edits[k].len;
+		rem[k + 1] = rem[k] + (p->edits[k].end - p->edits[k].start);
+	}
+	for (k = 0; k < b->nfindings && !*why; k++) {
+		const struct tg_audit_finding *f = &b->findings[k];
+		size_t lo = 0, hi = n;
+
+		if (p->uses[k].outcome != TG_PLAN_FIXED)
+			continue;
+		while (lo < hi) { /* how many edits end at or before f */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (p->edits[mid].end <= f->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		*why =
+		    L->fix->check(src, len, f, p->uses[k].to, p->fixed.data,
+				  p->fixed.len, f->start + add[lo] - rem[lo]);
+	}
+	free(add);
+	free(rem);
+	return 0;
+}
+
 /* The check after fixing: NULL, or why the fixes are dropped (static or
  * into *owned). Each fixed entry's uses are counted in sorted arrays:
  * O(n log n) for n findings. */
@@ -401,6 +451,8 @@ check_fixed(struct tg_plan *p, const struct tg_lang *L, const char *src,
 		*why = "the fixed text does not tokenize cleanly";
 		return 0;
 	}
+	if ((rc = check_uses(p, L, src, len, why)) || *why)
+		return rc;
 	if ((rc = sorted_apis(p, b, 0, &vb, &nb)) ||
 	    (rc = sorted_apis(p, a, 0, &va, &na)) ||
 	    (rc = sorted_apis(p, b, 1, &vf, &nf)))

@@ -404,3 +404,49 @@ tg_audit_py_lex_errors(const char *src, size_t len)
 			n++;
 	return n;
 }
+
+/* How many arguments of c hold tokens, and whether one of them is
+ * exactly text. */
+static size_t
+nargs(const struct call *c, const char *text, int *has)
+{
+	size_t k, n = 0, tl = text ? strlen(text) : 0;
+
+	*has = 0;
+	for (k = 0; k < c->n; k++) {
+		if (!c->a[k].has_tokens)
+			continue;
+		n++;
+		if (text && c->a[k].end - c->a[k].start == tl &&
+		    memcmp(c->src + c->a[k].start, text, tl) == 0)
+			*has = 1;
+	}
+	return n;
+}
+
+const char *
+tg_audit_py_fix_check(const char *src, size_t len,
+		      const struct tg_audit_finding *f, const char *to,
+		      const char *fixed, size_t flen, size_t at)
+{
+	const struct tg_api_fix *x = &f->api->fix;
+	const char *name = x->to ? to : f->api->id;
+	size_t nl = strlen(name), before = 0, after;
+	struct call c;
+	int has;
+
+	if (at > flen || flen - at < nl || memcmp(fixed + at, name, nl) != 0)
+		return "a rewritten name does not read back";
+	if (!x->insert)
+		return NULL;
+	/* the call before (none: a bare decorator) and after: the same
+	 * arguments and the inserted one */
+	if (read_call(src, len, f->end, &c) == 1)
+		before = nargs(&c, NULL, &has);
+	if (read_call(fixed, flen, at + nl, &c) != 1)
+		return "a rewritten call does not read back as a call";
+	after = nargs(&c, x->insert, &has);
+	if (after != before + 1 || !has)
+		return "a rewritten call's arguments do not read back";
+	return NULL;
+}
