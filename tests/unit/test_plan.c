@@ -36,10 +36,11 @@ static const char *const entries[][4] = {
      "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.b", "2.0", "null", "null"},
-    /* an insertion that leaves a string open: the check reverts it */
+    /* an insertion that keeps the name: the fixed text still uses it,
+     * and the check reverts the file */
     {"torch.c", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.e\", \"insert\": "
-     "{\"at\": 0, \"text\": \"\\\"open\", \"max_positional\": null}, "
+     "{\"applicability\": \"safe\", \"to\": null, \"insert\": "
+     "{\"at\": null, \"text\": \"k=1\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.d", "1.0", "\"1.5\"",
      "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"insert\": "
@@ -163,15 +164,15 @@ main(void)
 	free(got);
 	free(rev);
 
-	/* the check after fixing: an open string reverts the file */
+	/* the check after fixing: a use left reverts the file */
 	got = plan(e, &t, "import torch\ntorch.c()\ntorch.a()\n", NULL, 0, what,
 		   sizeof(what), &rev);
 	CHECK_STR(got, "import torch\ntorch.c()\ntorch.a()\n",
 		  "reverted: the original");
-	CHECK_STR(rev, "the fixed text does not tokenize cleanly", "why");
+	CHECK_STR(rev, "the fixed text still uses torch.c", "why");
 	CHECK_STR(what,
-		  "torch.c:the fixed text does not tokenize cleanly; "
-		  "torch.a:the fixed text does not tokenize cleanly",
+		  "torch.c:the fixed text still uses torch.c; "
+		  "torch.a:the fixed text still uses torch.c",
 		  "every fix of the file dropped");
 	free(got);
 	free(rev);
