@@ -23,6 +23,7 @@
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +108,11 @@ struct run {
 	/* --fix or --diff */
 	int fixing;
 	struct tg_plan_opts po;
-	FILE *report;	      /* where --fix and --diff say what they did */
-	char *cwd;	      /* --diff: the current directory, or NULL */
+	FILE *report; /* where --fix and --diff say what they did */
+	char *cwd;    /* --diff: the current directory, or NULL */
+	/* --fix: the signal mask to restore once the workers run */
+	sigset_t sig_saved;
+	int sig_blocked;
 	int changes, remains; /* something to fix; a failing use left */
 	struct tg_engine *engine;
 	const struct tg_version *torch;
@@ -355,6 +359,27 @@ on_source(void *ctx, struct tg_engine_file *f)
 	return rc;
 }
 
+/* --fix: SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked (the old mask
+ * into *saved) while a temporary file exists, so that a Ctrl-C leaves
+ * none behind and the file is the old one or the new one: the signal
+ * arrives once the rename is done or the temporary file removed. The
+ * engine's workers block them for the whole run (run_fix blocks them
+ * before the engine starts its threads, which inherit the mask; the
+ * main thread takes them again from its first outcome on), so that
+ * such a signal is always the main thread's. */
+static void
+block_signals(sigset_t *saved)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, saved);
+}
+
 /* --fix and --diff: one file's fixes, planned, written or printed, and
  * reported: "PATH:L:C: fixed: ID -> TO", "PATH:L:C: left: ID: WHY",
  * then a count of unsafe fixes not applied. */
@@ -416,8 +441,16 @@ fix_file(struct run *run, struct tg_engine_file *f)
 			goto out;
 		run->changes = 1;
 	} else if (p.nedits) {
-		if (tg_rewrite_file(f->path, src, len, p.fixed.data,
-				    p.fixed.len, &err) == 0)
+		sigset_t saved;
+		int wrc;
+
+		/* the signals wait until the temporary file is renamed or
+		 * removed (see block_signals) */
+		block_signals(&saved);
+		wrc = tg_rewrite_file(f->path, src, len, p.fixed.data,
+				      p.fixed.len, &err);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		if (wrc == 0)
 			written = 1;
 		else {
 			run->unreadable = 1;
@@ -482,6 +515,11 @@ on_fix(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 
+	if (run->sig_blocked) {
+		/* the workers run already, with the signals blocked */
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (f->what != TG_ENGINE_ANALYZED) {
 		if (f->what == TG_ENGINE_UNREADABLE && f->operand) {
 			run->unreadable = 1;
@@ -611,8 +649,16 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 	sink.file = on_fix;
 	sink.idle = NULL;
 	sink.ctx = run;
+	if (fix) {
+		block_signals(&run->sig_saved);
+		run->sig_blocked = 1;
+	}
 	rc = tg_engine_run(run->engine, (const char *const *)argv, (size_t)argc,
 			   &sink, &err);
+	if (run->sig_blocked) {
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (rc || run->oom) {
 		cli_error(CMD, "out of memory");
 		return CLI_IO;

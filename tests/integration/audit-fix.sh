@@ -17,7 +17,7 @@
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
-need_cmd patch
+need_cmd patch strace
 "$PY" -c 'import torch' 2>/dev/null || die "$PY cannot import torch (apt-get install python3-torch)"
 corpus=$SRCDIR/tests/integration/fix-corpus
 ncases=0
@@ -144,6 +144,27 @@ check "--fix --format=json" "$?" 2
 check "--unsafe-fixes alone" "$?" 2
 "$TG" audit --fix "$tmp/missing.py" >/dev/null 2>&1
 check "--fix, a missing operand" "$?" 5
+
+# SIGTERM while the temporary file exists (strace holds each fsync 2 s:
+# the first is the temporary file's): it waits for the rename, so no
+# temporary file is left and the file is the new one
+mkdir -p "$tmp/sig"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sig/m.py"
+strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 \
+	bash -c 'echo $$ >"$1/pid"; exec "$0" audit --fix --floor 1.13 "$1/m.py"' \
+	"$TG" "$tmp/sig" >/dev/null 2>&1 &
+spid=$!
+for ((i = 0; i < 50; i++)); do
+	ls -a "$tmp/sig" | grep -q torchgate- && break
+	sleep 0.1
+done
+check "SIGTERM: a temporary file exists when it is sent" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 1
+kill -TERM "$(cat "$tmp/sig/pid")"
+wait "$spid"
+check "SIGTERM: killed by it" "$?" 143
+check "SIGTERM: no temporary file left" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 0
+check "SIGTERM: the file is the fixed one" "$(cat "$tmp/sig/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
 
 # hostile input: left as it was, byte for byte
 printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n\0\n' >"$tmp/nul.py"
