@@ -442,17 +442,28 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		run->changes = 1;
 	} else if (p.nedits) {
 		sigset_t saved;
-		int wrc;
+		int wrc, replaced = 0;
 
 		/* the signals wait until the temporary file is renamed or
 		 * removed (see block_signals) */
 		block_signals(&saved);
 		wrc = tg_rewrite_file(f->path, src, len, p.fixed.data,
-				      p.fixed.len, &err);
+				      p.fixed.len, &replaced, &err);
 		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 		if (wrc == 0)
 			written = 1;
-		else {
+		else if (replaced) {
+			/* the rename is done: the file holds the fixes, only
+			 * their durability is in doubt */
+			written = 1;
+			rc = add_note(run, TG_SEV_WARNING, f->path, 0,
+				      "not-synced",
+				      "fixed, but its directory could not be "
+				      "synced: %s",
+				      err.msg);
+			if (rc)
+				goto out;
+		} else {
 			run->unreadable = 1;
 			snprintf(unwritten, sizeof(unwritten), "%s", err.msg);
 			rc = add_note(run, TG_SEV_ERROR, f->path, 0,

@@ -166,6 +166,18 @@ check "SIGTERM: no temporary file left" "$(ls -a "$tmp/sig" | grep -c torchgate-
 check "SIGTERM: the file is the fixed one" "$(cat "$tmp/sig/m.py")" "import torch
 torch.nn.utils.clip_grad_norm_(p, 1)"
 
+# the directory's fsync, after the rename, fails (strace makes the
+# second fsync EIO): the file was written, so it is fixed with a warning
+mkdir -p "$tmp/sync"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sync/m.py"
+out=$(cd "$tmp/sync" && strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=2 \
+	"$TG" audit --fix --floor 1.13 m.py 2>&1)
+check "the directory not synced: exit status" "$?" 0
+check_has "the directory not synced: fixed" "$out" "m.py:2:1: fixed: torch.nn.utils.clip_grad_norm -> torch.nn.utils.clip_grad_norm_"
+check_has "the directory not synced: a warning" "$out" "torchgate: audit: warning: fixed, but its directory could not be synced: cannot write 'm.py': Input/output error"
+check "the directory not synced: the file is the fixed one" "$(cat "$tmp/sync/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
+
 # hostile input: left as it was, byte for byte
 printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n\0\n' >"$tmp/nul.py"
 cp "$tmp/nul.py" "$tmp/nul.orig"
