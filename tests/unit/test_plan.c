@@ -219,6 +219,15 @@ main(void)
 		CHECK(why && strcmp(why, "a rewritten name does not read "
 					 "back") == 0,
 		      "the name not rewritten: %s", why ? why : "(null)");
+		/* a fix that keeps the name (torch.c: k=1 inserted): the
+		 * use's own text must read back, whatever the entry's id (a
+		 * behaviour's pseudo-entry is named otherwise) */
+		f.api = tg_table_find(&t, "torch.c");
+		f.end = 25;
+		why = py->fix->check(
+		    "import torch\nS = torch.cc(a)\n", 29, &f, NULL,
+		    "import torch\nS = torch.cc(a, k=1)\n", 34, 17);
+		CHECK(why == NULL, "the name kept: %s", why ? why : "(null)");
 	}
 
 	/* unsafe: hidden, then applied */

@@ -430,12 +430,15 @@ tg_audit_py_fix_check(const char *src, size_t len,
 		      const char *fixed, size_t flen, size_t at)
 {
 	const struct tg_api_fix *x = &f->api->fix;
-	const char *name = x->to ? to : f->api->id;
-	size_t nl = strlen(name), before = 0, after;
+	/* the new name, or the use's own text where the fix keeps it (an
+	 * entry for a behaviour has an id of its own, not its text) */
+	const char *name = x->to ? to : src + f->start;
+	size_t nl = x->to ? strlen(to) : f->end - f->start, before = 0, after;
 	struct call c;
 	int has;
 
-	if (at > flen || flen - at < nl || memcmp(fixed + at, name, nl) != 0)
+	if (f->end > len || at > flen || flen - at < nl ||
+	    memcmp(fixed + at, name, nl) != 0)
 		return "a rewritten name does not read back";
 	if (!x->insert)
 		return NULL;
