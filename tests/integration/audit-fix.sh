@@ -9,8 +9,9 @@
 # floor (the --floor given), fix-exit (--fix's exit status: 1 when a
 # failing use is left), and optionally unsafe (--unsafe-fixes) and norun (its fixed form needs a torch newer than 1.13). For each case:
 # --diff's exit status and its patch applied with patch(1) giving after.py;
-# --fix writing after.py byte for byte; python3 -m py_compile on it; a
-# second --fix and --diff changing nothing; and, unless norun, run()
+# --fix writing after.py byte for byte; the fixes --format=json and
+# --format=sarif offer (tests/tools/apply-fixes.py) giving it too;
+# python3 -m py_compile on it; a second --fix and --diff changing nothing; and, unless norun, run()
 # imported from before.py and from after.py under /usr/bin/python3
 # (Debian's torch 1.13, CPU) giving the same repr. Then exit statuses and
 # hostile input: NUL, invalid UTF-8, a symbolic link, the declared floor.
@@ -45,6 +46,15 @@ for dir in "$corpus"/*/; do
 	check_has "$c: the report names the floor" "$(cat "$w/fix.out")" "floor: $floor, from --floor"
 	check "$c: --fix exit status" "$rc" "$(cat "$dir/fix-exit")"
 	expect "$c: py_compile" "$PY" -m py_compile "$w/d/m.py"
+	# JSON and SARIF offer the same fixes: applied, they give after.py
+	which=safe
+	[ -e "$dir/unsafe" ] && which=all
+	cp "$dir/before.py" "$w/j.py"
+	for fmt in json sarif; do
+		(cd "$w" && "$TG" audit --format=$fmt --floor "$floor" j.py >"$w/report.$fmt" 2>/dev/null)
+		"$PY" "$SRCDIR/tests/tools/apply-fixes.py" $fmt "$w/report.$fmt" "$w/j.py" $which >"$w/j.$fmt.py"
+		expect "$c: --format=$fmt: its fixes applied give after.py" cmp -s "$dir/after.py" "$w/j.$fmt.py"
+	done
 	# a second run changes nothing
 	cp "$w/d/m.py" "$w/once.py"
 	(cd "$w/d" && "$TG" audit --fix "${opts[@]}" m.py >/dev/null 2>&1)
@@ -62,8 +72,8 @@ a, b = before_m.run(), after_m.run()
 print("same" if repr(a) == repr(b) else "differ: %r != %r" % (a, b))' 2>&1)
 	check "$c: run() on torch 1.13, before and after" "$got" "same"
 done
-check "cases" "$([ "$ncases" -ge 7 ] && echo yes)" yes
-check "cases run on torch 1.13" "$([ "$nrun" -ge 5 ] && echo yes)" yes
+check "cases" "$([ "$ncases" -ge 12 ] && echo yes)" yes
+check "cases run on torch 1.13" "$([ "$nrun" -ge 8 ] && echo yes)" yes
 
 # the report: fixed, left with the reason, hidden unsafe fixes
 cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"

@@ -61,6 +61,33 @@ struct tg_audit_finding {
 	int in_fstring;
 };
 
+/* A finding's fix as the reports show it (audit --format=json and
+ * sarif; fix/offer makes it from audit --fix's plan): whether --fix
+ * applies it (safe) or only --fix --unsafe-fixes does, what it does,
+ * and its edits of the original text, each a range by line and column
+ * as a finding's position (1-based, bytes, the end exclusive; an
+ * insertion ends where it starts) and the text that replaces it. */
+struct tg_audit_edit {
+	size_t line, column, end_line, end_column;
+	char *text; /* may hold NULs */
+	size_t len;
+};
+
+struct tg_audit_fix {
+	int unsafe;
+	char *message;
+	struct tg_audit_edit *edits; /* in the order of the text; none: no
+					fix */
+	size_t nedits;
+};
+
+#define TG_AUDIT_FIX_INIT                                                      \
+	{                                                                      \
+		0, NULL, NULL, 0                                               \
+	}
+
+void tg_audit_fix_release(struct tg_audit_fix *x); /* to TG_AUDIT_FIX_INIT */
+
 /* A branch that runs only on some torch versions: the lines of the
  * branch and the PEP 440 specifier set a torch must satisfy for it to
  * run ("<2.4"), as the condition says. With a floor, a branch no torch

@@ -34,14 +34,28 @@ struct pending {
 	size_t first; /* the finding's first edit in p->edits */
 };
 
+#define DUP_WINDOW 16
+
 static int
 add_edit(void *ctx, size_t start, size_t end, const char *text, size_t len)
 {
 	struct pending *pd = ctx;
 	struct tg_plan *p = pd->p;
-	char *copy = malloc(len + 1);
+	char *copy;
+	size_t k;
 	int rc;
 
+	/* an edit identical to one kept (the keyword two behaviours of one
+	 * call insert) is kept once: tg_edit_normalize would drop the copy
+	 * and its text would be lost. Such findings are neighbours (one
+	 * call, findings in source order): the last DUP_WINDOW edits are
+	 * looked at, so that planning stays O(n log n) */
+	for (k = pd->first; k-- > 0 && pd->first - k <= DUP_WINDOW;)
+		if (p->edits[k].start == start && p->edits[k].end == end &&
+		    p->edits[k].len == len &&
+		    memcmp(p->edits[k].text, text, len) == 0)
+			return 0;
+	copy = malloc(len + 1);
 	if (!copy)
 		return TG_ENOMEM;
 	memcpy(copy, text, len);
@@ -205,6 +219,36 @@ kept_conflict(const struct kept *kp, const struct tg_edit *e)
 		   kept_nins(kp, kept_rank(kp, e->start, 1));
 }
 
+/* What a fix that keeps the name needs at the floor: the entry of the
+ * keyword it inserts, named after the entry's id or its callee's
+ * (torch.load.weights_only for the behaviour
+ * torch.load.weights_only_futurewarning inserting weights_only=False)
+ * where the table has one; else the entry itself. */
+static const struct tg_api *
+keyword_entry(const struct tg_table *t, const struct tg_api *a)
+{
+	const struct tg_api_fix *x = &a->fix;
+	const struct tg_api *found = NULL;
+	const char *eq, *dot = strrchr(a->id, '.');
+	char name[256];
+	int n;
+
+	if (!x->insert || !x->insert_kw || !(eq = strchr(x->insert, '=')))
+		return a;
+	n = snprintf(name, sizeof(name), "%s.%.*s", a->id,
+		     (int)(eq - x->insert), x->insert);
+	if (n > 0 && (size_t)n < sizeof(name))
+		found = tg_table_find(t, name);
+	if (!found && dot) {
+		n = snprintf(name, sizeof(name), "%.*s.%.*s",
+			     (int)(dot - a->id), a->id, (int)(eq - x->insert),
+			     x->insert);
+		if (n > 0 && (size_t)n < sizeof(name))
+			found = tg_table_find(t, name);
+	}
+	return found ? found : a;
+}
+
 /* Decide finding k. */
 static int
 plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
@@ -235,7 +279,8 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = "no rewrites for this language yet";
 		return 0;
 	}
-	repl = x->to ? tg_table_find(o->table, x->to) : f->api;
+	repl = x->to ? tg_table_find(o->table, x->to)
+		     : keyword_entry(o->table, f->api);
 	if (!repl) {
 		u->why = "the replacement is not in the table";
 		return 0;

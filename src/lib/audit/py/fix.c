@@ -319,8 +319,10 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		*why = "the use's text is not known";
 		return 0;
 	}
-	if (f->end - f->start != idlen ||
-	    memcmp(src + f->start, id, idlen) != 0) {
+	/* a fix that keeps the name (a behaviour's keyword inserted)
+	 * reads the call after it, however the name is spelled */
+	if (x->to && (f->end - f->start != idlen ||
+		      memcmp(src + f->start, id, idlen) != 0)) {
 		*why = f->end - f->start < 6 ||
 			       memcmp(src + f->start, "torch.", 6) != 0
 			   ? "import form not fixable yet (an alias or a "
