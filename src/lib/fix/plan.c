@@ -168,6 +168,7 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	if (why) {
 		drop_edits(p, pd.first);
 		u->why = why;
+		u->refused_to = repl->id;
 		return 0;
 	}
 	if (conflicts(p, pd.first)) {
@@ -178,6 +179,63 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	u->outcome = TG_PLAN_FIXED;
 	u->to = repl->id;
 	return 0;
+}
+
+/* The language's file-level step (issue 27's import forms, in
+ * audit/py/fix_import.c for Python): it is told what became of each
+ * finding and may fix those the use hook refused. Its edits, checked
+ * together against the ones kept before, are kept or dropped together. */
+static int
+plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
+	       size_t len, const char *path)
+{
+	size_t k, n = p->before.r.nfindings;
+	struct tg_lang_fix_use *fu;
+	struct pending pd;
+	int rc, any = 0;
+
+	for (k = 0; k < n && !any; k++)
+		any = p->uses[k].refused_to != NULL;
+	if (!L->fix->file || !any)
+		return 0;
+	if (!(fu = calloc(n, sizeof(*fu))))
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++) {
+		const struct tg_plan_use *u = &p->uses[k];
+
+		fu[k].state = u->outcome == TG_PLAN_FIXED ? TG_LANG_FIX_DONE
+			      : u->refused_to		  ? TG_LANG_FIX_REFUSED
+							  : TG_LANG_FIX_KEPT;
+		fu[k].to = u->refused_to;
+		fu[k].why = u->why;
+	}
+	pd.p = p;
+	pd.first = p->nedits;
+	rc = L->fix->file(src, len, path, p->before.r.findings, fu, n, add_edit,
+			  &pd);
+	if (rc)
+		drop_edits(p, pd.first);
+	else if (conflicts(p, pd.first)) {
+		drop_edits(p, pd.first);
+		for (k = 0; k < n; k++)
+			if (p->uses[k].refused_to &&
+			    fu[k].state == TG_LANG_FIX_DONE)
+				p->uses[k].why = "overlaps another fix";
+	} else
+		for (k = 0; k < n; k++) {
+			struct tg_plan_use *u = &p->uses[k];
+
+			if (!u->refused_to)
+				continue;
+			if (fu[k].state == TG_LANG_FIX_DONE) {
+				u->outcome = TG_PLAN_FIXED;
+				u->to = u->refused_to;
+				u->why = NULL;
+			} else
+				u->why = fu[k].why;
+		}
+	free(fu);
+	return rc;
 }
 
 /* How many findings of r in code name entry a. */
@@ -258,6 +316,8 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 		if (rc)
 			return tg_err_set(err, rc, "out of memory");
 	}
+	if (L->fix && (rc = plan_file_step(p, L, src, len, path)))
+		return tg_err_set(err, rc, "out of memory");
 	if (p->nedits) {
 		n = p->nedits;
 		rc = tg_edit_normalize(p->edits, &n, len, err);

@@ -7,7 +7,9 @@
  * decides: fixed (its edits, from its language's rewrite hook and its
  * table entry's "fix"), left with a reason, or hidden (an unsafe fix
  * without unsafe). A fix whose replacement is not available at the
- * floor is left. The fixed buffer is then analyzed again: it must hold
+ * floor is left. Then the language's file-level step may fix the uses
+ * its use hook refused that a whole file decides (an import's). The
+ * fixed buffer is then analyzed again: it must hold
  * no more lexical errors than the original and none of the fixed uses,
  * else every fix of the file is dropped (reverted, with the reason) and
  * the buffer left as it was.
@@ -37,6 +39,9 @@ struct tg_plan_use {
 	const char *why; /* LEFT: a static string, or why_owned */
 	char *why_owned;
 	const char *to; /* FIXED: the name written (borrowed) */
+	/* LEFT because the language's use hook said why: the name it was
+	 * given, for the file-level step (struct tg_lang_fix's file) */
+	const char *refused_to;
 };
 
 struct tg_plan_opts {

@@ -274,8 +274,6 @@ tg_audit_py_fix_use(const char *src, size_t len,
 	const struct tg_api_fix *x = &f->api->fix;
 	const char *id = f->api->id;
 	size_t idlen = strlen(id);
-	struct call c;
-	int rc, is_call;
 
 	*why = NULL;
 	if (f->in != TG_AUDIT_IN_CODE) {
@@ -313,6 +311,22 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		*why = "an attribute of something else: not fixable";
 		return 0;
 	}
+	return tg_audit_py_fix_span(src, len, f, x->to ? to : NULL, add, ctx,
+				    why);
+}
+
+int
+tg_audit_py_fix_span(const char *src, size_t len,
+		     const struct tg_audit_finding *f, const char *name,
+		     int (*add)(void *ctx, size_t start, size_t end,
+				const char *text, size_t len),
+		     void *ctx, const char **why)
+{
+	const struct tg_api_fix *x = &f->api->fix;
+	struct call c;
+	int rc, is_call;
+
+	*why = NULL;
 	is_call = 0;
 	if (x->insert) {
 		rc = read_call(src, len, f->end, &c);
@@ -332,11 +346,15 @@ tg_audit_py_fix_use(const char *src, size_t len,
 	}
 	if (x->insert && !is_call) {
 		/* a bare decorator: NAME(TEXT) */
-		rc = add3(add, ctx, f->start, f->end, to, "(", x->insert);
+		if (name)
+			rc = add3(add, ctx, f->start, f->end, name, "(",
+				  x->insert);
+		else
+			rc = add3(add, ctx, f->end, f->end, "(", x->insert, "");
 		return rc ? rc : add(ctx, f->end, f->end, ")", 1);
 	}
-	if (x->to) {
-		rc = add(ctx, f->start, f->end, to, strlen(to));
+	if (name) {
+		rc = add(ctx, f->start, f->end, name, strlen(name));
 		if (rc)
 			return rc;
 	}
