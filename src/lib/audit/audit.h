@@ -147,6 +147,9 @@ int tg_audit_py_fix_span(const char *src, size_t len,
 			 int (*add)(void *ctx, size_t start, size_t end,
 				    const char *text, size_t len),
 			 void *ctx, const char **why);
+/* Whether src[end..] (after blanks) assigns to what precedes: '=' (not
+ * '==') or an augmented assignment. */
+int tg_audit_py_fix_is_store(const char *src, size_t len, size_t end);
 /* The file-level step of audit --fix for Python (audit/py/fix_import.c,
  * struct tg_lang_fix's file in audit/lang.h): the uses through names
  * imports bind, and those imports. */

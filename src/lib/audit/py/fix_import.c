@@ -71,6 +71,7 @@
 #include "lib/util/grow.h"
 
 #define HEADS_MAX 256
+#define STORED_MAX 16
 #define NONE SIZE_MAX
 
 /* A statement: code tokens [a, b) of toks (b > a), and the token that
@@ -131,7 +132,9 @@ struct fx {
 	size_t nh;
 	struct ed *e;
 	size_t ne, cape;
-	int torch_other;  /* torch bound otherwise, or a star import */
+	int torch_other; /* torch bound otherwise, or a star import */
+	const struct tg_api *stored[STORED_MAX]; /* entries assigned to */
+	size_t nstored;
 	size_t mod_torch; /* the first module-level `import torch`'s offset */
 	int rc;
 };
@@ -744,6 +747,21 @@ put_line(char *b, size_t *bl, const char *ind, size_t indn, const char *text,
 	*bl += strlen(eol);
 }
 
+/* Whether statement k is the only one of its block: the one before
+ * ends with ':' and the one after (if any) is indented less. */
+static int
+only_in_block(const struct fx *x, size_t k)
+{
+	const struct stmt *p, *s = &x->st[k];
+
+	if (k == 0)
+		return 0;
+	p = &x->st[k - 1];
+	if (!teq(x, prev_code(x, p, p->b), ":"))
+		return 0;
+	return k + 1 == x->nst || x->t[x->st[k + 1].a].col < x->t[s->a].col;
+}
+
 /* Statement k (alone on its lines) removed with its lines, `import
  * torch` in its place when torch, its comments kept on lines of their
  * own. */
@@ -764,6 +782,8 @@ remove_stmt(struct fx *x, size_t k, int torch)
 		return x->rc = TG_ENOMEM;
 	if (torch)
 		put_line(b, &bl, x->s + ls, ind, "import torch", 12, eol);
+	else if (only_in_block(x, k))
+		put_line(b, &bl, x->s + ls, ind, "pass", 4, eol);
 	for (i = s->a; i < s->term; i++)
 		if (x->t[i].kind == TG_PYLEX_COMMENT)
 			put_line(b, &bl, x->s + ls, ind, x->s + x->t[i].off,
@@ -1181,9 +1201,27 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 	x->len = len;
 	if ((rc = read_file(x, f, u, n, uh, ui)))
 		goto out;
+	/* an entry the file assigns to (a monkeypatch) is left: its reads
+	 * may be what was patched */
 	for (k = 0; k < n; k++)
-		if (uh[k] != NONE && (rc = fix_use(x, &f[k], &u[k], k, uh[k])))
+		if (f[k].in == TG_AUDIT_IN_CODE && f[k].end <= len &&
+		    strcmp(f[k].kind, "import") != 0 &&
+		    tg_audit_py_fix_is_store(src, len, f[k].end) &&
+		    x->nstored < STORED_MAX)
+			x->stored[x->nstored++] = f[k].api;
+	for (k = 0; k < n; k++) {
+		if (uh[k] == NONE)
+			continue;
+		for (i = 0; i < x->nstored && x->stored[i] != f[k].api; i++)
+			;
+		if (i < x->nstored || x->nstored == STORED_MAX) {
+			u[k].why = "the file assigns to the name (a "
+				   "monkeypatch): its uses are left";
+			continue;
+		}
+		if ((rc = fix_use(x, &f[k], &u[k], k, uh[k])))
 			goto out;
+	}
 	/* the items dropped */
 	for (i = 0; i < x->nit; i++) {
 		struct item *it = &x->it[i];

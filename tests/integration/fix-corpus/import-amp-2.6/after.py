@@ -25,7 +25,7 @@ class Fn(object):
         return g
 
 
-def train(enabled=True, scaler: Optional[GradScaler] = None):
+def train(enabled=True, scaler: Optional[torch.amp.GradScaler] = None):
     if scaler is None:
         scaler = torch.amp.GradScaler("cuda", init_scale=2.0**16, enabled=enabled)
     with torch.amp.autocast("cuda", dtype=None):
