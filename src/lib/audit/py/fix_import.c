@@ -1080,8 +1080,12 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 		return 0;
 	}
 	if (h->nitems == 0) {
-		u->why = "import form not fixable: no import this file "
-			 "reads binds the name (a star import, an assignment)";
+		u->why = h->other
+			     ? "a use through a name an assignment or a "
+			       "parameter binds: left (it follows the "
+			       "value bound)"
+			     : "import form not fixable: no import this "
+			       "file reads binds the name (a star import?)";
 		return 0;
 	}
 	if (h->other) {
