@@ -135,6 +135,7 @@ struct fx {
 	int torch_other; /* torch bound otherwise, or a star import */
 	const struct tg_api *stored[STORED_MAX]; /* entries assigned to */
 	size_t nstored;
+	size_t fixed_end; /* the end of the uses fixed so far */
 	size_t mod_torch; /* the first module-level `import torch`'s offset */
 	int rc;
 };
@@ -1127,6 +1128,19 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 			return x->rc = TG_ENOMEM;
 		full = 1;
 	}
+	if (f->start < x->fixed_end) {
+		size_t i;
+
+		/* findings out of order, or two on one text */
+		for (i = 0; i < x->ne; i++)
+			if (x->e[i].start < f->end && f->start < x->e[i].end)
+				break;
+		if (i < x->ne) {
+			free(name);
+			u->why = "overlaps another fix";
+			return 0;
+		}
+	}
 	sc.x = x;
 	sc.owner = k;
 	if (tg_audit_py_fix_span(x->s, x->len, f, name, span_add, &sc, &why)) {
@@ -1142,6 +1156,8 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 		return 0;
 	}
 	u->state = TG_LANG_FIX_DONE;
+	if (f->end > x->fixed_end)
+		x->fixed_end = f->end;
 	h->nfixed++;
 	h->nfreed += full;
 	h->need_torch |= full;
@@ -1157,6 +1173,9 @@ kept_why(const struct fx *x, const struct item *it, int init_py)
 	if (init_py)
 		return "import kept: an __init__.py's imports may be "
 		       "re-exported";
+	if (!h && it->plain_torch)
+		return "import form not fixable yet: an import of the module "
+		       "itself (import torch.x)";
 	if (!h)
 		return "import kept: too many imported names to follow";
 	if (h->other)
