@@ -23,6 +23,7 @@
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,7 +108,11 @@ struct run {
 	/* --fix or --diff */
 	int fixing;
 	struct tg_plan_opts po;
-	FILE *report;	      /* where --fix and --diff say what they did */
+	FILE *report; /* where --fix and --diff say what they did */
+	char *cwd;    /* --diff: the current directory, or NULL */
+	/* --fix: the signal mask to restore once the workers run */
+	sigset_t sig_saved;
+	int sig_blocked;
 	int changes, remains; /* something to fix; a failing use left */
 	struct tg_engine *engine;
 	const struct tg_version *torch;
@@ -354,6 +359,27 @@ on_source(void *ctx, struct tg_engine_file *f)
 	return rc;
 }
 
+/* --fix: SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked (the old mask
+ * into *saved) while a temporary file exists, so that a Ctrl-C leaves
+ * none behind and the file is the old one or the new one: the signal
+ * arrives once the rename is done or the temporary file removed. The
+ * engine's workers block them for the whole run (run_fix blocks them
+ * before the engine starts its threads, which inherit the mask; the
+ * main thread takes them again from its first outcome on), so that
+ * such a signal is always the main thread's. */
+static void
+block_signals(sigset_t *saved)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, saved);
+}
+
 /* --fix and --diff: one file's fixes, planned, written or printed, and
  * reported: "PATH:L:C: fixed: ID -> TO", "PATH:L:C: left: ID: WHY",
  * then a count of unsafe fixes not applied. */
@@ -367,6 +393,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	char *src = NULL;
 	size_t len = 0, k;
 	int rc, written = 0;
+	char unwritten[sizeof(err.msg)] = "";
 
 	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
 	if (rc == TG_ENOMEM)
@@ -391,6 +418,16 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		 * or "./x" would give a/./x) */
 		const char *dp = f->path;
 
+		/* an absolute path under the current directory: relative to
+		 * it, so that patch -p1 and git apply take the diff there */
+		if (dp[0] == '/' && run->cwd) {
+			size_t n = strlen(run->cwd);
+
+			if (strcmp(run->cwd, "/") == 0)
+				dp++;
+			else if (strncmp(dp, run->cwd, n) == 0 && dp[n] == '/')
+				dp += n + 1;
+		}
 		while (dp[0] == '.' && dp[1] == '/')
 			for (dp += 2; *dp == '/'; dp++)
 				;
@@ -404,11 +441,31 @@ fix_file(struct run *run, struct tg_engine_file *f)
 			goto out;
 		run->changes = 1;
 	} else if (p.nedits) {
-		if (tg_rewrite_file(f->path, src, len, p.fixed.data,
-				    p.fixed.len, &err) == 0)
+		sigset_t saved;
+		int wrc, replaced = 0;
+
+		/* the signals wait until the temporary file is renamed or
+		 * removed (see block_signals) */
+		block_signals(&saved);
+		wrc = tg_rewrite_file(f->path, src, len, p.fixed.data,
+				      p.fixed.len, &replaced, &err);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		if (wrc == 0)
 			written = 1;
-		else {
+		else if (replaced) {
+			/* the rename is done: the file holds the fixes, only
+			 * their durability is in doubt */
+			written = 1;
+			rc = add_note(run, TG_SEV_WARNING, f->path, 0,
+				      "not-synced",
+				      "fixed, but its directory could not be "
+				      "synced: %s",
+				      err.msg);
+			if (rc)
+				goto out;
+		} else {
 			run->unreadable = 1;
+			snprintf(unwritten, sizeof(unwritten), "%s", err.msg);
 			rc = add_note(run, TG_SEV_ERROR, f->path, 0,
 				      "not-written", "not fixed: %s", err.msg);
 			if (rc)
@@ -419,14 +476,26 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	for (k = 0; k < r->nfindings && !(diff && run->ctx->quiet); k++) {
 		const struct tg_audit_finding *g = &r->findings[k];
 		const struct tg_plan_use *u = &p.uses[k];
+		const char *note = g->api->fix.note;
 
-		if (u->outcome == TG_PLAN_FIXED)
-			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s\n",
+		if (u->outcome == TG_PLAN_FIXED && !diff && !written)
+			fprintf(run->report,
+				"%s:%zu:%zu: left: %s: not written: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				unwritten);
+		else if (u->outcome == TG_PLAN_FIXED)
+			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
 				f->path, g->line, g->column,
-				diff	  ? "would fix"
-				: written ? "fixed"
-					  : "left",
-				g->api->id, u->to);
+				diff ? "would fix" : "fixed", g->api->id, u->to,
+				!note		     ? ""
+				: g->api->fix.unsafe ? " (unsafe: "
+						     : " (note: ",
+				note ? note : "", note ? ")" : "");
+		else if (u->outcome == TG_PLAN_HIDDEN)
+			fprintf(run->report,
+				"%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				note ? note : "");
 		else if (u->outcome == TG_PLAN_LEFT)
 			fprintf(run->report, "%s:%zu:%zu: left: %s: %s\n",
 				f->path, g->line, g->column, g->api->id,
@@ -457,6 +526,11 @@ on_fix(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 
+	if (run->sig_blocked) {
+		/* the workers run already, with the signals blocked */
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (f->what != TG_ENGINE_ANALYZED) {
 		if (f->what == TG_ENGINE_UNREADABLE && f->operand) {
 			run->unreadable = 1;
@@ -561,6 +635,8 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 
 	run->fixing = 1;
 	run->report = diff ? stderr : stdout;
+	if (diff)
+		run->cwd = getcwd(NULL, 0); /* NULL: paths as given */
 	run->po.engine = run->engine;
 	run->po.table = &run->ctx->table;
 	run->po.floor = run->have_floor ? &run->floor : NULL;
@@ -584,8 +660,16 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 	sink.file = on_fix;
 	sink.idle = NULL;
 	sink.ctx = run;
+	if (fix) {
+		block_signals(&run->sig_saved);
+		run->sig_blocked = 1;
+	}
 	rc = tg_engine_run(run->engine, (const char *const *)argv, (size_t)argc,
 			   &sink, &err);
+	if (run->sig_blocked) {
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (rc || run->oom) {
 		cli_error(CMD, "out of memory");
 		return CLI_IO;
@@ -778,6 +862,7 @@ out:
 	}
 	free(run.dead);
 	tg_engine_free(run.engine);
+	free(run.cwd);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
 	tg_declared_release(&declared);

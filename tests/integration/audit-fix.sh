@@ -17,7 +17,7 @@
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
-need_cmd patch
+need_cmd patch strace
 "$PY" -c 'import torch' 2>/dev/null || die "$PY cannot import torch (apt-get install python3-torch)"
 corpus=$SRCDIR/tests/integration/fix-corpus
 ncases=0
@@ -67,7 +67,7 @@ check "cases run on torch 1.13" "$([ "$nrun" -ge 10 ] && echo yes)" yes
 
 # the report: fixed, left with the reason, hidden unsafe fixes
 cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"
-out=$("$TG" audit --fix --floor 1.13 "$tmp/r.py" 2>&1)
+out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/r.py" 2>&1)
 check "--fix, something left: exit status" "$?" 1
 check_has "floor too old: the reason" "$out" "left: torch.cuda.amp.custom_fwd: the replacement is newer than the floor (2.4 > 1.13) and no guard form exists yet"
 check_has "an alias of the old module: fixed" "$out" "fixed: torch.cuda.amp.autocast -> torch.amp.autocast"
@@ -75,7 +75,7 @@ check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_b
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
 out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
-check_has "hidden unsafe fixes counted" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
+check_has "hidden unsafe fixes counted (the alias use was fixed at 1.13)" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
 check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
 check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
 check_has "a from-import with a use left: kept" "$out" "left: torch.cuda.amp.custom_bwd: import kept: a use of the name is left"
@@ -85,7 +85,7 @@ check_has "a from-import with a use left: kept" "$out" "left: torch.cuda.amp.cus
 # followed
 mkdir -p "$tmp/ini"
 printf 'from torch.cpu.amp import autocast\n\n\ndef f():\n    with autocast():\n        pass\n' >"$tmp/ini/__init__.py"
-out=$("$TG" audit --fix --floor 1.13 "$tmp/ini/__init__.py" 2>&1)
+out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/ini/__init__.py" 2>&1)
 check "__init__.py: exit status (the import left)" "$?" 1
 check_has "__init__.py: the import kept" "$out" "import kept: an __init__.py's imports may be re-exported"
 check "__init__.py: the fixed text" "$(cat "$tmp/ini/__init__.py")" 'from torch.cpu.amp import autocast
@@ -97,9 +97,18 @@ def f():
         pass'
 expect "__init__.py: py_compile" "$PY" -m py_compile "$tmp/ini/__init__.py"
 printf 'import torch\nfrom torch.cpu.amp import *\nwith autocast():\n    pass\n' >"$tmp/star.py"
-out=$("$TG" audit --diff --floor 1.13 "$tmp/star.py" 2>&1)
+out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/star.py" 2>&1)
 check "a star import: exit status" "$?" 0
 check_has "a star import: the reason" "$out" "import form not fixable: no import this file reads binds the name (a star import?)"
+
+# the notes of unsafe fixes: shown when hidden and when applied
+# (autocast without dtype= takes the current autocast dtype)
+cp "$corpus/amp-cuda-floor-1.13/before.py" "$tmp/n.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: unsafe, not applied, its note" "$out" "n.py:11:10: unsafe fix not applied: torch.cuda.amp.autocast: without dtype=, torch.amp.autocast uses the current autocast dtype"
+out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: applied, its note" "$out" "n.py:11:10: would fix: torch.cuda.amp.autocast -> torch.amp.autocast (unsafe: without dtype=, torch.amp.autocast uses the current autocast dtype"
+check_has "autocast: the old default named" "$out" "where torch.cuda.amp.autocast always used torch.float16"
 
 # the floor: declared by the package, else the oldest release known
 mkdir -p "$tmp/pkg/src"
@@ -114,12 +123,38 @@ check_has "no floor declared: autocast left" "$out" "(1.12 > 1.0.0)"
 out=$("$TG" audit --diff -q --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
 check "--diff -q: no report" "$out" ""
 
+# time: 80,000 fixes in one file, in proportion to audit's time (the
+# conflict test and the check after fixing were quadratic: 21 s against
+# audit's 0.2 s)
+{
+	echo 'import torch'
+	for ((i = 0; i < 80000; i++)); do echo 'torch.nn.utils.clip_grad_norm(p, 1)'; done
+} >"$tmp/many.py"
+t0=$(date +%s%N)
+"$TG" audit --floor 1.13 "$tmp/many.py" >/dev/null 2>&1
+t1=$(date +%s%N)
+n=$("$TG" audit --diff --floor 1.13 "$tmp/many.py" 2>/dev/null | grep -c '^+torch.nn.utils.clip_grad_norm_(')
+t2=$(date +%s%N)
+check "80,000 fixes in one file" "$n" 80000
+check "80,000 fixes: --diff within 10 times audit's time and 3 s" \
+	"$([ $((t2 - t1)) -le $((10 * (t1 - t0) + 3000000000)) ] && echo yes || echo "no: $(((t2 - t1) / 1000000)) ms against $(((t1 - t0) / 1000000)) ms")" yes
+
 # exit statuses: nothing to fix, usage
 printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
 # the operand's leading "./" is not in the diff's paths, as in git's
 out=$(cd "$tmp" && "$TG" audit --diff --floor 2.4 ./r.py 2>/dev/null | head -n 2)
 check "--diff of ./r.py: the paths" "$out" "--- a/r.py
 +++ b/r.py"
+# an absolute operand under the current directory: paths relative to it,
+# so that patch -p1 applies the diff there
+mkdir -p "$tmp/abs/sub"
+cp "$corpus/clip-grad-norm/before.py" "$tmp/abs/sub/m.py"
+(cd "$tmp/abs" && "$TG" audit --diff --floor 1.13 "$tmp/abs/sub/m.py" >"$tmp/abs.diff" 2>/dev/null)
+check "--diff of an absolute path under the current directory: the paths" \
+	"$(head -n 2 "$tmp/abs.diff")" "--- a/sub/m.py
++++ b/sub/m.py"
+(cd "$tmp/abs" && patch -s -p1 <"$tmp/abs.diff" >/dev/null 2>&1)
+expect "--diff of an absolute path: patch -p1 applies it" cmp -s "$corpus/clip-grad-norm/after.py" "$tmp/abs/sub/m.py"
 "$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
 check "--diff, nothing to fix" "$?" 0
 "$TG" audit --fix "$tmp/clean.py" >/dev/null 2>&1
@@ -132,6 +167,39 @@ check "--fix --format=json" "$?" 2
 check "--unsafe-fixes alone" "$?" 2
 "$TG" audit --fix "$tmp/missing.py" >/dev/null 2>&1
 check "--fix, a missing operand" "$?" 5
+
+# SIGTERM while the temporary file exists (strace holds each fsync 2 s:
+# the first is the temporary file's): it waits for the rename, so no
+# temporary file is left and the file is the new one
+mkdir -p "$tmp/sig"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sig/m.py"
+strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 \
+	bash -c 'echo $$ >"$1/pid"; exec "$0" audit --fix --floor 1.13 "$1/m.py"' \
+	"$TG" "$tmp/sig" >/dev/null 2>&1 &
+spid=$!
+for ((i = 0; i < 50; i++)); do
+	ls -a "$tmp/sig" | grep -q torchgate- && break
+	sleep 0.1
+done
+check "SIGTERM: a temporary file exists when it is sent" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 1
+kill -TERM "$(cat "$tmp/sig/pid")"
+wait "$spid"
+check "SIGTERM: killed by it" "$?" 143
+check "SIGTERM: no temporary file left" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 0
+check "SIGTERM: the file is the fixed one" "$(cat "$tmp/sig/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
+
+# the directory's fsync, after the rename, fails (strace makes the
+# second fsync EIO): the file was written, so it is fixed with a warning
+mkdir -p "$tmp/sync"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sync/m.py"
+out=$(cd "$tmp/sync" && strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=2 \
+	"$TG" audit --fix --floor 1.13 m.py 2>&1)
+check "the directory not synced: exit status" "$?" 0
+check_has "the directory not synced: fixed" "$out" "m.py:2:1: fixed: torch.nn.utils.clip_grad_norm -> torch.nn.utils.clip_grad_norm_"
+check_has "the directory not synced: a warning" "$out" "torchgate: audit: warning: fixed, but its directory could not be synced: cannot write 'm.py': Input/output error"
+check "the directory not synced: the file is the fixed one" "$(cat "$tmp/sync/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
 
 # hostile input: left as it was, byte for byte
 printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n\0\n' >"$tmp/nul.py"

@@ -123,6 +123,20 @@ errors(void)
 	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
 	     "null, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 80: entry 'torch.x': \"text\" "
+	     "must be a Python literal (a string without backslashes, a "
+	     "number, True, False, None) or NAME=literal",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"at\": 0, \"text\": \"__import__('os').system('x')\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 83: entry 'torch.x': \"text\" "
+	     "must be a Python literal (a string without backslashes, a "
+	     "number, True, False, None) or NAME=literal",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"at\": null, \"text\": \"k='a') or os.system('x'\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': \"to\" is "
 	     "the entry itself",
 	     "{\"applicability\": \"safe\", \"to\": \"torch.x\", \"insert\": "

@@ -57,6 +57,8 @@ struct tg_audit_finding {
 	size_t guard_line;
 	char *text; /* the source text used, e.g. "amp.GradScaler", at most
 		       a line */
+	/* Python: in code inside an f-string's replacement field */
+	int in_fstring;
 };
 
 /* A branch that runs only on some torch versions: the lines of the
@@ -160,6 +162,10 @@ int tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 			 int (*add)(void *ctx, size_t start, size_t end,
 				    const char *text, size_t len),
 			 void *ctx);
+const char *tg_audit_py_fix_check(const char *src, size_t len,
+				  const struct tg_audit_finding *f,
+				  const char *to, const char *fixed,
+				  size_t flen, size_t at);
 
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,

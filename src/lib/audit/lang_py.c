@@ -31,6 +31,7 @@ static const struct tg_lang_fix fix = {
     .use = tg_audit_py_fix_use,
     .lex_errors = tg_audit_py_lex_errors,
     .file = tg_audit_py_fix_file,
+    .check = tg_audit_py_fix_check,
 };
 
 static const char *const kinds[] = {"Python", NULL};

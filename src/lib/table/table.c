@@ -207,6 +207,13 @@ get_count(struct tg_tload *L, const struct tg_json *obj, const char *key,
 	return rc;
 }
 
+static int
+ident_byte(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 /* Whether s is a keyword argument: a name, '=', not "==". */
 static int
 is_keyword_arg(const char *s)
@@ -220,6 +227,48 @@ is_keyword_arg(const char *s)
 	       (*p >= '0' && *p <= '9') || *p == '_')
 		p++;
 	return p[0] == '=' && p[1] != '=' && p[1] != '\0';
+}
+
+/* The length of the Python literal at s (a string in single or double
+ * quotes without a backslash or its own quote inside, a decimal number,
+ * True, False, None), or 0. */
+static size_t
+py_literal(const char *s)
+{
+	static const char *const words[] = {"True", "False", "None", NULL};
+	size_t k, n;
+
+	if (*s == '"' || *s == '\'') {
+		for (k = 1; s[k] && s[k] != *s && s[k] != '\\'; k++)
+			;
+		return s[k] == *s ? k + 1 : 0;
+	}
+	k = *s == '-';
+	if (s[k] >= '0' && s[k] <= '9') {
+		while ((s[k] >= '0' && s[k] <= '9') || s[k] == '.' ||
+		       s[k] == '_')
+			k++;
+		return k;
+	}
+	for (k = 0; words[k]; k++) {
+		n = strlen(words[k]);
+		if (strncmp(s, words[k], n) == 0 && !ident_byte(s[n]))
+			return n;
+	}
+	return 0;
+}
+
+/* Whether a Python entry's inserted text is a literal or name=literal:
+ * the fix inserts data, never code of the table's choosing. */
+static int
+py_insert_ok(const char *s)
+{
+	size_t n;
+
+	if (is_keyword_arg(s))
+		s = strchr(s, '=') + 1;
+	n = py_literal(s);
+	return n && s[n] == '\0';
 }
 
 /* The entry's "fix": null, or how audit --fix rewrites a use. The rules
@@ -264,6 +313,16 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 			tg_tload_enter(L, "text");
 			rc = tg_tload_fail(L, "\"text\" must be one non-empty "
 					      "line");
+			L->depth--;
+		}
+		if (!rc && a->lang == TG_LANG_PYTHON &&
+		    !py_insert_ok(x->insert)) {
+			tg_tload_enter(L, "text");
+			rc = tg_tload_fail(L,
+					   "\"text\" must be a Python literal "
+					   "(a string without backslashes, a "
+					   "number, True, False, None) or "
+					   "NAME=literal");
 			L->depth--;
 		}
 		if (!rc)

@@ -1,5 +1,6 @@
 # apex-like uses of torch.cuda.amp, fixed at floor 2.4 (not run: torch 1.13 lacks torch.amp.custom_fwd)
 import torch
+import torch.cuda.amp as amp
 from torch.cuda.amp import custom_bwd
 
 
@@ -29,7 +30,7 @@ def f(x, **kw):
     w = torch.cuda.amp.custom_fwd(f, **kw)
     v = torch.cuda.amp.custom_fwd(f, device_type="cuda")
     state = torch.cuda.amp.grad_scaler.OptState.READY
-    with torch.amp.autocast("cuda"):
+    with amp.autocast():
         pass
     try:
         g = torch.cuda.amp.GradScaler()
