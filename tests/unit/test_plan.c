@@ -32,17 +32,20 @@ static const char entry_fmt[] =
 
 static const char *const entries[][4] = {
     {"torch.a", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"replace\": null, "
+     "\"insert\": "
      "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.b", "2.0", "null", "null"},
     /* an insertion that leaves a string open: the check reverts it */
     {"torch.c", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.e\", \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": \"torch.e\", \"replace\": null, "
+     "\"insert\": "
      "{\"at\": 0, \"text\": \"\\\"open\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.d", "1.0", "\"1.5\"",
-     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"insert\": "
+     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"replace\": null, "
+     "\"insert\": "
      "null, \"bare\": null, \"note\": \"n\"}"},
     {"torch.e", "1.0", "null", "null"},
 };

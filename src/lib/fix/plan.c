@@ -176,7 +176,7 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		return 0;
 	}
 	u->outcome = TG_PLAN_FIXED;
-	u->to = repl->id;
+	u->to = x->replace_to ? x->replace_to : repl->id;
 	return 0;
 }
 

@@ -36,7 +36,9 @@ struct tg_plan_use {
 	enum tg_plan_outcome outcome;
 	const char *why; /* LEFT: a static string, or why_owned */
 	char *why_owned;
-	const char *to; /* FIXED: the name written (borrowed) */
+	/* FIXED: the name written (borrowed): the replacing entry's id, or
+	 * the text of the fix's "replace" */
+	const char *to;
 };
 
 struct tg_plan_opts {
