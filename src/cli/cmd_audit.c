@@ -23,6 +23,7 @@
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@
 #include "lib/audit/declared.h"
 #include "lib/audit/engine.h"
 #include "lib/fix/edit.h"
+#include "lib/fix/offer.h"
 #include "lib/fix/plan.h"
 #include "lib/fix/rewrite.h"
 #include "lib/render/audit_format.h"
@@ -90,10 +92,12 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* One analyzed file and what its analyzer found. */
+/* One analyzed file and what its analyzer found; JSON and SARIF: the
+ * fixes its findings offer (one each), or NULL. */
 struct file_result {
 	char *path;
 	struct tg_audit_result r;
+	struct tg_audit_fix *fixes;
 };
 
 /* A dead branch, kept for the end of the report. */
@@ -106,8 +110,14 @@ struct run {
 	struct cli_ctx *ctx;
 	/* --fix or --diff */
 	int fixing;
+	/* JSON and SARIF: each finding's fix, planned as --fix would */
+	int offers;
 	struct tg_plan_opts po;
-	FILE *report;	      /* where --fix and --diff say what they did */
+	FILE *report; /* where --fix and --diff say what they did */
+	char *cwd;    /* --diff: the current directory, or NULL */
+	/* --fix: the signal mask to restore once the workers run */
+	sigset_t sig_saved;
+	int sig_blocked;
 	int changes, remains; /* something to fix; a failing use left */
 	struct tg_engine *engine;
 	const struct tg_version *torch;
@@ -208,6 +218,7 @@ keep_result(struct run *run, struct tg_engine_file *f)
 	if (TG_GROW(run->files, run->nfiles + 1, run->capfiles))
 		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
+	fr->fixes = NULL;
 	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
@@ -278,6 +289,7 @@ emit_file(struct run *run, struct file_result *fr)
 		it->f = &fr->r.findings[k];
 		it->rank = tg_engine_rank(run->engine, it->f->api);
 		it->fails = tg_engine_fails(run->engine, it->f);
+		it->fix = fr->fixes ? &fr->fixes[k] : NULL;
 		run->fails |= it->fails;
 	}
 	rc = keep_dead(run, fr);
@@ -286,6 +298,18 @@ emit_file(struct run *run, struct file_result *fr)
 	if (!rc && run->out.len >= OUT_CHUNK)
 		rc = write_out(run);
 	return rc;
+}
+
+static void
+free_fixes(struct file_result *fr)
+{
+	size_t k;
+
+	if (fr->fixes)
+		for (k = 0; k < fr->r.nfindings; k++)
+			tg_audit_fix_release(&fr->fixes[k]);
+	free(fr->fixes);
+	fr->fixes = NULL;
 }
 
 /* Render the batch's files in walk order, write them out and flush,
@@ -300,6 +324,7 @@ emit_files(struct run *run)
 		if (!rc)
 			rc = emit_file(run, &run->files[k]);
 		free(run->files[k].path);
+		free_fixes(&run->files[k]);
 		tg_audit_result_release(&run->files[k].r);
 	}
 	run->nfiles = 0;
@@ -313,12 +338,87 @@ idle(void *ctx)
 	return write_out(ctx);
 }
 
+/* Whether a finding of r may have a fix: one in code, unguarded, its
+ * entry with a fix, in a language that rewrites. Only such a file is
+ * planned: the others offer none. */
+static int
+fixable(const struct tg_lang *L, const struct tg_audit_result *r)
+{
+	size_t k;
+
+	for (k = 0; L && L->fix && k < r->nfindings; k++)
+		if (r->findings[k].in == TG_AUDIT_IN_CODE &&
+		    r->findings[k].guard == TG_AUDIT_UNGUARDED &&
+		    r->findings[k].api->fix.has)
+			return 1;
+	return 0;
+}
+
+/* Whether a and b hold the same findings (the file did not change
+ * between the run's read and the plan's). */
+static int
+same_findings(const struct tg_audit_result *a, const struct tg_audit_result *b)
+{
+	size_t k;
+
+	if (a->nfindings != b->nfindings)
+		return 0;
+	for (k = 0; k < a->nfindings; k++)
+		if (a->findings[k].api != b->findings[k].api ||
+		    a->findings[k].start != b->findings[k].start ||
+		    a->findings[k].end != b->findings[k].end ||
+		    a->findings[k].in != b->findings[k].in ||
+		    a->findings[k].guard != b->findings[k].guard)
+			return 0;
+	return 1;
+}
+
+/* JSON and SARIF: the fixes the findings of fr (of language L) offer,
+ * from the plan --fix would make of the file (read again). A file that
+ * cannot be read again, or changed, offers none: each fix is null. */
+static int
+offer_fixes(struct run *run, const struct tg_lang *L, struct file_result *fr)
+{
+	struct tg_plan p = TG_PLAN_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *src = NULL;
+	size_t len = 0, k;
+	int rc;
+
+	if (!fixable(L, &fr->r))
+		return 0;
+	rc = tg_file_read(fr->path, FILE_MAX, &src, &len, NULL, &err);
+	if (rc)
+		return rc == TG_ENOMEM ? rc : 0;
+	rc = tg_plan_file(&p, &run->po, L, src, len, fr->path, &err);
+	if (rc && rc != TG_ENOMEM)
+		rc = 0; /* planned with no result: no fix offered */
+	else if (!rc && p.before.what == TG_ENGINE_ANALYZED &&
+		 same_findings(&p.before.r, &fr->r)) {
+		fr->fixes = calloc(fr->r.nfindings, sizeof(*fr->fixes));
+		if (!fr->fixes)
+			rc = TG_ENOMEM;
+		else
+			rc = tg_offer_plan(fr->fixes, &p, L, src, len);
+		if (rc) {
+			for (k = 0; fr->fixes && k < fr->r.nfindings; k++)
+				tg_audit_fix_release(&fr->fixes[k]);
+			free(fr->fixes);
+			fr->fixes = NULL;
+		}
+	}
+	tg_plan_release(&p);
+	free(src);
+	return rc ? TG_ENOMEM : 0; /* the library fails only so */
+}
+
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
 static int
 on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
+	size_t nfiles;
 	int rc;
 
 	switch (f->what) {
@@ -347,11 +447,35 @@ on_source(void *ctx, struct tg_engine_file *f)
 		break;
 	}
 	run->analyzed++;
+	nfiles = run->nfiles;
 	rc = keep_result(run, f);
+	if (!rc && run->offers && run->nfiles > nfiles)
+		rc = offer_fixes(run, f->lang, &run->files[nfiles]);
 	if (!rc)
 		rc = emit_files(run);
 	progress(run, 0);
 	return rc;
+}
+
+/* --fix: SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked (the old mask
+ * into *saved) while a temporary file exists, so that a Ctrl-C leaves
+ * none behind and the file is the old one or the new one: the signal
+ * arrives once the rename is done or the temporary file removed. The
+ * engine's workers block them for the whole run (run_fix blocks them
+ * before the engine starts its threads, which inherit the mask; the
+ * main thread takes them again from its first outcome on), so that
+ * such a signal is always the main thread's. */
+static void
+block_signals(sigset_t *saved)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, saved);
 }
 
 /* --fix and --diff: one file's fixes, planned, written or printed, and
@@ -367,6 +491,7 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	char *src = NULL;
 	size_t len = 0, k;
 	int rc, written = 0;
+	char unwritten[sizeof(err.msg)] = "";
 
 	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
 	if (rc == TG_ENOMEM)
@@ -391,6 +516,16 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		 * or "./x" would give a/./x) */
 		const char *dp = f->path;
 
+		/* an absolute path under the current directory: relative to
+		 * it, so that patch -p1 and git apply take the diff there */
+		if (dp[0] == '/' && run->cwd) {
+			size_t n = strlen(run->cwd);
+
+			if (strcmp(run->cwd, "/") == 0)
+				dp++;
+			else if (strncmp(dp, run->cwd, n) == 0 && dp[n] == '/')
+				dp += n + 1;
+		}
 		while (dp[0] == '.' && dp[1] == '/')
 			for (dp += 2; *dp == '/'; dp++)
 				;
@@ -404,11 +539,31 @@ fix_file(struct run *run, struct tg_engine_file *f)
 			goto out;
 		run->changes = 1;
 	} else if (p.nedits) {
-		if (tg_rewrite_file(f->path, src, len, p.fixed.data,
-				    p.fixed.len, &err) == 0)
+		sigset_t saved;
+		int wrc, replaced = 0;
+
+		/* the signals wait until the temporary file is renamed or
+		 * removed (see block_signals) */
+		block_signals(&saved);
+		wrc = tg_rewrite_file(f->path, src, len, p.fixed.data,
+				      p.fixed.len, &replaced, &err);
+		pthread_sigmask(SIG_SETMASK, &saved, NULL);
+		if (wrc == 0)
 			written = 1;
-		else {
+		else if (replaced) {
+			/* the rename is done: the file holds the fixes, only
+			 * their durability is in doubt */
+			written = 1;
+			rc = add_note(run, TG_SEV_WARNING, f->path, 0,
+				      "not-synced",
+				      "fixed, but its directory could not be "
+				      "synced: %s",
+				      err.msg);
+			if (rc)
+				goto out;
+		} else {
 			run->unreadable = 1;
+			snprintf(unwritten, sizeof(unwritten), "%s", err.msg);
 			rc = add_note(run, TG_SEV_ERROR, f->path, 0,
 				      "not-written", "not fixed: %s", err.msg);
 			if (rc)
@@ -419,14 +574,26 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	for (k = 0; k < r->nfindings && !(diff && run->ctx->quiet); k++) {
 		const struct tg_audit_finding *g = &r->findings[k];
 		const struct tg_plan_use *u = &p.uses[k];
+		const char *note = g->api->fix.note;
 
-		if (u->outcome == TG_PLAN_FIXED)
-			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s\n",
+		if (u->outcome == TG_PLAN_FIXED && !diff && !written)
+			fprintf(run->report,
+				"%s:%zu:%zu: left: %s: not written: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				unwritten);
+		else if (u->outcome == TG_PLAN_FIXED)
+			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
 				f->path, g->line, g->column,
-				diff	  ? "would fix"
-				: written ? "fixed"
-					  : "left",
-				g->api->id, u->to);
+				diff ? "would fix" : "fixed", g->api->id, u->to,
+				!note		     ? ""
+				: g->api->fix.unsafe ? " (unsafe: "
+						     : " (note: ",
+				note ? note : "", note ? ")" : "");
+		else if (u->outcome == TG_PLAN_HIDDEN)
+			fprintf(run->report,
+				"%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
+				f->path, g->line, g->column, g->api->id,
+				note ? note : "");
 		else if (u->outcome == TG_PLAN_LEFT)
 			fprintf(run->report, "%s:%zu:%zu: left: %s: %s\n",
 				f->path, g->line, g->column, g->api->id,
@@ -457,6 +624,11 @@ on_fix(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 
+	if (run->sig_blocked) {
+		/* the workers run already, with the signals blocked */
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (f->what != TG_ENGINE_ANALYZED) {
 		if (f->what == TG_ENGINE_UNREADABLE && f->operand) {
 			run->unreadable = 1;
@@ -561,6 +733,8 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 
 	run->fixing = 1;
 	run->report = diff ? stderr : stdout;
+	if (diff)
+		run->cwd = getcwd(NULL, 0); /* NULL: paths as given */
 	run->po.engine = run->engine;
 	run->po.table = &run->ctx->table;
 	run->po.floor = run->have_floor ? &run->floor : NULL;
@@ -584,8 +758,16 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 	sink.file = on_fix;
 	sink.idle = NULL;
 	sink.ctx = run;
+	if (fix) {
+		block_signals(&run->sig_saved);
+		run->sig_blocked = 1;
+	}
 	rc = tg_engine_run(run->engine, (const char *const *)argv, (size_t)argc,
 			   &sink, &err);
+	if (run->sig_blocked) {
+		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
+		run->sig_blocked = 0;
+	}
 	if (rc || run->oom) {
 		cli_error(CMD, "out of memory");
 		return CLI_IO;
@@ -616,6 +798,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_engine_sink sink;
 	struct tg_audit_report rep;
 	struct tg_declared declared = TG_DECLARED_INIT;
+	struct tg_version fix_floor = TG_VERSION_INIT;
 	struct stat st;
 	enum tg_audit_format fmt = TG_AUDIT_TEXT;
 	size_t k;
@@ -696,6 +879,20 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = run_fix(&run, &rep, argc, argv);
 		goto out;
 	}
+	if (fmt == TG_AUDIT_JSON || fmt == TG_AUDIT_SARIF) {
+		/* each finding's fix, planned as --fix would plan it: at the
+		 * floor --fix uses, safe fixes applied, unsafe ones hidden */
+		const char *o = tg_releases_at(0);
+
+		run.offers = 1;
+		run.po.engine = run.engine;
+		run.po.table = &ctx->table;
+		if (run.have_floor)
+			run.po.floor = &run.floor;
+		else if (o &&
+			 tg_version_parse(&fix_floor, o, strlen(o), &err) == 0)
+			run.po.floor = &fix_floor;
+	}
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;
 	rep.min_status = min_status ? min_status : "private";
@@ -768,6 +965,7 @@ out:
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
+		free_fixes(&run.files[k]);
 		tg_audit_result_release(&run.files[k].r);
 	}
 	free(run.files);
@@ -778,8 +976,10 @@ out:
 	}
 	free(run.dead);
 	tg_engine_free(run.engine);
+	free(run.cwd);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
+	tg_version_release(&fix_floor);
 	tg_declared_release(&declared);
 	tg_version_release(&newest);
 	return status;

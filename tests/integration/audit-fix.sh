@@ -9,15 +9,16 @@
 # floor (the --floor given), fix-exit (--fix's exit status: 1 when a
 # failing use is left), and optionally unsafe (--unsafe-fixes) and norun (its fixed form needs a torch newer than 1.13). For each case:
 # --diff's exit status and its patch applied with patch(1) giving after.py;
-# --fix writing after.py byte for byte; python3 -m py_compile on it; a
-# second --fix and --diff changing nothing; and, unless norun, run()
+# --fix writing after.py byte for byte; the fixes --format=json and
+# --format=sarif offer (tests/tools/apply-fixes.py) giving it too;
+# python3 -m py_compile on it; a second --fix and --diff changing nothing; and, unless norun, run()
 # imported from before.py and from after.py under /usr/bin/python3
 # (Debian's torch 1.13, CPU) giving the same repr. Then exit statuses and
 # hostile input: NUL, invalid UTF-8, a symbolic link, the declared floor.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 PY=/usr/bin/python3
-need_cmd patch
+need_cmd patch strace
 "$PY" -c 'import torch' 2>/dev/null || die "$PY cannot import torch (apt-get install python3-torch)"
 corpus=$SRCDIR/tests/integration/fix-corpus
 ncases=0
@@ -45,6 +46,15 @@ for dir in "$corpus"/*/; do
 	check_has "$c: the report names the floor" "$(cat "$w/fix.out")" "floor: $floor, from --floor"
 	check "$c: --fix exit status" "$rc" "$(cat "$dir/fix-exit")"
 	expect "$c: py_compile" "$PY" -m py_compile "$w/d/m.py"
+	# JSON and SARIF offer the same fixes: applied, they give after.py
+	which=safe
+	[ -e "$dir/unsafe" ] && which=all
+	cp "$dir/before.py" "$w/j.py"
+	for fmt in json sarif; do
+		(cd "$w" && "$TG" audit --format=$fmt --floor "$floor" j.py >"$w/report.$fmt" 2>/dev/null)
+		"$PY" "$SRCDIR/tests/tools/apply-fixes.py" $fmt "$w/report.$fmt" "$w/j.py" $which >"$w/j.$fmt.py"
+		expect "$c: --format=$fmt: its fixes applied give after.py" cmp -s "$dir/after.py" "$w/j.$fmt.py"
+	done
 	# a second run changes nothing
 	cp "$w/d/m.py" "$w/once.py"
 	(cd "$w/d" && "$TG" audit --fix "${opts[@]}" m.py >/dev/null 2>&1)
@@ -62,21 +72,30 @@ a, b = before_m.run(), after_m.run()
 print("same" if repr(a) == repr(b) else "differ: %r != %r" % (a, b))' 2>&1)
 	check "$c: run() on torch 1.13, before and after" "$got" "same"
 done
-check "cases" "$([ "$ncases" -ge 7 ] && echo yes)" yes
-check "cases run on torch 1.13" "$([ "$nrun" -ge 5 ] && echo yes)" yes
+check "cases" "$([ "$ncases" -ge 12 ] && echo yes)" yes
+check "cases run on torch 1.13" "$([ "$nrun" -ge 8 ] && echo yes)" yes
 
 # the report: fixed, left with the reason, hidden unsafe fixes
 cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"
-out=$("$TG" audit --fix --floor 1.13 "$tmp/r.py" 2>&1)
+out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/r.py" 2>&1)
 check "--fix, something left: exit status" "$?" 1
 check_has "floor too old: the reason" "$out" "left: torch.cuda.amp.custom_fwd: the replacement is newer than the floor (2.4 > 1.13) and no guard form exists yet"
 check_has "an alias: the reason" "$out" "left: torch.cuda.amp.autocast: import form not fixable yet"
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
 out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
-check_has "hidden unsafe fixes counted" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
+check_has "hidden unsafe fixes counted" "$out" "2 unsafe fixes not applied (pass --unsafe-fixes)"
 check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
 check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
+
+# the notes of unsafe fixes: shown when hidden and when applied
+# (autocast without dtype= takes the current autocast dtype)
+cp "$corpus/amp-cuda-floor-1.13/before.py" "$tmp/n.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: unsafe, not applied, its note" "$out" "n.py:11:10: unsafe fix not applied: torch.cuda.amp.autocast: without dtype=, torch.amp.autocast uses the current autocast dtype"
+out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/n.py" 2>&1 >/dev/null)
+check_has "autocast: applied, its note" "$out" "n.py:11:10: would fix: torch.cuda.amp.autocast -> torch.amp.autocast (unsafe: without dtype=, torch.amp.autocast uses the current autocast dtype"
+check_has "autocast: the old default named" "$out" "where torch.cuda.amp.autocast always used torch.float16"
 
 # the floor: declared by the package, else the oldest release known
 mkdir -p "$tmp/pkg/src"
@@ -91,12 +110,38 @@ check_has "no floor declared: autocast left" "$out" "(1.12 > 1.0.0)"
 out=$("$TG" audit --diff -q --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
 check "--diff -q: no report" "$out" ""
 
+# time: 80,000 fixes in one file, in proportion to audit's time (the
+# conflict test and the check after fixing were quadratic: 21 s against
+# audit's 0.2 s)
+{
+	echo 'import torch'
+	for ((i = 0; i < 80000; i++)); do echo 'torch.nn.utils.clip_grad_norm(p, 1)'; done
+} >"$tmp/many.py"
+t0=$(date +%s%N)
+"$TG" audit --floor 1.13 "$tmp/many.py" >/dev/null 2>&1
+t1=$(date +%s%N)
+n=$("$TG" audit --diff --floor 1.13 "$tmp/many.py" 2>/dev/null | grep -c '^+torch.nn.utils.clip_grad_norm_(')
+t2=$(date +%s%N)
+check "80,000 fixes in one file" "$n" 80000
+check "80,000 fixes: --diff within 10 times audit's time and 3 s" \
+	"$([ $((t2 - t1)) -le $((10 * (t1 - t0) + 3000000000)) ] && echo yes || echo "no: $(((t2 - t1) / 1000000)) ms against $(((t1 - t0) / 1000000)) ms")" yes
+
 # exit statuses: nothing to fix, usage
 printf 'import torch\nx = torch.ones(1)\n' >"$tmp/clean.py"
 # the operand's leading "./" is not in the diff's paths, as in git's
 out=$(cd "$tmp" && "$TG" audit --diff --floor 2.4 ./r.py 2>/dev/null | head -n 2)
 check "--diff of ./r.py: the paths" "$out" "--- a/r.py
 +++ b/r.py"
+# an absolute operand under the current directory: paths relative to it,
+# so that patch -p1 applies the diff there
+mkdir -p "$tmp/abs/sub"
+cp "$corpus/clip-grad-norm/before.py" "$tmp/abs/sub/m.py"
+(cd "$tmp/abs" && "$TG" audit --diff --floor 1.13 "$tmp/abs/sub/m.py" >"$tmp/abs.diff" 2>/dev/null)
+check "--diff of an absolute path under the current directory: the paths" \
+	"$(head -n 2 "$tmp/abs.diff")" "--- a/sub/m.py
++++ b/sub/m.py"
+(cd "$tmp/abs" && patch -s -p1 <"$tmp/abs.diff" >/dev/null 2>&1)
+expect "--diff of an absolute path: patch -p1 applies it" cmp -s "$corpus/clip-grad-norm/after.py" "$tmp/abs/sub/m.py"
 "$TG" audit --diff "$tmp/clean.py" >/dev/null 2>&1
 check "--diff, nothing to fix" "$?" 0
 "$TG" audit --fix "$tmp/clean.py" >/dev/null 2>&1
@@ -109,6 +154,39 @@ check "--fix --format=json" "$?" 2
 check "--unsafe-fixes alone" "$?" 2
 "$TG" audit --fix "$tmp/missing.py" >/dev/null 2>&1
 check "--fix, a missing operand" "$?" 5
+
+# SIGTERM while the temporary file exists (strace holds each fsync 2 s:
+# the first is the temporary file's): it waits for the rename, so no
+# temporary file is left and the file is the new one
+mkdir -p "$tmp/sig"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sig/m.py"
+strace -f -o /dev/null -e trace=fsync -e inject=fsync:delay_exit=2000000 \
+	bash -c 'echo $$ >"$1/pid"; exec "$0" audit --fix --floor 1.13 "$1/m.py"' \
+	"$TG" "$tmp/sig" >/dev/null 2>&1 &
+spid=$!
+for ((i = 0; i < 50; i++)); do
+	ls -a "$tmp/sig" | grep -q torchgate- && break
+	sleep 0.1
+done
+check "SIGTERM: a temporary file exists when it is sent" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 1
+kill -TERM "$(cat "$tmp/sig/pid")"
+wait "$spid"
+check "SIGTERM: killed by it" "$?" 143
+check "SIGTERM: no temporary file left" "$(ls -a "$tmp/sig" | grep -c torchgate-)" 0
+check "SIGTERM: the file is the fixed one" "$(cat "$tmp/sig/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
+
+# the directory's fsync, after the rename, fails (strace makes the
+# second fsync EIO): the file was written, so it is fixed with a warning
+mkdir -p "$tmp/sync"
+printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n' >"$tmp/sync/m.py"
+out=$(cd "$tmp/sync" && strace -f -o /dev/null -e trace=fsync -e inject=fsync:error=EIO:when=2 \
+	"$TG" audit --fix --floor 1.13 m.py 2>&1)
+check "the directory not synced: exit status" "$?" 0
+check_has "the directory not synced: fixed" "$out" "m.py:2:1: fixed: torch.nn.utils.clip_grad_norm -> torch.nn.utils.clip_grad_norm_"
+check_has "the directory not synced: a warning" "$out" "torchgate: audit: warning: fixed, but its directory could not be synced: cannot write 'm.py': Input/output error"
+check "the directory not synced: the file is the fixed one" "$(cat "$tmp/sync/m.py")" "import torch
+torch.nn.utils.clip_grad_norm_(p, 1)"
 
 # hostile input: left as it was, byte for byte
 printf 'import torch\ntorch.nn.utils.clip_grad_norm(p, 1)\n\0\n' >"$tmp/nul.py"

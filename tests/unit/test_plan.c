@@ -37,11 +37,12 @@ static const char *const entries[][4] = {
      "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.b", "2.0", "null", "null"},
-    /* an insertion that leaves a string open: the check reverts it */
+    /* an insertion that keeps the name: the fixed text still uses it,
+     * and the check reverts the file */
     {"torch.c", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.e\", \"replace\": null, "
+     "{\"applicability\": \"safe\", \"to\": null, \"replace\": null, "
      "\"insert\": "
-     "{\"at\": 0, \"text\": \"\\\"open\", \"max_positional\": null}, "
+     "{\"at\": null, \"text\": \"k=1\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.d", "1.0", "\"1.5\"",
      "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"replace\": null, "
@@ -166,18 +167,71 @@ main(void)
 	free(got);
 	free(rev);
 
-	/* the check after fixing: an open string reverts the file */
+	/* the check after fixing: a use left reverts the file */
 	got = plan(e, &t, "import torch\ntorch.c()\ntorch.a()\n", NULL, 0, what,
 		   sizeof(what), &rev);
 	CHECK_STR(got, "import torch\ntorch.c()\ntorch.a()\n",
 		  "reverted: the original");
-	CHECK_STR(rev, "the fixed text does not tokenize cleanly", "why");
+	CHECK_STR(rev, "the fixed text still uses torch.c", "why");
 	CHECK_STR(what,
-		  "torch.c:the fixed text does not tokenize cleanly; "
-		  "torch.a:the fixed text does not tokenize cleanly",
+		  "torch.c:the fixed text still uses torch.c; "
+		  "torch.a:the fixed text still uses torch.c",
 		  "every fix of the file dropped");
 	free(got);
 	free(rev);
+
+	/* the language's check after fixing, per use: where a rewrite's
+	 * name and call do not read back (a '(' of the next statement
+	 * taken for the call, an argument lost), the fixes are dropped */
+	{
+		const struct tg_lang *py = tg_lang_find("python");
+		const char *src = "import torch\nS = torch.a\n(a, b) = 1, 2\n";
+		const char *bad = "import torch\nS = torch.b\n(\"k\", a, b) "
+				  "= 1, 2\n";
+		const char *call = "import torch\nS = torch.a(a)\n";
+		const char *good = "import torch\nS = torch.b(\"k\", a)\n";
+		const char *lost = "import torch\nS = torch.b(\"k\")\n";
+		const char *name = "import torch\nS = torch.a(\"k\", a)\n";
+		struct tg_audit_finding f;
+		const char *why;
+
+		memset(&f, 0, sizeof(f));
+		f.api = tg_table_find(&t, "torch.a");
+		f.in = TG_AUDIT_IN_CODE;
+		f.kind = "attribute";
+		f.start = 17;
+		f.end = 24;
+		why = py->fix->check(src, strlen(src), &f, "torch.b", bad,
+				     strlen(bad), 17);
+		CHECK(why && strcmp(why, "a rewritten call does not read back "
+					 "as a call") == 0,
+		      "a name alone, the next line's '(' taken: %s",
+		      why ? why : "(null)");
+		f.kind = "call";
+		why = py->fix->check(call, strlen(call), &f, "torch.b", good,
+				     strlen(good), 17);
+		CHECK(why == NULL, "a right rewrite passes: %s",
+		      why ? why : "(null)");
+		why = py->fix->check(call, strlen(call), &f, "torch.b", lost,
+				     strlen(lost), 17);
+		CHECK(why && strcmp(why, "a rewritten call's arguments do not "
+					 "read back") == 0,
+		      "an argument lost: %s", why ? why : "(null)");
+		why = py->fix->check(call, strlen(call), &f, "torch.b", name,
+				     strlen(name), 17);
+		CHECK(why && strcmp(why, "a rewritten name does not read "
+					 "back") == 0,
+		      "the name not rewritten: %s", why ? why : "(null)");
+		/* a fix that keeps the name (torch.c: k=1 inserted): the
+		 * use's own text must read back, whatever the entry's id (a
+		 * behaviour's pseudo-entry is named otherwise) */
+		f.api = tg_table_find(&t, "torch.c");
+		f.end = 25;
+		why = py->fix->check(
+		    "import torch\nS = torch.cc(a)\n", 29, &f, NULL,
+		    "import torch\nS = torch.cc(a, k=1)\n", 34, 17);
+		CHECK(why == NULL, "the name kept: %s", why ? why : "(null)");
+	}
 
 	/* unsafe: hidden, then applied */
 	got = plan(e, &t, "import torch\ntorch.d\n", NULL, 0, what,

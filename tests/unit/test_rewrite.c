@@ -70,7 +70,8 @@ main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	put("f.py", "old\n", 0751);
-	CHECK(tg_rewrite_file(at("f.py"), "old\n", 4, "new\n", 4, &err) == 0,
+	CHECK(tg_rewrite_file(at("f.py"), "old\n", 4, "new\n", 4, NULL, &err) ==
+		  0,
 	      "rewrite: %s", err.msg);
 	CHECK(holds("f.py", "new\n"), "new text");
 	CHECK(stat(at("f.py"), &st) == 0 && (st.st_mode & 07777) == 0751,
@@ -78,8 +79,8 @@ main(void)
 
 	/* changed since read: refused, left as it is, no temporary file */
 	put("f.py", "theirs\n", 0644);
-	CHECK(tg_rewrite_file(at("f.py"), "new\n", 4, "fixed\n", 6, &err) ==
-		  TG_EIO,
+	CHECK(tg_rewrite_file(at("f.py"), "new\n", 4, "fixed\n", 6, NULL,
+			      &err) == TG_EIO,
 	      "changed");
 	CHECK(strstr(err.msg,
 		     "f.py' changed since it was read: left as it is") != NULL,
@@ -88,14 +89,14 @@ main(void)
 	CHECK(entries() == 1, "no temporary file left: %d", entries());
 	/* a longer file that starts with what was read is changed too */
 	put("f.py", "theirs\nmore\n", 0644);
-	CHECK(tg_rewrite_file(at("f.py"), "theirs\n", 7, "x\n", 2, &err) ==
-		  TG_EIO,
+	CHECK(tg_rewrite_file(at("f.py"), "theirs\n", 7, "x\n", 2, NULL,
+			      &err) == TG_EIO,
 	      "grown");
 
 	/* through a symbolic link: the link stays, its file is replaced */
 	put("g.py", "a\n", 0644);
 	CHECK(symlink("g.py", at("l.py")) == 0, "symlink");
-	CHECK(tg_rewrite_file(at("l.py"), "a\n", 2, "b\n", 2, &err) == 0,
+	CHECK(tg_rewrite_file(at("l.py"), "a\n", 2, "b\n", 2, NULL, &err) == 0,
 	      "link: %s", err.msg);
 	CHECK(lstat(at("l.py"), &st) == 0 && S_ISLNK(st.st_mode),
 	      "still a link");
@@ -103,7 +104,7 @@ main(void)
 
 	/* a FIFO is refused */
 	CHECK(mkfifo(at("p.py"), 0644) == 0, "mkfifo");
-	CHECK(tg_rewrite_file(at("p.py"), "", 0, "x", 1, &err) == TG_EIO,
+	CHECK(tg_rewrite_file(at("p.py"), "", 0, "x", 1, NULL, &err) == TG_EIO,
 	      "fifo");
 
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

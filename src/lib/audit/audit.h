@@ -57,7 +57,36 @@ struct tg_audit_finding {
 	size_t guard_line;
 	char *text; /* the source text used, e.g. "amp.GradScaler", at most
 		       a line */
+	/* Python: in code inside an f-string's replacement field */
+	int in_fstring;
 };
+
+/* A finding's fix as the reports show it (audit --format=json and
+ * sarif; fix/offer makes it from audit --fix's plan): whether --fix
+ * applies it (safe) or only --fix --unsafe-fixes does, what it does,
+ * and its edits of the original text, each a range by line and column
+ * as a finding's position (1-based, bytes, the end exclusive; an
+ * insertion ends where it starts) and the text that replaces it. */
+struct tg_audit_edit {
+	size_t line, column, end_line, end_column;
+	char *text; /* may hold NULs */
+	size_t len;
+};
+
+struct tg_audit_fix {
+	int unsafe;
+	char *message;
+	struct tg_audit_edit *edits; /* in the order of the text; none: no
+					fix */
+	size_t nedits;
+};
+
+#define TG_AUDIT_FIX_INIT                                                      \
+	{                                                                      \
+		0, NULL, NULL, 0                                               \
+	}
+
+void tg_audit_fix_release(struct tg_audit_fix *x); /* to TG_AUDIT_FIX_INIT */
 
 /* A branch that runs only on some torch versions: the lines of the
  * branch and the PEP 440 specifier set a torch must satisfy for it to
@@ -137,6 +166,10 @@ int tg_audit_py_fix_use(const char *src, size_t len,
 				   const char *text, size_t len),
 			void *ctx, const char **why);
 size_t tg_audit_py_lex_errors(const char *src, size_t len);
+const char *tg_audit_py_fix_check(const char *src, size_t len,
+				  const struct tg_audit_finding *f,
+				  const char *to, const char *fixed,
+				  size_t flen, size_t at);
 
 /* audit --fix for C, C++ and CUDA (audit/cxx/fix.c), the hooks of
  * lang_cxx, as tg_audit_py_fix_use and tg_audit_py_lex_errors. */

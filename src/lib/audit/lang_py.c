@@ -30,6 +30,7 @@ analyze(const void *ix, const char *src, size_t len, const char *path,
 static const struct tg_lang_fix fix = {
     .use = tg_audit_py_fix_use,
     .lex_errors = tg_audit_py_lex_errors,
+    .check = tg_audit_py_fix_check,
 };
 
 static const char *const kinds[] = {"Python", NULL};

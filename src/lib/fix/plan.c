@@ -16,9 +16,11 @@
  * lexical errors than the original (the hook counts them), and hold no
  * more uses of each fixed entry than the original's less those fixed;
  * else every fix is dropped and the reason kept. Worst case: two
- * analyses of the buffer, and edits in proportion to its findings.
+ * analyses of the buffer, edits in proportion to its findings, and
+ * O(n log n) for n findings to find conflicts and to count uses.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,14 +34,28 @@ struct pending {
 	size_t first; /* the finding's first edit in p->edits */
 };
 
+#define DUP_WINDOW 16
+
 static int
 add_edit(void *ctx, size_t start, size_t end, const char *text, size_t len)
 {
 	struct pending *pd = ctx;
 	struct tg_plan *p = pd->p;
-	char *copy = malloc(len + 1);
+	char *copy;
+	size_t k;
 	int rc;
 
+	/* an edit identical to one kept (the keyword two behaviours of one
+	 * call insert) is kept once: tg_edit_normalize would drop the copy
+	 * and its text would be lost. Such findings are neighbours (one
+	 * call, findings in source order): the last DUP_WINDOW edits are
+	 * looked at, so that planning stays O(n log n) */
+	for (k = pd->first; k-- > 0 && pd->first - k <= DUP_WINDOW;)
+		if (p->edits[k].start == start && p->edits[k].end == end &&
+		    p->edits[k].len == len &&
+		    memcmp(p->edits[k].text, text, len) == 0)
+			return 0;
+	copy = malloc(len + 1);
 	if (!copy)
 		return TG_ENOMEM;
 	memcpy(copy, text, len);
@@ -86,18 +102,151 @@ set_why(struct tg_plan_use *u, const char *fmt, ...)
 	return 0;
 }
 
-/* Whether edit k (of the finding's, from first) conflicts with a kept
- * one (before first). */
-static int
-conflicts(const struct tg_plan *p, size_t first)
-{
-	size_t i, k;
+/* Which fixes' edits conflict with those of a fix kept before, in
+ * O(n log n) for n edits: the edits' starts, sorted and unique, index
+ * two Fenwick trees: the largest end of a kept replacement starting
+ * at or before each start (prefix maximum), and how many kept
+ * insertions sit at each (prefix sum). Kept edits are never taken
+ * back. */
+struct kept {
+	size_t *at;	       /* the starts, sorted, unique */
+	size_t *maxend, *nins; /* 1-based trees over at */
+	size_t n;
+};
 
-	for (k = first; k < p->nedits; k++)
-		for (i = 0; i < first; i++)
-			if (tg_edit_conflict(&p->edits[i], &p->edits[k]))
-				return 1;
+static int
+cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+kept_init(struct kept *kp, const struct tg_edit *e, size_t n)
+{
+	size_t k, w = 0;
+
+	memset(kp, 0, sizeof(*kp));
+	if (!n)
+		return 0;
+	kp->at = malloc(n * sizeof(*kp->at));
+	kp->maxend = calloc(n + 1, sizeof(*kp->maxend));
+	kp->nins = calloc(n + 1, sizeof(*kp->nins));
+	if (!kp->at || !kp->maxend || !kp->nins)
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++)
+		kp->at[k] = e[k].start;
+	qsort(kp->at, n, sizeof(*kp->at), cmp_size);
+	for (k = 0; k < n; k++)
+		if (!w || kp->at[w - 1] != kp->at[k])
+			kp->at[w++] = kp->at[k];
+	kp->n = w;
 	return 0;
+}
+
+static void
+kept_release(struct kept *kp)
+{
+	free(kp->at);
+	free(kp->maxend);
+	free(kp->nins);
+}
+
+/* How many starts are below v (or at most v, with eq). */
+static size_t
+kept_rank(const struct kept *kp, size_t v, int eq)
+{
+	size_t lo = 0, hi = kp->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (kp->at[mid] < v || (eq && kp->at[mid] == v))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The largest end of a kept replacement among the first i starts. */
+static size_t
+kept_maxend(const struct kept *kp, size_t i)
+{
+	size_t m = 0;
+
+	for (; i; i -= i & -i)
+		if (kp->maxend[i] > m)
+			m = kp->maxend[i];
+	return m;
+}
+
+/* How many kept insertions among the first i starts. */
+static size_t
+kept_nins(const struct kept *kp, size_t i)
+{
+	size_t c = 0;
+
+	for (; i; i -= i & -i)
+		c += kp->nins[i];
+	return c;
+}
+
+static void
+kept_add(struct kept *kp, const struct tg_edit *e)
+{
+	size_t i = kept_rank(kp, e->start, 0) + 1;
+
+	for (; i <= kp->n; i += i & -i)
+		if (e->start == e->end)
+			kp->nins[i]++;
+		else if (e->end > kp->maxend[i])
+			kp->maxend[i] = e->end;
+}
+
+/* Whether e conflicts with a kept edit, as tg_edit_conflict says: an
+ * insertion with a replacement that starts before it and ends after
+ * it; a replacement [s, e) with a replacement that starts before e and
+ * ends after s, or with an insertion strictly inside it. */
+static int
+kept_conflict(const struct kept *kp, const struct tg_edit *e)
+{
+	if (e->start == e->end)
+		return kept_maxend(kp, kept_rank(kp, e->start, 0)) > e->start;
+	return kept_maxend(kp, kept_rank(kp, e->end, 0)) > e->start ||
+	       kept_nins(kp, kept_rank(kp, e->end, 0)) >
+		   kept_nins(kp, kept_rank(kp, e->start, 1));
+}
+
+/* What a fix that keeps the name needs at the floor: the entry of the
+ * keyword it inserts, named after the entry's id or its callee's
+ * (torch.load.weights_only for the behaviour
+ * torch.load.weights_only_futurewarning inserting weights_only=False)
+ * where the table has one; else the entry itself. */
+static const struct tg_api *
+keyword_entry(const struct tg_table *t, const struct tg_api *a)
+{
+	const struct tg_api_fix *x = &a->fix;
+	const struct tg_api *found = NULL;
+	const char *eq, *dot = strrchr(a->id, '.');
+	char name[256];
+	int n;
+
+	if (!x->insert || !x->insert_kw || !(eq = strchr(x->insert, '=')))
+		return a;
+	n = snprintf(name, sizeof(name), "%s.%.*s", a->id,
+		     (int)(eq - x->insert), x->insert);
+	if (n > 0 && (size_t)n < sizeof(name))
+		found = tg_table_find(t, name);
+	if (!found && dot) {
+		n = snprintf(name, sizeof(name), "%.*s.%.*s",
+			     (int)(dot - a->id), a->id, (int)(eq - x->insert),
+			     x->insert);
+		if (n > 0 && (size_t)n < sizeof(name))
+			found = tg_table_find(t, name);
+	}
+	return found ? found : a;
 }
 
 /* Decide finding k. */
@@ -130,7 +279,8 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = "no rewrites for this language yet";
 		return 0;
 	}
-	repl = x->to ? tg_table_find(o->table, x->to) : f->api;
+	repl = x->to ? tg_table_find(o->table, x->to)
+		     : keyword_entry(o->table, f->api);
 	if (!repl) {
 		u->why = "the replacement is not in the table";
 		return 0;
@@ -170,36 +320,171 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = why;
 		return 0;
 	}
-	if (conflicts(p, pd.first)) {
-		drop_edits(p, pd.first);
-		u->why = "overlaps another fix";
-		return 0;
-	}
+	/* FIXED until an edit conflicts with one kept before
+	 * (drop_conflicts) */
 	u->outcome = TG_PLAN_FIXED;
 	u->to = x->replace_to ? x->replace_to : repl->id;
 	return 0;
 }
 
-/* How many findings of r in code name entry a. */
-static size_t
-count_uses(const struct tg_audit_result *r, const struct tg_api *a)
+/* The fixes in finding order, each kept unless one of its edits
+ * conflicts with an edit of a fix kept before ("overlaps another
+ * fix"); the edits of those left are dropped. nth[k]: finding k's
+ * first edit (nth[n]: nedits). */
+static int
+drop_conflicts(struct tg_plan *p, const size_t *nth)
 {
-	size_t k, n = 0;
+	struct kept kp;
+	size_t k, i, w = 0, n = p->before.r.nfindings;
+	int rc = kept_init(&kp, p->edits, p->nedits);
 
+	for (k = 0; !rc && k < n; k++) {
+		int bad = 0;
+
+		if (p->uses[k].outcome != TG_PLAN_FIXED)
+			continue;
+		for (i = nth[k]; i < nth[k + 1] && !bad; i++)
+			bad = kept_conflict(&kp, &p->edits[i]);
+		if (bad) {
+			p->uses[k].outcome = TG_PLAN_LEFT;
+			p->uses[k].why = "overlaps another fix";
+			p->uses[k].to = NULL;
+			for (i = nth[k]; i < nth[k + 1]; i++) {
+				free((char *)p->edits[i].text);
+				p->edits[i].text = NULL;
+			}
+			continue;
+		}
+		for (i = nth[k]; i < nth[k + 1]; i++)
+			kept_add(&kp, &p->edits[i]);
+	}
+	kept_release(&kp);
+	if (rc)
+		return rc;
+	for (i = 0; i < p->nedits; i++)
+		if (p->edits[i].text)
+			p->edits[w++] = p->edits[i];
+	p->nedits = w;
+	return 0;
+}
+
+/* Entries' pointers, sorted, to count uses by entry in O(log n). */
+static int
+cmp_api(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t) * (const struct tg_api *const *)a;
+	uintptr_t y = (uintptr_t) * (const struct tg_api *const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How many of v[0..n) (sorted) are a. */
+static size_t
+count_of(const struct tg_api **v, size_t n, const struct tg_api *a)
+{
+	size_t lo = 0, hi = n, first;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)v[mid] < (uintptr_t)a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)v[mid] <= (uintptr_t)a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first;
+}
+
+/* The entries of r's findings in code (fixed: those of before's fixed
+ * uses only), sorted, into *v (owned), their count into *n. */
+static int
+sorted_apis(const struct tg_plan *p, const struct tg_audit_result *r, int fixed,
+	    const struct tg_api ***v, size_t *n)
+{
+	size_t k;
+
+	*n = 0;
+	*v = malloc((r->nfindings + 1) * sizeof(**v));
+	if (!*v)
+		return TG_ENOMEM;
 	for (k = 0; k < r->nfindings; k++)
-		n += r->findings[k].api == a &&
-		     r->findings[k].in == TG_AUDIT_IN_CODE;
-	return n;
+		if (fixed ? p->uses[k].outcome == TG_PLAN_FIXED
+			  : r->findings[k].in == TG_AUDIT_IN_CODE)
+			(*v)[(*n)++] = r->findings[k].api;
+	qsort(*v, *n, sizeof(**v), cmp_api);
+	return 0;
+}
+
+/* The language's check of each use fixed, where the use now starts in
+ * the fixed text: its offset less the bytes removed and plus those
+ * added by the edits that end at or before it (the normalized edits
+ * are sorted by end too: they do not overlap), found by binary search
+ * over running sums. *why: NULL, or the first use's reason. */
+static int
+check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
+	   size_t len, const char **why)
+{
+	const struct tg_audit_result *b = &p->before.r;
+	size_t *add, *rem, k, n = p->nedits;
+
+	*why = NULL;
+	if (!L->fix->check)
+		return 0;
+	add = malloc((n + 1) * sizeof(*add));
+	rem = malloc((n + 1) * sizeof(*rem));
+	if (!add || !rem) {
+		free(add);
+		free(rem);
+		return TG_ENOMEM;
+	}
+	add[0] = rem[0] = 0;
+	for (k = 0; k < n; k++) {
+		add[k + 1] = add[k] + p->edits[k].len;
+		rem[k + 1] = rem[k] + (p->edits[k].end - p->edits[k].start);
+	}
+	for (k = 0; k < b->nfindings && !*why; k++) {
+		const struct tg_audit_finding *f = &b->findings[k];
+		size_t lo = 0, hi = n;
+
+		if (p->uses[k].outcome != TG_PLAN_FIXED)
+			continue;
+		while (lo < hi) { /* how many edits end at or before f */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (p->edits[mid].end <= f->start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		*why =
+		    L->fix->check(src, len, f, p->uses[k].to, p->fixed.data,
+				  p->fixed.len, f->start + add[lo] - rem[lo]);
+	}
+	free(add);
+	free(rem);
+	return 0;
 }
 
 /* The check after fixing: NULL, or why the fixes are dropped (static or
- * into *owned). */
+ * into *owned). Each fixed entry's uses are counted in sorted arrays:
+ * O(n log n) for n findings. */
 static int
 check_fixed(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	    size_t len, const char **why, char **owned)
 {
 	const struct tg_audit_result *b = &p->before.r, *a = &p->after.r;
-	size_t k, i;
+	const struct tg_api **vb = NULL, **va = NULL, **vf = NULL;
+	size_t k, nb, na, nf;
+	int rc;
 
 	*why = NULL;
 	if (p->after.what != TG_ENGINE_ANALYZED) {
@@ -211,29 +496,38 @@ check_fixed(struct tg_plan *p, const struct tg_lang *L, const char *src,
 		*why = "the fixed text does not tokenize cleanly";
 		return 0;
 	}
+	if ((rc = check_uses(p, L, src, len, why)) || *why)
+		return rc;
+	if ((rc = sorted_apis(p, b, 0, &vb, &nb)) ||
+	    (rc = sorted_apis(p, a, 0, &va, &na)) ||
+	    (rc = sorted_apis(p, b, 1, &vf, &nf)))
+		goto out;
 	for (k = 0; k < b->nfindings; k++) {
 		const struct tg_api *api = b->findings[k].api;
-		size_t fixed = 0;
 
 		if (p->uses[k].outcome != TG_PLAN_FIXED)
 			continue;
-		for (i = 0; i < b->nfindings; i++)
-			fixed += b->findings[i].api == api &&
-				 p->uses[i].outcome == TG_PLAN_FIXED;
-		if (count_uses(a, api) + fixed > count_uses(b, api)) {
+		if (count_of(va, na, api) + count_of(vf, nf, api) >
+		    count_of(vb, nb, api)) {
 			int n = snprintf(
 			    NULL, 0, "the fixed text still uses %s", api->id);
 
 			*owned = malloc((size_t)n + 1);
-			if (!*owned)
-				return TG_ENOMEM;
+			if (!*owned) {
+				rc = TG_ENOMEM;
+				goto out;
+			}
 			snprintf(*owned, (size_t)n + 1,
 				 "the fixed text still uses %s", api->id);
 			*why = *owned;
-			return 0;
+			break;
 		}
 	}
-	return 0;
+out:
+	free(vb);
+	free(va);
+	free(vf);
+	return rc;
 }
 
 int
@@ -244,7 +538,7 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	const char *why;
 	char *owned = NULL;
-	size_t k, n;
+	size_t k, n, *nth = NULL;
 	int rc;
 
 	rc = tg_engine_buffer(o->engine, L, src, len, path, &p->before, err);
@@ -253,11 +547,20 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 	n = p->before.r.nfindings;
 	if (n && !(p->uses = calloc(n, sizeof(*p->uses))))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (!(nth = malloc((n + 1) * sizeof(*nth))))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	for (k = 0; k < n; k++) {
+		nth[k] = p->nedits;
 		rc = plan_use(p, o, L, src, len, k);
 		if (rc)
-			return tg_err_set(err, rc, "out of memory");
+			goto oom;
 	}
+	nth[n] = p->nedits;
+	rc = drop_conflicts(p, nth);
+	free(nth);
+	nth = NULL;
+	if (rc)
+		goto oom;
 	if (p->nedits) {
 		n = p->nedits;
 		rc = tg_edit_normalize(p->edits, &n, len, err);
@@ -295,6 +598,9 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 		p->nhidden += p->uses[k].outcome == TG_PLAN_HIDDEN;
 	}
 	return 0;
+oom:
+	free(nth);
+	return tg_err_set(err, rc, "out of memory");
 }
 
 void

@@ -17,7 +17,7 @@
 
 int
 tg_rewrite_file(const char *path, const char *was, size_t was_len,
-		const char *data, size_t len, struct tg_err *err)
+		const char *data, size_t len, int *replaced, struct tg_err *err)
 {
 	struct tg_file_out o = TG_FILE_OUT_INIT;
 	char *now = NULL;
@@ -36,8 +36,12 @@ tg_rewrite_file(const char *path, const char *was, size_t was_len,
 				path);
 		goto out;
 	}
+	if (replaced)
+		*replaced = 0;
 	if ((rc = tg_file_out_commit(&o, err)))
 		goto out;
+	if (replaced)
+		*replaced = 1;
 	rc = tg_file_out_sync(&o, err);
 out:
 	tg_file_out_release(&o);

@@ -14,8 +14,11 @@
  * replaced), and only when it still holds exactly was: otherwise
  * TG_EIO, "'PATH' changed since it was read", and the file is left as
  * it is. What util/file refuses (a FIFO, a dangling link) is refused
- * the same way. */
+ * the same way. *replaced (when not NULL) is set to 1 once the rename
+ * is done: a failure after it (the directory's fsync) leaves the file
+ * replaced, with the new text, and the caller says so differently. */
 int tg_rewrite_file(const char *path, const char *was, size_t was_len,
-		    const char *data, size_t len, struct tg_err *err);
+		    const char *data, size_t len, int *replaced,
+		    struct tg_err *err);
 
 #endif

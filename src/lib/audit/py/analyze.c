@@ -66,6 +66,7 @@ tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 	tg_audit_py_span(st, &f, so, eo);
 	f.in = in;
 	f.kind = kind;
+	f.in_fstring = st->field_of != SIZE_MAX;
 	/* a mention is no code use: nothing guards it */
 	if (in == TG_AUDIT_IN_CODE) {
 		const struct bind_guard *fb = st->via ? &st->via->fb : NULL;

@@ -62,9 +62,23 @@ tok_is(const char *src, const struct tg_pylex_tok *t, enum tg_pylex_kind k,
 	return t->kind == k && t->len == n && memcmp(src + t->off, s, n) == 0;
 }
 
+/* The token after the name that ends at end, on its logical line:
+ * the tokenizer starts there afresh, in code (so a newline at its depth
+ * 0 is a NEWLINE, the end of the line, never an NL to skip). */
+static void
+next_tok(const char *src, size_t len, size_t end, struct tg_pylex *lx,
+	 struct tg_pylex_tok *t)
+{
+	tg_pylex_init(lx, src + end, len - end);
+	lx->code = 1;
+	tg_pylex_next(lx, t);
+}
+
 /* The call whose name ends at end: 1 with *c filled, 0 when the next
- * token is no '(' or the parentheses do not close, -1 when it has more
- * than ARGS_MAX arguments. */
+ * token is no '(' on the same logical line or the parentheses do not
+ * close, -1 when it has more than ARGS_MAX arguments. A '(' on a later
+ * line (inside brackets of the caller's) is not taken: the name's own
+ * statement may end there. */
 static int
 read_call(const char *src, size_t len, size_t end, struct call *c)
 {
@@ -75,13 +89,7 @@ read_call(const char *src, size_t len, size_t end, struct call *c)
 
 	memset(c, 0, sizeof(*c));
 	c->src = src;
-	tg_pylex_init(&lx, src + end, len - end);
-	/* the name's end is in code, outside brackets of its own: the
-	 * tokenizer starts there afresh */
-	do {
-		if (!tg_pylex_next(&lx, &t))
-			return 0;
-	} while (t.kind == TG_PYLEX_NL);
+	next_tok(src, len, end, &lx, &t);
 	if (!tok_is(src + end, &t, TG_PYLEX_OP, "("))
 		return 0;
 	c->open = end + t.off;
@@ -252,6 +260,20 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 		    "");
 }
 
+/* Whether the logical line ends right after the name that ends at
+ * end (a comment may follow). */
+static int
+ends_line(const char *src, size_t len, size_t end)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+
+	next_tok(src, len, end, &lx, &t);
+	if (t.kind == TG_PYLEX_COMMENT)
+		tg_pylex_next(&lx, &t);
+	return t.kind == TG_PYLEX_NEWLINE || t.kind == TG_PYLEX_END;
+}
+
 static int
 has_space(const char *s, size_t n)
 {
@@ -297,9 +319,12 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		*why = "the use's text is not known";
 		return 0;
 	}
-	if (f->end - f->start != idlen ||
-	    memcmp(src + f->start, id, idlen) != 0) {
-		*why = strncmp(src + f->start, "torch.", 6) != 0
+	/* a fix that keeps the name (a behaviour's keyword inserted)
+	 * reads the call after it, however the name is spelled */
+	if (x->to && (f->end - f->start != idlen ||
+		      memcmp(src + f->start, id, idlen) != 0)) {
+		*why = f->end - f->start < 6 ||
+			       memcmp(src + f->start, "torch.", 6) != 0
 			   ? "import form not fixable yet (an alias or a "
 			     "from-import)"
 		       : has_space(src + f->start, f->end - f->start)
@@ -314,6 +339,22 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		return 0;
 	}
 	is_call = 0;
+	if (x->insert && f->in_fstring && strpbrk(x->insert, "'\"\\")) {
+		/* before Python 3.12 a field may hold neither the string's
+		 * own quote nor a backslash; the other quote kind may be
+		 * taken by an enclosing f-string already */
+		*why = "inside an f-string: the inserted text's quotes need "
+		       "Python 3.12 there";
+		return 0;
+	}
+	if (x->insert && strcmp(f->kind, "call") != 0 &&
+	    strcmp(f->kind, "decorator") != 0) {
+		/* an attribute, a reference, an annotation: whatever
+		 * follows is no call of the use (a '(' on the next line
+		 * starts another statement) */
+		*why = "not a call, and the fix inserts an argument";
+		return 0;
+	}
 	if (x->insert) {
 		rc = read_call(src, len, f->end, &c);
 		if (rc < 0) {
@@ -329,6 +370,11 @@ tg_audit_py_fix_use(const char *src, size_t len,
 				     "argument";
 			return 0;
 		}
+	}
+	if (x->insert && !is_call && !ends_line(src, len, f->end)) {
+		*why = "a decorator that goes on after the name (an attribute "
+		       "or a subscript of it): not fixable";
+		return 0;
 	}
 	if (x->insert && !is_call) {
 		/* a bare decorator: NAME(TEXT) */
@@ -359,4 +405,53 @@ tg_audit_py_lex_errors(const char *src, size_t len)
 				TG_PYLEX_TOO_DEEP)))
 			n++;
 	return n;
+}
+
+/* How many arguments of c hold tokens, and whether one of them is
+ * exactly text. */
+static size_t
+nargs(const struct call *c, const char *text, int *has)
+{
+	size_t k, n = 0, tl = text ? strlen(text) : 0;
+
+	*has = 0;
+	for (k = 0; k < c->n; k++) {
+		if (!c->a[k].has_tokens)
+			continue;
+		n++;
+		if (text && c->a[k].end - c->a[k].start == tl &&
+		    memcmp(c->src + c->a[k].start, text, tl) == 0)
+			*has = 1;
+	}
+	return n;
+}
+
+const char *
+tg_audit_py_fix_check(const char *src, size_t len,
+		      const struct tg_audit_finding *f, const char *to,
+		      const char *fixed, size_t flen, size_t at)
+{
+	const struct tg_api_fix *x = &f->api->fix;
+	/* the new name, or the use's own text where the fix keeps it (an
+	 * entry for a behaviour has an id of its own, not its text) */
+	const char *name = x->to ? to : src + f->start;
+	size_t nl = x->to ? strlen(to) : f->end - f->start, before = 0, after;
+	struct call c;
+	int has;
+
+	if (f->end > len || at > flen || flen - at < nl ||
+	    memcmp(fixed + at, name, nl) != 0)
+		return "a rewritten name does not read back";
+	if (!x->insert)
+		return NULL;
+	/* the call before (none: a bare decorator) and after: the same
+	 * arguments and the inserted one */
+	if (read_call(src, len, f->end, &c) == 1)
+		before = nargs(&c, NULL, &has);
+	if (read_call(fixed, flen, at + nl, &c) != 1)
+		return "a rewritten call does not read back as a call";
+	after = nargs(&c, x->insert, &has);
+	if (after != before + 1 || !has)
+		return "a rewritten call's arguments do not read back";
+	return NULL;
 }
