@@ -77,7 +77,7 @@ static const struct cli_opt opts[] = {
      NULL, 0},
     {CLI_OPT_SWITCH, "fix", 0, &fix, NULL,
      "rewrite the uses the table has a fix for, in\n"
-     "place (Python), and say what was left and why",
+     "place, and say what was left and why",
      NULL, 0},
     {CLI_OPT_SWITCH, "diff", 0, &diff, NULL,
      "print those rewrites as a unified diff; write\n"

@@ -32,7 +32,8 @@ static const char entry_fmt[] =
 
 static const char *const entries[][4] = {
     {"torch.a", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"replace\": null, "
+     "\"insert\": "
      "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.b", "2.0", "null", "null"},
@@ -40,11 +41,13 @@ static const char *const entries[][4] = {
      * and the check reverts the file (the table admits no insertion
      * that leaves a string open) */
     {"torch.c", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": null, \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": null, \"replace\": null, "
+     "\"insert\": "
      "{\"at\": null, \"text\": \"k=1\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.d", "1.0", "\"1.5\"",
-     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"insert\": "
+     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"replace\": null, "
+     "\"insert\": "
      "null, \"bare\": null, \"note\": \"n\"}"},
     {"torch.e", "1.0", "null", "null"},
 };

@@ -32,18 +32,21 @@ static const char entry_fmt[] =
 
 static const char *const entries[][4] = {
     {"torch.a", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"replace\": null, "
+     "\"insert\": "
      "{\"at\": 0, \"text\": \"\\\"k\\\"\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.b", "2.0", "null", "null"},
     /* an insertion that keeps the name: the fixed text still uses it,
      * and the check reverts the file */
     {"torch.c", "1.0", "\"1.5\"",
-     "{\"applicability\": \"safe\", \"to\": null, \"insert\": "
+     "{\"applicability\": \"safe\", \"to\": null, \"replace\": null, "
+     "\"insert\": "
      "{\"at\": null, \"text\": \"k=1\", \"max_positional\": null}, "
      "\"bare\": null, \"note\": null}"},
     {"torch.d", "1.0", "\"1.5\"",
-     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"insert\": "
+     "{\"applicability\": \"unsafe\", \"to\": \"torch.e\", \"replace\": null, "
+     "\"insert\": "
      "null, \"bare\": null, \"note\": \"n\"}"},
     {"torch.e", "1.0", "null", "null"},
 };

@@ -13,7 +13,7 @@
 /* One entry, with %s spliced in at the end of its members. */
 static const char entry_fmt[] =
     "{\"schema_version\": 1, \"entries\": [\n"
-    "{\"id\": \"%s\", \"language\": \"python\", \"kind\": \"function\",\n"
+    "{\"id\": \"%s\", \"language\": \"%s\", \"kind\": \"function\",\n"
     " \"private\": false,\n"
     " \"introduced\": {\"version\": \"%s\", \"bound\": \"exact\", "
     "\"status\": \"verified\", \"note\": \"\"},\n"
@@ -31,19 +31,21 @@ static const char entry_fmt[] =
     " \"usage\": [\"x\"], \"references\": [], \"notes\": \"\"%s}%s\n"
     "]}\n";
 
-/* The entry's "fix" member in the next doc(). */
+/* The entry's "fix" member and language in the next doc(). */
 static const char *fix_json = "null";
+static const char *lang_json = "python";
 
 static char *
 doc(const char *id, const char *intro, const char *presence, const char *extra,
     const char *more)
 {
-	size_t n = sizeof(entry_fmt) + strlen(id) + strlen(intro) +
-		   strlen(fix_json) + strlen(presence) + strlen(extra) +
-		   strlen(more);
+	size_t n = sizeof(entry_fmt) + strlen(id) + strlen(lang_json) +
+		   strlen(intro) + strlen(fix_json) + strlen(presence) +
+		   strlen(extra) + strlen(more);
 	char *s = malloc(n);
 
-	snprintf(s, n, entry_fmt, id, intro, fix_json, presence, extra, more);
+	snprintf(s, n, entry_fmt, id, lang_json, intro, fix_json, presence,
+		 extra, more);
 	return s;
 }
 
@@ -84,62 +86,72 @@ errors(void)
 	     "field \"language\"",
 	     NULL},
 	    {"torch.x", "1.6", "x", "", "", NULL,
-	     "{\"applicability\": \"safe\", \"to\": null, \"insert\": {\"at\": "
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": null, "
+	     "\"insert\": {\"at\": "
 	     "0, \"text\": \"1\", \"max_positional\": null}, \"bare\": "
 	     "\"call\", \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': a fix needs "
-	     "\"to\" or \"insert\"",
-	     "{\"applicability\": \"safe\", \"to\": null, \"insert\": null, "
+	     "\"to\", \"replace\" or \"insert\"",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": null, "
+	     "\"insert\": null, "
 	     "\"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': an unsafe "
 	     "fix "
 	     "needs a \"note\"",
-	     "{\"applicability\": \"unsafe\", \"to\": \"torch.x\", \"insert\": "
+	     "{\"applicability\": \"unsafe\", \"to\": \"torch.x\", "
+	     "\"replace\": null, \"insert\": "
 	     "null, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': bare "
 	     "\"call\" "
 	     "needs \"insert\"",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": "
 	     "null, \"bare\": \"call\", \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
-	     "cannot parse 'T': line 8, column 69: entry 'torch.x': \"at\" "
+	     "cannot parse 'T': line 8, column 86: entry 'torch.x': \"at\" "
 	     "must be "
 	     "null for a keyword argument",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": "
 	     "{\"at\": 0, \"text\": \"k=1\", \"max_positional\": null}, "
 	     "\"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
-	     "cannot parse 'T': line 8, column 69: entry 'torch.x': expected "
+	     "cannot parse 'T': line 8, column 86: entry 'torch.x': expected "
 	     "an integer from 0 to 255 or null for \"at\"",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": "
 	     "{\"at\": 1.5, \"text\": \"1\", \"max_positional\": null}, "
 	     "\"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 41: entry 'torch.x': fix "
 	     "\"torch.y\" is not in the table",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": "
 	     "null, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
-	     "cannot parse 'T': line 8, column 80: entry 'torch.x': \"text\" "
+	     "cannot parse 'T': line 8, column 97: entry 'torch.x': \"text\" "
 	     "must be a Python literal (a string without backslashes, a "
 	     "number, True, False, None) or NAME=literal",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
-	     "{\"at\": 0, \"text\": \"__import__('os').system('x')\", "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": {\"at\": 0, \"text\": "
+	     "\"__import__('os').system('x')\", "
 	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
-	     "cannot parse 'T': line 8, column 83: entry 'torch.x': \"text\" "
+	     "cannot parse 'T': line 8, column 100: entry 'torch.x': \"text\" "
 	     "must be a Python literal (a string without backslashes, a "
 	     "number, True, False, None) or NAME=literal",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"insert\": "
-	     "{\"at\": null, \"text\": \"k='a') or os.system('x'\", "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": {\"at\": null, \"text\": \"k='a') or "
+	     "os.system('x'\", "
 	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': \"to\" is "
 	     "the entry itself",
-	     "{\"applicability\": \"safe\", \"to\": \"torch.x\", \"insert\": "
+	     "{\"applicability\": \"safe\", \"to\": \"torch.x\", \"replace\": "
+	     "null, \"insert\": "
 	     "null, \"bare\": null, \"note\": null}"},
 	};
 	size_t k;
@@ -173,6 +185,77 @@ errors(void)
 			CHECK(rc == TG_EINVAL, "case %zu: rc %d", k, rc);
 			CHECK_STR(err.msg, cases[k].want, "message");
 			CHECK(t.n == 0 && t.apis == NULL, "released");
+		}
+		tg_table_release(&t);
+		free(d);
+	}
+}
+
+/* A fix's rules across languages: "replace" for C++ only, no keyword
+ * or bare "call" in C++, a C++ "to" written as a name must be one. */
+static void
+fix_langs(void)
+{
+	static const struct {
+		const char *lang, *fix, *want;
+	} cases[] = {
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "{\"from\": \"type().scalarType()\", \"to\": "
+	     "\"scalar_type()\"}, \"insert\": null, \"bare\": null, "
+	     "\"note\": null}",
+	     NULL},
+	    {"python",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "{\"from\": \"a\", \"to\": \"b\"}, \"insert\": null, "
+	     "\"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': "
+	     "\"replace\" is for C++ entries only"},
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "{\"from\": \"\", \"to\": \"b\"}, \"insert\": null, "
+	     "\"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 67: entry 'torch.x': \"from\" "
+	     "must be one non-empty line"},
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "null, \"insert\": {\"at\": null, \"text\": \"k=1\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': a C++ call "
+	     "has no keyword arguments: \"at\" must be an integer"},
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "null, \"insert\": {\"at\": 0, \"text\": \"1\", "
+	     "\"max_positional\": null}, \"bare\": \"call\", \"note\": "
+	     "null}",
+	     "cannot parse 'T': line 8, column 9: entry 'torch.x': bare "
+	     "\"call\" is for Python entries only"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct tg_table t = TG_TABLE_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		char *d;
+		int rc;
+
+		fix_json = cases[k].fix;
+		lang_json = cases[k].lang;
+		d = doc("torch.x", "1.6", "x", "", "");
+		fix_json = "null";
+		lang_json = "python";
+		rc = tg_table_parse(&t, d, strlen(d), "T", &err);
+		if (!cases[k].want) {
+			CHECK(rc == 0, "fix_langs %zu: %s", k, err.msg);
+			CHECK(t.n == 1 && t.apis[0].fix.has &&
+				  strcmp(t.apis[0].fix.replace_from,
+					 "type().scalarType()") == 0 &&
+				  strcmp(t.apis[0].fix.replace_to,
+					 "scalar_type()") == 0,
+			      "fix_langs %zu: replace read", k);
+		} else {
+			CHECK(rc == TG_EINVAL, "fix_langs %zu: rc %d", k, rc);
+			CHECK_STR(err.msg, cases[k].want, "message");
 		}
 		tg_table_release(&t);
 		free(d);
@@ -573,6 +656,7 @@ main(void)
 	between();
 	excluded();
 	errors();
+	fix_langs();
 	syntax();
 	status();
 	newest();

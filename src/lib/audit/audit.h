@@ -194,6 +194,15 @@ const char *tg_audit_py_fix_check(const char *src, size_t len,
 				  const char *to, const char *fixed,
 				  size_t flen, size_t at);
 
+/* audit --fix for C, C++ and CUDA (audit/cxx/fix.c), the hooks of
+ * lang_cxx, as tg_audit_py_fix_use and tg_audit_py_lex_errors. */
+int tg_audit_cxx_fix_use(const char *src, size_t len,
+			 const struct tg_audit_finding *f, const char *to,
+			 int (*add)(void *ctx, size_t start, size_t end,
+				    const char *text, size_t len),
+			 void *ctx, const char **why);
+size_t tg_audit_cxx_lex_errors(const char *src, size_t len);
+
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
 		 const char *path, struct tg_audit_result *r,

@@ -1,5 +1,6 @@
 /* lang_cxx.c - the audit language C/C++/CUDA: .c .cc .cpp .cxx .h .hpp
- * .cu .cuh files, the C/C++/CUDA analyzer (audit_cxx)
+ * .cu .cuh files, the C/C++/CUDA analyzer (audit_cxx) and its rewrites
+ * (audit/cxx/fix.c)
  * SPDX-License-Identifier: MIT
  */
 #include "lib/audit/lang.h"
@@ -33,6 +34,11 @@ analyze(const void *ix, const char *src, size_t len, const char *path,
 	return tg_audit_cxx_indexed(ix, src, len, path, r, err);
 }
 
+static const struct tg_lang_fix fix = {
+    .use = tg_audit_cxx_fix_use,
+    .lex_errors = tg_audit_cxx_lex_errors,
+};
+
 static const char *const kinds[] = {"C", "C++", "CUDA", NULL};
 static const char *const suffixes[] = {".c",   ".cc", ".cpp", ".cxx", ".h",
 				       ".hpp", ".cu", ".cuh", NULL};
@@ -48,5 +54,5 @@ const struct tg_lang tg_lang_cxx = {
     .index_free = index_free,
     .index_only = index_only,
     .analyze = analyze,
-    .fix = NULL,
+    .fix = &fix,
 };

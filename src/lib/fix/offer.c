@@ -109,10 +109,14 @@ message(const struct tg_audit_finding *f, const char *to)
 	const struct tg_api_fix *x = &f->api->fix;
 	struct tg_buf b = TG_BUF_INIT;
 
-	if (x->to)
+	if (x->replace_from)
+		tg_buf_addf(&b, "replace %s with %s", x->replace_from,
+			    x->replace_to);
+	else if (x->to)
 		tg_buf_addf(&b, "replace %s with %s", f->api->id, to);
 	if (x->insert)
-		tg_buf_addf(&b, "%sinsert %s", x->to ? " and " : "", x->insert);
+		tg_buf_addf(&b, "%sinsert %s",
+			    x->to || x->replace_from ? " and " : "", x->insert);
 	if (x->note)
 		tg_buf_addf(&b, " (%s)", x->note);
 	return tg_buf_detach(&b);

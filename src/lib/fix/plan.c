@@ -324,7 +324,7 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	/* FIXED until an edit conflicts with one kept before
 	 * (drop_conflicts) */
 	u->outcome = TG_PLAN_FIXED;
-	u->to = repl->id;
+	u->to = x->replace_to ? x->replace_to : repl->id;
 	return 0;
 }
 

@@ -44,7 +44,9 @@ struct tg_plan_use {
 	enum tg_plan_outcome outcome;
 	const char *why; /* LEFT: a static string, or why_owned */
 	char *why_owned;
-	const char *to; /* FIXED: the name written (borrowed) */
+	/* FIXED: the name written (borrowed): the replacing entry's id, or
+	 * the text of the fix's "replace" */
+	const char *to;
 	/* LEFT because the language's use hook said why: the name it was
 	 * given, for the file-level step (struct tg_lang_fix's file) */
 	const char *refused_to;

@@ -60,6 +60,8 @@ tg_table_release(struct tg_table *t)
 		free(a->repl_text);
 		free(a->repl_since);
 		free(a->fix.to);
+		free(a->fix.replace_from);
+		free(a->fix.replace_to);
 		free(a->fix.insert);
 		free(a->fix.note);
 		tg_version_release(&a->repl_since_ver);
@@ -229,6 +231,21 @@ is_keyword_arg(const char *s)
 	return p[0] == '=' && p[1] != '=' && p[1] != '\0';
 }
 
+/* A member that is one non-empty line of text, into *out. */
+static int
+get_line(struct tg_tload *L, const struct tg_json *obj, const char *key,
+	 char **out)
+{
+	int rc = tg_tload_get_str(L, obj, key, 0, out);
+
+	if (!rc && (!**out || strpbrk(*out, "\r\n"))) {
+		tg_tload_enter(L, key);
+		rc = tg_tload_fail(L, "\"%s\" must be one non-empty line", key);
+		L->depth--;
+	}
+	return rc;
+}
+
 /* The length of the Python literal at s (a string in single or double
  * quotes without a backslash or its own quote inside, a decimal number,
  * True, False, None), or 0. */
@@ -272,19 +289,22 @@ py_insert_ok(const char *s)
 }
 
 /* The entry's "fix": null, or how audit --fix rewrites a use. The rules
- * across members (to or insert; a note for unsafe; bare "call" only
- * with insert; at null exactly for a keyword) are checked here, "to"
- * naming an entry of the table in cross_check. */
+ * across members (to, replace or insert; a note for unsafe; bare "call"
+ * only with insert; at null exactly for a keyword) and across languages
+ * (replace for C++ only; bare "call" and keywords for Python only; a C++
+ * "to" written as a name must be one) are checked here, "to" naming an
+ * entry of the table in cross_check. */
 static int
 get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 {
-	static const char *const keys[] = {"applicability", "to",   "insert",
-					   "bare",	    "note", NULL};
+	static const char *const keys[] = {
+	    "applicability", "to", "replace", "insert", "bare", "note", NULL};
 	static const char *const ins_keys[] = {"at", "text", "max_positional",
 					       NULL};
+	static const char *const rep_keys[] = {"from", "to", NULL};
 	static const char *const apps[] = {"safe", "unsafe", NULL};
 	static const char *const bares[] = {"call", NULL};
-	const struct tg_json *o = tg_json_get(e, "fix"), *ins;
+	const struct tg_json *o = tg_json_get(e, "fix"), *ins, *rep;
 	struct tg_api_fix *x = &a->fix;
 	int rc, app = 0, bare = 0;
 
@@ -302,19 +322,23 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 		rc = tg_tload_fail(L, "\"%s\" is not a dotted name", x->to);
 		L->depth--;
 	}
+	rep = tg_json_get(o, "replace");
+	if (!rc && !tg_json_is_null(rep)) {
+		tg_tload_enter(L, "replace");
+		rc = tg_tload_check_keys(L, rep, rep_keys, rep_keys, "replace");
+		if (!rc)
+			rc = get_line(L, rep, "from", &x->replace_from);
+		if (!rc)
+			rc = get_line(L, rep, "to", &x->replace_to);
+		L->depth--;
+	}
 	x->at = x->max_positional = -1;
 	ins = tg_json_get(o, "insert");
 	if (!rc && !tg_json_is_null(ins)) {
 		tg_tload_enter(L, "insert");
 		rc = tg_tload_check_keys(L, ins, ins_keys, ins_keys, "insert");
 		if (!rc)
-			rc = tg_tload_get_str(L, ins, "text", 0, &x->insert);
-		if (!rc && (!*x->insert || strpbrk(x->insert, "\r\n"))) {
-			tg_tload_enter(L, "text");
-			rc = tg_tload_fail(L, "\"text\" must be one non-empty "
-					      "line");
-			L->depth--;
-		}
+			rc = get_line(L, ins, "text", &x->insert);
 		if (!rc && a->lang == TG_LANG_PYTHON &&
 		    !py_insert_ok(x->insert)) {
 			tg_tload_enter(L, "text");
@@ -358,17 +382,31 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 	if (!rc) {
 		x->unsafe = app == 1;
 		x->bare_call = !tg_json_is_null(tg_json_get(o, "bare"));
-		if (!x->to && !x->insert)
-			rc = tg_tload_fail(L, "a fix needs \"to\" or "
-					      "\"insert\"");
+		if (!x->to && !x->insert && !x->replace_from)
+			rc = tg_tload_fail(L, "a fix needs \"to\", \"replace\" "
+					      "or \"insert\"");
 		else if (x->unsafe && !x->note)
 			rc = tg_tload_fail(L, "an unsafe fix needs a \"note\"");
 		else if (x->bare_call && !x->insert)
 			rc = tg_tload_fail(L, "bare \"call\" needs \"insert\"");
 		else if (x->to && strcmp(x->to, a->id) == 0)
 			rc = tg_tload_fail(L, "\"to\" is the entry itself");
-		else if (a->lang != TG_LANG_PYTHON)
-			rc = tg_tload_fail(L, "no fix for C++ entries yet");
+		else if (a->lang == TG_LANG_PYTHON && x->replace_from)
+			rc = tg_tload_fail(L, "\"replace\" is for C++ entries "
+					      "only");
+		else if (a->lang == TG_LANG_CXX && x->bare_call)
+			rc = tg_tload_fail(L, "bare \"call\" is for Python "
+					      "entries only");
+		else if (a->lang == TG_LANG_CXX && x->insert_kw)
+			rc = tg_tload_fail(L, "a C++ call has no keyword "
+					      "arguments: \"at\" must be an "
+					      "integer");
+		else if (a->lang == TG_LANG_CXX && x->to && !x->replace_from &&
+			 strchr(x->to, '.'))
+			rc = tg_tload_fail(L, "\"to\" is written in place of "
+					      "the entry's name: without "
+					      "\"replace\" it must be a "
+					      "C++ name");
 	}
 	x->has = !rc;
 	L->depth--;

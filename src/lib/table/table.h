@@ -59,6 +59,10 @@ struct tg_api_fix {
 	int has;
 	int unsafe; /* applicability "unsafe": only with --unsafe-fixes */
 	char *to;   /* the replacing entry's id, or NULL: the name is kept */
+	/* replace (C++): the tokens from the use's start that spell
+	 * replace_from become replace_to, and to (NULL: the entry itself)
+	 * only decides the floor; both NULL when the member is null */
+	char *replace_from, *replace_to;
 	/* insert: the argument added to a call, or NULL; insert_kw when it
 	 * is a keyword argument name=value (added after the last positional
 	 * one), else it becomes the at-th positional argument */
