@@ -141,8 +141,8 @@ int tg_audit_py_fix_use(const char *src, size_t len,
 size_t tg_audit_py_lex_errors(const char *src, size_t len);
 const char *tg_audit_py_fix_check(const char *src, size_t len,
 				  const struct tg_audit_finding *f,
-				  const char *to, const char *fixed,
-				  size_t flen, size_t at);
+				  const char *fixed, size_t flen, size_t at,
+				  size_t at_end);
 
 /* The same for C, C++ and CUDA source. */
 int tg_audit_cxx(const struct tg_table *t, const char *src, size_t len,
