@@ -228,6 +228,11 @@ main(void)
 				     "import torch\nS = torch.cc(a, k=1)\n", 34,
 				     17, 25);
 		CHECK(why == NULL, "the name kept: %s", why ? why : "(null)");
+		/* an import statement is rewritten whole: its name may go */
+		f.kind = "import";
+		why = py->fix->check(call, strlen(call), &f, name, strlen(name),
+				     17, 17);
+		CHECK(why == NULL, "an import: %s", why ? why : "(null)");
 	}
 
 	/* unsafe: hidden, then applied */

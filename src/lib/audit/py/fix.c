@@ -346,10 +346,11 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		return 0;
 	}
 	if (x->insert && strcmp(f->kind, "call") != 0 &&
-	    strcmp(f->kind, "decorator") != 0) {
-		/* an attribute, a reference, an annotation: whatever
-		 * follows is no call of the use (a '(' on the next line
-		 * starts another statement) */
+	    strcmp(f->kind, "decorator") != 0 &&
+	    strcmp(f->kind, "annotation") != 0) {
+		/* an attribute, a reference: whatever follows is no call
+		 * of the use (a '(' on the next line starts another
+		 * statement); an annotation is read below */
 		*why = "not a call, and the fix inserts an argument";
 		return 0;
 	}
@@ -464,6 +465,10 @@ tg_audit_py_fix_check(const char *src, size_t len,
 	struct call c;
 	int has, was_call = 0;
 
+	/* an import statement is rewritten whole (a name in it may go):
+	 * the analysis of the fixed text checks it */
+	if (strcmp(f->kind, "import") == 0)
+		return NULL;
 	/* whatever the name became (the entry's new name, the use's own
 	 * text, a name an import binds), it is one dotted name */
 	if (at > at_end || at_end > flen || !is_dotted(fixed + at, at_end - at))
@@ -473,7 +478,11 @@ tg_audit_py_fix_check(const char *src, size_t len,
 	/* an argument goes only into a call or a decorator: a fix of
 	 * anything else with one inserted it elsewhere (the '(' of the next
 	 * statement) */
-	if (strcmp(f->kind, "call") != 0 && strcmp(f->kind, "decorator") != 0)
+	if (strcmp(f->kind, "annotation") == 0 &&
+	    (f->end > len || read_call(src, len, f->end, &c) != 1))
+		return NULL; /* a type: renamed, nothing inserted */
+	if (strcmp(f->kind, "call") != 0 && strcmp(f->kind, "decorator") != 0 &&
+	    strcmp(f->kind, "annotation") != 0)
 		return "an argument inserted into a use that is no call";
 	/* the call before (none: a bare decorator) and after: the same
 	 * arguments and the inserted one */
