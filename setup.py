@@ -175,7 +175,8 @@ class build_torchgate(Command):
             sys.exit("setup.py: no static PCRE2 (%s/libpcre2-8.a): install "
                      "libpcre2-dev" % libdir.strip())
         call(["./configure", "--disable-dependency-tracking",
-              "--without-libcurl", "TG_NETWORK_WHY=" + NETWORK_WHY,
+              "--without-libcurl", "--with-demangler=link",
+              "TG_NETWORK_WHY=" + NETWORK_WHY,
               "PCRE2_LIBS=-Wl,-Bstatic -lpcre2-8 -Wl,-Bdynamic"],
              src, "configure")
         # make turns $$ into $ and the shell \$ORIGIN into $ORIGIN

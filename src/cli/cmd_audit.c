@@ -40,6 +40,7 @@
 #include "lib/audit/declared.h"
 #include "lib/audit/engine.h"
 #include "lib/fix/edit.h"
+#include "lib/fix/offer.h"
 #include "lib/fix/plan.h"
 #include "lib/fix/rewrite.h"
 #include "lib/render/audit_format.h"
@@ -91,10 +92,12 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* One analyzed file and what its analyzer found. */
+/* One analyzed file and what its analyzer found; JSON and SARIF: the
+ * fixes its findings offer (one each), or NULL. */
 struct file_result {
 	char *path;
 	struct tg_audit_result r;
+	struct tg_audit_fix *fixes;
 };
 
 /* A dead branch, kept for the end of the report. */
@@ -107,6 +110,8 @@ struct run {
 	struct cli_ctx *ctx;
 	/* --fix or --diff */
 	int fixing;
+	/* JSON and SARIF: each finding's fix, planned as --fix would */
+	int offers;
 	struct tg_plan_opts po;
 	FILE *report; /* where --fix and --diff say what they did */
 	char *cwd;    /* --diff: the current directory, or NULL */
@@ -213,6 +218,7 @@ keep_result(struct run *run, struct tg_engine_file *f)
 	if (TG_GROW(run->files, run->nfiles + 1, run->capfiles))
 		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
+	fr->fixes = NULL;
 	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
@@ -283,6 +289,7 @@ emit_file(struct run *run, struct file_result *fr)
 		it->f = &fr->r.findings[k];
 		it->rank = tg_engine_rank(run->engine, it->f->api);
 		it->fails = tg_engine_fails(run->engine, it->f);
+		it->fix = fr->fixes ? &fr->fixes[k] : NULL;
 		run->fails |= it->fails;
 	}
 	rc = keep_dead(run, fr);
@@ -291,6 +298,18 @@ emit_file(struct run *run, struct file_result *fr)
 	if (!rc && run->out.len >= OUT_CHUNK)
 		rc = write_out(run);
 	return rc;
+}
+
+static void
+free_fixes(struct file_result *fr)
+{
+	size_t k;
+
+	if (fr->fixes)
+		for (k = 0; k < fr->r.nfindings; k++)
+			tg_audit_fix_release(&fr->fixes[k]);
+	free(fr->fixes);
+	fr->fixes = NULL;
 }
 
 /* Render the batch's files in walk order, write them out and flush,
@@ -305,6 +324,7 @@ emit_files(struct run *run)
 		if (!rc)
 			rc = emit_file(run, &run->files[k]);
 		free(run->files[k].path);
+		free_fixes(&run->files[k]);
 		tg_audit_result_release(&run->files[k].r);
 	}
 	run->nfiles = 0;
@@ -318,12 +338,87 @@ idle(void *ctx)
 	return write_out(ctx);
 }
 
+/* Whether a finding of r may have a fix: one in code, unguarded, its
+ * entry with a fix, in a language that rewrites. Only such a file is
+ * planned: the others offer none. */
+static int
+fixable(const struct tg_lang *L, const struct tg_audit_result *r)
+{
+	size_t k;
+
+	for (k = 0; L && L->fix && k < r->nfindings; k++)
+		if (r->findings[k].in == TG_AUDIT_IN_CODE &&
+		    r->findings[k].guard == TG_AUDIT_UNGUARDED &&
+		    r->findings[k].api->fix.has)
+			return 1;
+	return 0;
+}
+
+/* Whether a and b hold the same findings (the file did not change
+ * between the run's read and the plan's). */
+static int
+same_findings(const struct tg_audit_result *a, const struct tg_audit_result *b)
+{
+	size_t k;
+
+	if (a->nfindings != b->nfindings)
+		return 0;
+	for (k = 0; k < a->nfindings; k++)
+		if (a->findings[k].api != b->findings[k].api ||
+		    a->findings[k].start != b->findings[k].start ||
+		    a->findings[k].end != b->findings[k].end ||
+		    a->findings[k].in != b->findings[k].in ||
+		    a->findings[k].guard != b->findings[k].guard)
+			return 0;
+	return 1;
+}
+
+/* JSON and SARIF: the fixes the findings of fr (of language L) offer,
+ * from the plan --fix would make of the file (read again). A file that
+ * cannot be read again, or changed, offers none: each fix is null. */
+static int
+offer_fixes(struct run *run, const struct tg_lang *L, struct file_result *fr)
+{
+	struct tg_plan p = TG_PLAN_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *src = NULL;
+	size_t len = 0, k;
+	int rc;
+
+	if (!fixable(L, &fr->r))
+		return 0;
+	rc = tg_file_read(fr->path, FILE_MAX, &src, &len, NULL, &err);
+	if (rc)
+		return rc == TG_ENOMEM ? rc : 0;
+	rc = tg_plan_file(&p, &run->po, L, src, len, fr->path, &err);
+	if (rc && rc != TG_ENOMEM)
+		rc = 0; /* planned with no result: no fix offered */
+	else if (!rc && p.before.what == TG_ENGINE_ANALYZED &&
+		 same_findings(&p.before.r, &fr->r)) {
+		fr->fixes = calloc(fr->r.nfindings, sizeof(*fr->fixes));
+		if (!fr->fixes)
+			rc = TG_ENOMEM;
+		else
+			rc = tg_offer_plan(fr->fixes, &p, L, src, len);
+		if (rc) {
+			for (k = 0; fr->fixes && k < fr->r.nfindings; k++)
+				tg_audit_fix_release(&fr->fixes[k]);
+			free(fr->fixes);
+			fr->fixes = NULL;
+		}
+	}
+	tg_plan_release(&p);
+	free(src);
+	return rc ? TG_ENOMEM : 0; /* the library fails only so */
+}
+
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
 static int
 on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
+	size_t nfiles;
 	int rc;
 
 	switch (f->what) {
@@ -352,7 +447,10 @@ on_source(void *ctx, struct tg_engine_file *f)
 		break;
 	}
 	run->analyzed++;
+	nfiles = run->nfiles;
 	rc = keep_result(run, f);
+	if (!rc && run->offers && run->nfiles > nfiles)
+		rc = offer_fixes(run, f->lang, &run->files[nfiles]);
 	if (!rc)
 		rc = emit_files(run);
 	progress(run, 0);
@@ -700,6 +798,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	struct tg_engine_sink sink;
 	struct tg_audit_report rep;
 	struct tg_declared declared = TG_DECLARED_INIT;
+	struct tg_version fix_floor = TG_VERSION_INIT;
 	struct stat st;
 	enum tg_audit_format fmt = TG_AUDIT_TEXT;
 	size_t k;
@@ -780,6 +879,20 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		status = run_fix(&run, &rep, argc, argv);
 		goto out;
 	}
+	if (fmt == TG_AUDIT_JSON || fmt == TG_AUDIT_SARIF) {
+		/* each finding's fix, planned as --fix would plan it: at the
+		 * floor --fix uses, safe fixes applied, unsafe ones hidden */
+		const char *o = tg_releases_at(0);
+
+		run.offers = 1;
+		run.po.engine = run.engine;
+		run.po.table = &ctx->table;
+		if (run.have_floor)
+			run.po.floor = &run.floor;
+		else if (o &&
+			 tg_version_parse(&fix_floor, o, strlen(o), &err) == 0)
+			run.po.floor = &fix_floor;
+	}
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;
 	rep.min_status = min_status ? min_status : "private";
@@ -852,6 +965,7 @@ out:
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
+		free_fixes(&run.files[k]);
 		tg_audit_result_release(&run.files[k].r);
 	}
 	free(run.files);
@@ -865,6 +979,7 @@ out:
 	free(run.cwd);
 	tg_diag_list_release(&run.notes);
 	tg_version_release(&run.floor);
+	tg_version_release(&fix_floor);
 	tg_declared_release(&declared);
 	tg_version_release(&newest);
 	return status;

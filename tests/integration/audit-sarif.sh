@@ -3,8 +3,9 @@
 # SPDX-License-Identifier: MIT
 #
 # usage: audit-sarif.sh TORCHGATE SRCDIR [FIXTURES]
-# Audits tests/data/audit-pkg (findings, mentions, guards, notes) and a
-# tree with no findings, and validates each log with Debian's
+# Audits tests/data/audit-pkg (findings, mentions, guards, notes), a
+# file with fixes (their replacements applied) and a tree with no
+# findings, and validates each log with Debian's
 # python3-jsonschema against the official schema in
 # SRCDIR/../shared/data/sarif-schema-2.1.0.json. Where ../shared is absent
 # it says so and checks the fields GitHub code scanning requires itself.
@@ -63,6 +64,26 @@ cd "$tmp" || die "cannot enter $tmp"
 "$TG" audit --format=sarif --torch-version 2.11 ./pkg >"$tmp/a.sarif"
 check "exit on the findings" "$?" 1
 if validate "$tmp/a.sarif"; then ok "valid: findings"; else fail "invalid: findings"; fi
+# fixes: a safe one (two replacements: a name and an inserted argument)
+# and an unsafe one, valid, and what they give applied
+mkdir "$tmp/fix"
+printf 'import torch\n\n\ndef f(x):\n    with torch.cuda.amp.autocast(enabled=True):\n        y = torch.cuda.amp.grad_scaler.OptState.READY\n    return torch.nn.functional.upsample(x, scale_factor=2)\n' >"$tmp/fix/m.py"
+"$TG" audit --format=sarif --floor 2.6 fix >"$tmp/c.sarif"
+check "exit with fixes" "$?" 1
+if validate "$tmp/c.sarif"; then ok "valid: fixes"; else fail "invalid: fixes"; fi
+got=$("$PY" -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    for x in r.get("fixes", []):
+        print(r["ruleId"], x["description"]["text"].split(":")[0],
+              len(x["artifactChanges"][0]["replacements"]),
+              x["artifactChanges"][0]["artifactLocation"]["uri"])' "$tmp/c.sarif")
+check "the results' fixes" "$got" "torch.cuda.amp.autocast unsafe 2 fix/m.py
+torch.cuda.amp.grad_scaler.OptState unsafe 1 fix/m.py
+torch.nn.functional.upsample safe 1 fix/m.py"
+"$PY" "$SRCDIR/tests/tools/apply-fixes.py" sarif "$tmp/c.sarif" "$tmp/fix/m.py" all >"$tmp/fixed.py"
+check "the fixes applied" "$(sed -n '5,7p' "$tmp/fixed.py")" '    with torch.amp.autocast("cuda", enabled=True):
+        y = torch.amp.grad_scaler.OptState.READY
+    return torch.nn.functional.interpolate(x, scale_factor=2)'
 "$TG" audit --format=sarif --torch-version 2.11 empty >"$tmp/b.sarif"
 check "exit with nothing found" "$?" 0
 if validate "$tmp/b.sarif"; then ok "valid: no findings"; else fail "invalid: no findings"; fi

@@ -2,15 +2,18 @@
 # check-no-libcurl.sh - the torchgate binary does not load libcurl
 # SPDX-License-Identifier: MIT
 #
-# usage: check-no-libcurl.sh TORCHGATE
+# usage: check-no-libcurl.sh TORCHGATE [LIB]
 # libcurl is for the network commands, which will live in a module of
 # their own; every other command must start without it (it would add 33
 # shared libraries and about 4 ms to a 2 ms probe). Fails when a NEEDED
 # entry of the binary (readelf -d) names libcurl, or when the dynamic
 # loader would load it through another library (ldd). A missing tool is
-# a failure, never a skip.
+# a failure, never a skip. LIB checks another library the same way
+# (libstdc++: env opens it only when it demangles, configure
+# --with-demangler=dlopen).
 set -u
-tg=${1:?usage: check-no-libcurl.sh TORCHGATE}
+tg=${1:?usage: check-no-libcurl.sh TORCHGATE [LIB]}
+lib_no=${2:-libcurl}
 fail=0
 bad() { echo "check-no-libcurl: $*"; fail=1; }
 
@@ -24,14 +27,14 @@ needed=$(echo "$needed" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p')
 [ -n "$needed" ] || bad "readelf -d '$tg' lists no NEEDED entry: not a dynamic executable?"
 while IFS= read -r lib; do
 	case $lib in
-	libcurl*) bad "'$tg' is linked against $lib (readelf -d: NEEDED)" ;;
+	"$lib_no"*) bad "'$tg' is linked against $lib (readelf -d: NEEDED)" ;;
 	esac
 done <<<"$needed"
 
 loaded=$(LC_ALL=C ldd "$tg" 2>&1) || { echo "check-no-libcurl: ldd '$tg' failed: $loaded"; exit 1; }
 while read -r lib _; do
 	case $lib in
-	libcurl*)
+	"$lib_no"*)
 		case $'\n'$needed$'\n' in
 		*$'\n'$lib$'\n'*) ;; # said above
 		*) bad "'$tg' loads $lib through another library (ldd)" ;;
@@ -40,5 +43,5 @@ while read -r lib _; do
 	esac
 done <<<"$loaded"
 
-[ $fail -eq 0 ] && echo "check-no-libcurl: '$tg' needs $(echo "$needed" | tr '\n' ' ')and loads no libcurl"
+[ $fail -eq 0 ] && echo "check-no-libcurl: '$tg' needs $(echo "$needed" | tr '\n' ' ')and loads no $lib_no"
 exit $fail

@@ -153,14 +153,42 @@ main(void)
 	free(got);
 	free(rev);
 
-	/* an alias and a guarded use are left */
+	/* an alias of torch keeps its name (the file-level step); a
+	 * guarded use is left */
 	got = plan(e, &t,
 		   "import torch as T\nT.a()\ntry:\n    import torch\n    "
 		   "torch.a()\nexcept AttributeError:\n    pass\n",
 		   NULL, 0, what, sizeof(what), &rev);
-	CHECK(strstr(what, "import form not fixable yet") &&
-		  strstr(what, "guarded: left as written"),
-	      "alias and guard: %s", what);
+	CHECK_STR(got,
+		  "import torch as T\nT.b(\"k\")\ntry:\n    import torch\n    "
+		  "torch.a()\nexcept AttributeError:\n    pass\n",
+		  "alias fixed, guarded use kept");
+	CHECK_STR(what, "torch.a:fixed; torch.a:guarded: left as written",
+		  "alias and guard");
+	free(got);
+	free(rev);
+
+	/* a from-import: the use becomes the whole name, `import torch`
+	 * takes the import's place; a second name keeps its import */
+	got = plan(e, &t,
+		   "import os\nfrom torch import a, c\n\n\ndef f():\n    "
+		   "return a(1), c\n",
+		   NULL, 0, what, sizeof(what), &rev);
+	CHECK_STR(got,
+		  "import os\nfrom torch import c\nimport torch\n\n\ndef "
+		  "f():\n    return torch.b(\"k\", 1), c\n",
+		  "from-import fixed");
+	CHECK(strstr(what, "torch.a:fixed; torch.c:") &&
+		  strstr(what, "import kept: a use of the name is left"),
+	      "from-import: %s", what);
+	free(got);
+	free(rev);
+	got = plan(e, &t, "from torch import a\ntorch = 1\na()\n", NULL, 0,
+		   what, sizeof(what), &rev);
+	CHECK_STR(got, "from torch import a\ntorch = 1\na()\n",
+		  "torch rebound: nothing fixed");
+	CHECK(strstr(what, "torch is bound otherwise in this file") != NULL,
+	      "torch rebound: %s", what);
 	free(got);
 	free(rev);
 

@@ -138,6 +138,18 @@ tg_audit_result_release(struct tg_audit_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+void
+tg_audit_fix_release(struct tg_audit_fix *x)
+{
+	size_t k;
+
+	for (k = 0; k < x->nedits; k++)
+		free(x->edits[k].text);
+	free(x->edits);
+	free(x->message);
+	memset(x, 0, sizeof(*x));
+}
+
 /* Whether the entry's lifecycle names any version (it matters for a
  * require): introduced (not "before"), deprecated or removed. */
 static int

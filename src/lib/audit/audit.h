@@ -61,6 +61,33 @@ struct tg_audit_finding {
 	int in_fstring;
 };
 
+/* A finding's fix as the reports show it (audit --format=json and
+ * sarif; fix/offer makes it from audit --fix's plan): whether --fix
+ * applies it (safe) or only --fix --unsafe-fixes does, what it does,
+ * and its edits of the original text, each a range by line and column
+ * as a finding's position (1-based, bytes, the end exclusive; an
+ * insertion ends where it starts) and the text that replaces it. */
+struct tg_audit_edit {
+	size_t line, column, end_line, end_column;
+	char *text; /* may hold NULs */
+	size_t len;
+};
+
+struct tg_audit_fix {
+	int unsafe;
+	char *message;
+	struct tg_audit_edit *edits; /* in the order of the text; none: no
+					fix */
+	size_t nedits;
+};
+
+#define TG_AUDIT_FIX_INIT                                                      \
+	{                                                                      \
+		0, NULL, NULL, 0                                               \
+	}
+
+void tg_audit_fix_release(struct tg_audit_fix *x); /* to TG_AUDIT_FIX_INIT */
+
 /* A branch that runs only on some torch versions: the lines of the
  * branch and the PEP 440 specifier set a torch must satisfy for it to
  * run ("<2.4"), as the condition says. With a floor, a branch no torch
@@ -139,6 +166,29 @@ int tg_audit_py_fix_use(const char *src, size_t len,
 				   const char *text, size_t len),
 			void *ctx, const char **why);
 size_t tg_audit_py_lex_errors(const char *src, size_t len);
+/* The rewrite of use f once its spelling is known to stand for its
+ * entry: src[f->start..f->end) replaced by name (NULL: kept), and the
+ * argument the fix inserts, or *why. What tg_audit_py_fix_use does after
+ * its checks, and what the file-level step (audit/py/fix_import.c) does
+ * for a use through a name an import binds. */
+int tg_audit_py_fix_span(const char *src, size_t len,
+			 const struct tg_audit_finding *f, const char *name,
+			 int (*add)(void *ctx, size_t start, size_t end,
+				    const char *text, size_t len),
+			 void *ctx, const char **why);
+/* Whether src[end..] (after blanks) assigns to what precedes: '=' (not
+ * '==') or an augmented assignment. */
+int tg_audit_py_fix_is_store(const char *src, size_t len, size_t end);
+/* The file-level step of audit --fix for Python (audit/py/fix_import.c,
+ * struct tg_lang_fix's file in audit/lang.h): the uses through names
+ * imports bind, and those imports. */
+struct tg_lang_fix_use;
+int tg_audit_py_fix_file(const char *src, size_t len, const char *path,
+			 const struct tg_audit_finding *f,
+			 struct tg_lang_fix_use *u, size_t n,
+			 int (*add)(void *ctx, size_t start, size_t end,
+				    const char *text, size_t len),
+			 void *ctx);
 const char *tg_audit_py_fix_check(const char *src, size_t len,
 				  const struct tg_audit_finding *f,
 				  const char *fixed, size_t flen, size_t at,

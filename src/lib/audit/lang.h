@@ -36,6 +36,21 @@ enum tg_lang_bytes {
 typedef int (*tg_lang_fix_add)(void *ctx, size_t start, size_t end,
 			       const char *text, size_t len);
 
+/* What the file-level step (struct tg_lang_fix's file) is told of one
+ * finding, and tells back. */
+enum tg_lang_fix_state {
+	TG_LANG_FIX_KEPT,    /* left before use was asked: kept as written */
+	TG_LANG_FIX_DONE,    /* rewritten (by use, or by the file step) */
+	TG_LANG_FIX_REFUSED, /* use said why not: the file step may fix it */
+};
+
+struct tg_lang_fix_use {
+	enum tg_lang_fix_state state; /* the step turns REFUSED into DONE */
+	const char *to;		      /* REFUSED: the name use was given */
+	const char *why; /* REFUSED: use's reason; the step may set its own
+			    (static) */
+};
+
 /* The rewrite hooks of audit --fix (issue 27) for one language; a
  * language without them has fix NULL. What to write comes from the
  * table (the entry's "fix"), never from the hooks: they only know the
@@ -53,6 +68,16 @@ struct tg_lang_fix {
 	/* How many lexical errors src[0..len) holds (0: it tokenizes
 	 * cleanly): a fixed buffer may not have more than its original. */
 	size_t (*lex_errors)(const char *src, size_t len);
+	/* The file-level step, or NULL: once use was asked of every
+	 * finding of src[0..len) (f[0..n), u[k] for f[k]; path names the
+	 * file), the edits of the fixes a whole file decides together (a
+	 * use through a name an import binds, the import left unused, the
+	 * import a rewritten use needs) through add, each finding it fixes
+	 * turned DONE. Its edits conflict with none of its own. 0, or what
+	 * add returned. */
+	int (*file)(const char *src, size_t len, const char *path,
+		    const struct tg_audit_finding *f, struct tg_lang_fix_use *u,
+		    size_t n, tg_lang_fix_add add, void *ctx);
 	/* The check after fixing, per use fixed: the text of finding f of
 	 * src[0..len) is now fixed[at..at_end) of the fixed buffer
 	 * fixed[0..flen) (whatever name the edits wrote there). NULL when

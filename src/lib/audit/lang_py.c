@@ -1,5 +1,5 @@
 /* lang_py.c - the audit language Python: .py and .pyi files, the Python
- * analyzer (audit_py) and its rewrites (audit/py/fix.c)
+ * analyzer (audit_py) and its rewrites (audit/py/fix.c, fix_import.c)
  * SPDX-License-Identifier: MIT
  */
 #include "lib/audit/lang.h"
@@ -30,6 +30,7 @@ analyze(const void *ix, const char *src, size_t len, const char *path,
 static const struct tg_lang_fix fix = {
     .use = tg_audit_py_fix_use,
     .lex_errors = tg_audit_py_lex_errors,
+    .file = tg_audit_py_fix_file,
     .check = tg_audit_py_fix_check,
 };
 

@@ -34,14 +34,28 @@ struct pending {
 	size_t first; /* the finding's first edit in p->edits */
 };
 
+#define DUP_WINDOW 16
+
 static int
 add_edit(void *ctx, size_t start, size_t end, const char *text, size_t len)
 {
 	struct pending *pd = ctx;
 	struct tg_plan *p = pd->p;
-	char *copy = malloc(len + 1);
+	char *copy;
+	size_t k;
 	int rc;
 
+	/* an edit identical to one kept (the keyword two behaviours of one
+	 * call insert) is kept once: tg_edit_normalize would drop the copy
+	 * and its text would be lost. Such findings are neighbours (one
+	 * call, findings in source order): the last DUP_WINDOW edits are
+	 * looked at, so that planning stays O(n log n) */
+	for (k = pd->first; k-- > 0 && pd->first - k <= DUP_WINDOW;)
+		if (p->edits[k].start == start && p->edits[k].end == end &&
+		    p->edits[k].len == len &&
+		    memcmp(p->edits[k].text, text, len) == 0)
+			return 0;
+	copy = malloc(len + 1);
 	if (!copy)
 		return TG_ENOMEM;
 	memcpy(copy, text, len);
@@ -205,6 +219,36 @@ kept_conflict(const struct kept *kp, const struct tg_edit *e)
 		   kept_nins(kp, kept_rank(kp, e->start, 1));
 }
 
+/* What a fix that keeps the name needs at the floor: the entry of the
+ * keyword it inserts, named after the entry's id or its callee's
+ * (torch.load.weights_only for the behaviour
+ * torch.load.weights_only_futurewarning inserting weights_only=False)
+ * where the table has one; else the entry itself. */
+static const struct tg_api *
+keyword_entry(const struct tg_table *t, const struct tg_api *a)
+{
+	const struct tg_api_fix *x = &a->fix;
+	const struct tg_api *found = NULL;
+	const char *eq, *dot = strrchr(a->id, '.');
+	char name[256];
+	int n;
+
+	if (!x->insert || !x->insert_kw || !(eq = strchr(x->insert, '=')))
+		return a;
+	n = snprintf(name, sizeof(name), "%s.%.*s", a->id,
+		     (int)(eq - x->insert), x->insert);
+	if (n > 0 && (size_t)n < sizeof(name))
+		found = tg_table_find(t, name);
+	if (!found && dot) {
+		n = snprintf(name, sizeof(name), "%.*s.%.*s",
+			     (int)(dot - a->id), a->id, (int)(eq - x->insert),
+			     x->insert);
+		if (n > 0 && (size_t)n < sizeof(name))
+			found = tg_table_find(t, name);
+	}
+	return found ? found : a;
+}
+
 /* Decide finding k. */
 static int
 plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
@@ -235,7 +279,8 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = "no rewrites for this language yet";
 		return 0;
 	}
-	repl = x->to ? tg_table_find(o->table, x->to) : f->api;
+	repl = x->to ? tg_table_find(o->table, x->to)
+		     : keyword_entry(o->table, f->api);
 	if (!repl) {
 		u->why = "the replacement is not in the table";
 		return 0;
@@ -273,6 +318,7 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	if (why) {
 		drop_edits(p, pd.first);
 		u->why = why;
+		u->refused_to = repl->id;
 		return 0;
 	}
 	/* FIXED until an edit conflicts with one kept before
@@ -321,6 +367,71 @@ drop_conflicts(struct tg_plan *p, const size_t *nth)
 			p->edits[w++] = p->edits[i];
 	p->nedits = w;
 	return 0;
+}
+
+/* The language's file-level step (issue 27's import forms, in
+ * audit/py/fix_import.c for Python): it is told what became of each
+ * finding and may fix those the use hook refused. Its edits are checked
+ * together against the ones kept before (and each other), and kept or
+ * dropped together. */
+static int
+plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
+	       size_t len, const char *path)
+{
+	size_t k, i, n = p->before.r.nfindings;
+	struct tg_lang_fix_use *fu;
+	struct pending pd;
+	struct kept kp;
+	int rc, any = 0, bad = 0;
+
+	for (k = 0; k < n && !any; k++)
+		any = p->uses[k].refused_to != NULL;
+	if (!L->fix->file || !any)
+		return 0;
+	if (!(fu = calloc(n, sizeof(*fu))))
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++) {
+		const struct tg_plan_use *u = &p->uses[k];
+
+		fu[k].state = u->outcome == TG_PLAN_FIXED ? TG_LANG_FIX_DONE
+			      : u->refused_to		  ? TG_LANG_FIX_REFUSED
+							  : TG_LANG_FIX_KEPT;
+		fu[k].to = u->refused_to;
+		fu[k].why = u->why;
+	}
+	pd.p = p;
+	pd.first = p->nedits;
+	rc = L->fix->file(src, len, path, p->before.r.findings, fu, n, add_edit,
+			  &pd);
+	if (!rc && p->nedits > pd.first) {
+		rc = kept_init(&kp, p->edits, p->nedits);
+		for (i = 0; !rc && i < pd.first; i++)
+			kept_add(&kp, &p->edits[i]);
+		for (i = pd.first; !rc && i < p->nedits && !bad; i++) {
+			bad = kept_conflict(&kp, &p->edits[i]);
+			kept_add(&kp, &p->edits[i]);
+		}
+		kept_release(&kp);
+	}
+	if (rc || bad)
+		drop_edits(p, pd.first);
+	for (k = 0; !rc && k < n; k++) {
+		struct tg_plan_use *u = &p->uses[k];
+
+		if (!u->refused_to)
+			continue;
+		if (fu[k].state == TG_LANG_FIX_DONE && bad)
+			u->why = "overlaps another fix";
+		else if (fu[k].state == TG_LANG_FIX_DONE) {
+			u->outcome = TG_PLAN_FIXED;
+			u->to = u->refused_to;
+			u->why = NULL;
+			u->by_file = 1;
+		} else
+			u->why = fu[k].why;
+	}
+	free(fu);
+	return rc;
 }
 
 /* Entries' pointers, sorted, to count uses by entry in O(log n). */
@@ -410,7 +521,7 @@ check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
 		const struct tg_audit_finding *f = &b->findings[k];
 		size_t lo = 0, hi = n, e;
 
-		if (p->uses[k].outcome != TG_PLAN_FIXED)
+		if (p->uses[k].outcome != TG_PLAN_FIXED || p->uses[k].by_file)
 			continue;
 		while (lo < hi) { /* how many edits end at or before f */
 			size_t mid = lo + (hi - lo) / 2;
@@ -526,6 +637,8 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 	free(nth);
 	nth = NULL;
 	if (rc)
+		goto oom;
+	if (L->fix && (rc = plan_file_step(p, L, src, len, path)))
 		goto oom;
 	if (p->nedits) {
 		n = p->nedits;

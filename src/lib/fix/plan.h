@@ -7,7 +7,9 @@
  * decides: fixed (its edits, from its language's rewrite hook and its
  * table entry's "fix"), left with a reason, or hidden (an unsafe fix
  * without unsafe). A fix whose replacement is not available at the
- * floor is left. The fixed buffer is then analyzed again: it must hold
+ * floor is left. Then the language's file-level step may fix the uses
+ * its use hook refused that a whole file decides (an import's). The
+ * fixed buffer is then analyzed again: it must hold
  * no more lexical errors than the original, each fixed use must read
  * back where the edits moved it (the language's check: for Python, one
  * dotted name there, whatever name was written, and, where an argument
@@ -44,6 +46,10 @@ struct tg_plan_use {
 	const char *why; /* LEFT: a static string, or why_owned */
 	char *why_owned;
 	const char *to; /* FIXED: the name written (borrowed) */
+	/* LEFT because the language's use hook said why: the name it was
+	 * given, for the file-level step (struct tg_lang_fix's file) */
+	const char *refused_to;
+	int by_file; /* FIXED by the file-level step (no per-use check) */
 };
 
 struct tg_plan_opts {

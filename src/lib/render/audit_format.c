@@ -274,6 +274,52 @@ json_cached(struct tg_audit_writer *wr, int what, const void *key, int a,
 	w->level[w->depth - 1].n += f->members;
 }
 
+static int
+has_fix(const struct tg_audit_fix *x)
+{
+	return x && x->nedits;
+}
+
+/* "fix": null, or {"applicability", "message", "edits": [{"start":
+ * {"line", "column"}, "end": {...}, "content"}]}, as ruff writes its
+ * fixes. */
+static void
+json_fix(struct tg_jsonw *w, const struct tg_audit_fix *x)
+{
+	size_t k;
+
+	tg_jsonw_key(w, "fix");
+	if (!has_fix(x)) {
+		tg_jsonw_null(w);
+		return;
+	}
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_kstr(w, "applicability", x->unsafe ? "unsafe" : "safe");
+	tg_jsonw_kstr(w, "message", x->message);
+	tg_jsonw_key(w, "edits");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	for (k = 0; k < x->nedits; k++) {
+		const struct tg_audit_edit *e = &x->edits[k];
+
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_key(w, "start");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kint(w, "line", (long long)e->line);
+		tg_jsonw_kint(w, "column", (long long)e->column);
+		tg_jsonw_end(w);
+		tg_jsonw_key(w, "end");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kint(w, "line", (long long)e->end_line);
+		tg_jsonw_kint(w, "column", (long long)e->end_column);
+		tg_jsonw_end(w);
+		tg_jsonw_key(w, "content");
+		tg_jsonw_strn(w, e->text, e->len);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+}
+
 static void
 json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 {
@@ -294,6 +340,7 @@ json_finding(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 		json_state(w, it);
 	tg_jsonw_kstr(w, "text", f->text);
 	tg_jsonw_kbool(w, "fails", it->fails);
+	json_fix(w, it->fix);
 	tg_jsonw_end(w);
 }
 
@@ -547,6 +594,61 @@ sarif_begin(struct tg_jsonw *w)
 	tg_jsonw_array(w, TG_JSONW_BLOCK);
 }
 
+/* "fixes": the finding's fix, its edits as one artifact's
+ * replacements: deletedRegion (an insertion's is empty: its end column
+ * is its start column) and insertedContent. Columns count bytes, as the
+ * results' regions do. */
+static void
+sarif_fixes(struct tg_jsonw *w, struct tg_buf *tmp, const char *path,
+	    const struct tg_audit_fix *x)
+{
+	size_t k;
+
+	tg_jsonw_key(w, "fixes");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "description");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_buf_clear(tmp);
+	tg_buf_addf(tmp, "%s: %s", x->unsafe ? "unsafe" : "safe", x->message);
+	tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "artifactChanges");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	tg_jsonw_object(w, TG_JSONW_BLOCK);
+	tg_jsonw_key(w, "artifactLocation");
+	tg_jsonw_object(w, TG_JSONW_FLOW);
+	tg_buf_clear(tmp);
+	uri(tmp, path);
+	tg_jsonw_kstr(w, "uri", scratch(tmp, w->out));
+	tg_jsonw_end(w);
+	tg_jsonw_key(w, "replacements");
+	tg_jsonw_array(w, TG_JSONW_BLOCK);
+	for (k = 0; k < x->nedits; k++) {
+		const struct tg_audit_edit *e = &x->edits[k];
+
+		tg_jsonw_object(w, TG_JSONW_BLOCK);
+		tg_jsonw_key(w, "deletedRegion");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_kint(w, "startLine", (long long)e->line);
+		tg_jsonw_kint(w, "startColumn", (long long)e->column);
+		tg_jsonw_kint(w, "endLine", (long long)e->end_line);
+		tg_jsonw_kint(w, "endColumn", (long long)e->end_column);
+		tg_jsonw_end(w);
+		tg_jsonw_key(w, "insertedContent");
+		tg_jsonw_object(w, TG_JSONW_FLOW);
+		tg_jsonw_key(w, "text");
+		tg_jsonw_strn(w, e->text, e->len);
+		tg_jsonw_end(w);
+		tg_jsonw_end(w);
+	}
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+	tg_jsonw_end(w);
+}
+
 static void
 sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 {
@@ -574,6 +676,8 @@ sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_jsonw_kstr(w, "kind", it->f->kind);
 	tg_jsonw_kbool(w, "guarded", it->f->guard == TG_AUDIT_GUARDED);
 	tg_jsonw_end(w);
+	if (has_fix(it->fix))
+		sarif_fixes(w, tmp, it->path, it->fix);
 	tg_jsonw_end(w);
 }
 

@@ -32,6 +32,9 @@ struct tg_audit_item {
 	const struct tg_audit_finding *f;
 	enum tg_audit_rank rank;
 	int fails; /* in code, not guarded, at or above --min-status */
+	/* JSON and SARIF: the fix it offers (fix/offer), or NULL or one
+	 * without edits: none */
+	const struct tg_audit_fix *fix;
 };
 
 struct tg_audit_dead {

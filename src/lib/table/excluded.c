@@ -157,7 +157,7 @@ tg_excluded_parse(struct tg_excluded *x, const char *text, size_t len,
 {
 	static const char *const top[] = {"schema_version", "description",
 					  "excluded", NULL};
-	struct tg_tload L = {text, len, name, err, {{NULL, 0}}, 0, NULL, 0};
+	struct tg_tload L = {text, len, name, err, {{NULL, 0}}, 0, NULL, 1};
 	struct tg_json *root = NULL;
 	const struct tg_json *it, *v;
 	size_t n = 0, pos = 0, line, col;

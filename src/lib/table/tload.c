@@ -161,6 +161,8 @@ tg_tload_check_keys(struct tg_tload *L, const struct tg_json *obj,
 	if (!tg_json_is_object(obj))
 		return tg_tload_fail(L, "%s must be an object",
 				     what ? what : "it");
+	if (!L->strict)
+		return 0;
 	for (it = tg_json_child(obj); it; it = tg_json_next(it)) {
 		const char *key = tg_json_key(it);
 

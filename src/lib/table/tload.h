@@ -32,7 +32,10 @@ struct tg_tload {
 	struct tg_tload_step path[TG_TLOAD_DEPTH];
 	int depth;
 	const char *entry; /* id of the entry being read, for messages */
-	int patterns;	   /* compile every pattern to check it */
+	/* 1: compile every pattern and check every object's keys; 0: the
+	 * built-in table, which make check loads strictly from
+	 * data/apis.json (table-schema.sh) */
+	int strict;
 };
 
 /* Fail with the position of the value at L's path: TG_EINVAL. */

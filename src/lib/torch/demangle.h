@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: MIT
  *
  * Itanium C++ ABI names ("_ZN3c106detail14torchCheckFail...") demangled
- * with GCC's runtime (libstdc++'s __cxa_demangle) where configure found
- * it; without it, names stay mangled.
+ * with GCC's runtime (libstdc++'s __cxa_demangle), opened when first
+ * needed or linked (configure --with-demangler); without it, names stay
+ * mangled.
  */
 #ifndef TG_LIB_TORCH_DEMANGLE_H
 #define TG_LIB_TORCH_DEMANGLE_H
@@ -13,7 +14,8 @@
  * memory ran out. */
 char *tg_demangle(const char *sym);
 
-/* The demangler built in ("libstdc++ __cxa_demangle"), or NULL. */
+/* The demangler ("libstdc++ __cxa_demangle"), or NULL when none was
+ * built in or it cannot be opened. */
 const char *tg_demangle_library(void);
 
 #endif

@@ -286,6 +286,30 @@ has_space(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether t[0..n) is id's package, one or more names more, and id's
+ * last name (torch.cuda.amp.autocast_mode.autocast for
+ * torch.cuda.amp.autocast), names and dots only. */
+static int
+through_submodule(const char *t, size_t n, const char *id)
+{
+	const char *dot = strrchr(id, '.');
+	size_t pl, ll, k;
+
+	if (!dot)
+		return 0;
+	pl = (size_t)(dot - id) + 1; /* "torch.cuda.amp." */
+	ll = strlen(dot);	     /* ".autocast" */
+	if (n <= pl + ll || memcmp(t, id, pl) != 0 ||
+	    memcmp(t + n - ll, dot, ll) != 0)
+		return 0;
+	for (k = pl; k < n - ll; k++)
+		if (!(t[k] == '.' || t[k] == '_' ||
+		      (t[k] >= '0' && t[k] <= '9') ||
+		      ((t[k] | 32) >= 'a' && (t[k] | 32) <= 'z')))
+			return 0;
+	return t[pl] != '.' && t[n - ll - 1] != '.';
+}
+
 int
 tg_audit_py_fix_use(const char *src, size_t len,
 		    const struct tg_audit_finding *f, const char *to,
@@ -296,8 +320,6 @@ tg_audit_py_fix_use(const char *src, size_t len,
 	const struct tg_api_fix *x = &f->api->fix;
 	const char *id = f->api->id;
 	size_t idlen = strlen(id);
-	struct call c;
-	int rc, is_call;
 
 	*why = NULL;
 	if (f->in != TG_AUDIT_IN_CODE) {
@@ -319,8 +341,20 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		*why = "the use's text is not known";
 		return 0;
 	}
-	if (f->end - f->start != idlen ||
-	    memcmp(src + f->start, id, idlen) != 0) {
+	if (through_submodule(src + f->start, f->end - f->start, id)) {
+		/* the entry's own object through the submodule that
+		 * defines it (torch.cuda.amp.autocast_mode.autocast): the
+		 * whole text is the entry's name */
+		if (f->start > 0 && src[f->start - 1] == '.') {
+			*why = "an attribute of something else: not fixable";
+			return 0;
+		}
+		return tg_audit_py_fix_span(src, len, f, to, add, ctx, why);
+	}
+	/* a fix that keeps the name (a behaviour's keyword inserted)
+	 * reads the call after it, however the name is spelled */
+	if (x->to && (f->end - f->start != idlen ||
+		      memcmp(src + f->start, id, idlen) != 0)) {
 		*why = f->end - f->start < 6 ||
 			       memcmp(src + f->start, "torch.", 6) != 0
 			   ? "import form not fixable yet (an alias or a "
@@ -336,6 +370,49 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		*why = "an attribute of something else: not fixable";
 		return 0;
 	}
+	return tg_audit_py_fix_span(src, len, f, x->to ? to : NULL, add, ctx,
+				    why);
+}
+
+int
+tg_audit_py_fix_is_store(const char *src, size_t len, size_t end)
+{
+	static const char *const aug[] = {
+	    "+=", "-=", "*=", "/=",  "//=", "%=",  "@=",
+	    "&=", "|=", "^=", ">>=", "<<=", "**=", NULL};
+	size_t k;
+
+	while (end < len && (src[end] == ' ' || src[end] == '\t'))
+		end++;
+	if (end >= len)
+		return 0;
+	if (src[end] == '=')
+		return end + 1 >= len || src[end + 1] != '=';
+	for (k = 0; aug[k]; k++)
+		if (len - end >= strlen(aug[k]) &&
+		    memcmp(src + end, aug[k], strlen(aug[k])) == 0)
+			return 1;
+	return 0;
+}
+
+int
+tg_audit_py_fix_span(const char *src, size_t len,
+		     const struct tg_audit_finding *f, const char *name,
+		     int (*add)(void *ctx, size_t start, size_t end,
+				const char *text, size_t len),
+		     void *ctx, const char **why)
+{
+	const struct tg_api_fix *x = &f->api->fix;
+	struct call c;
+	int rc, is_call;
+
+	*why = NULL;
+	if (tg_audit_py_fix_is_store(src, len, f->end)) {
+		/* a monkeypatch (F.upsample = wrap(F.upsample)): the name
+		 * assigned is the old one's, whatever its replacement */
+		*why = "an assignment to the name: not fixable";
+		return 0;
+	}
 	is_call = 0;
 	if (x->insert && f->in_fstring && strpbrk(x->insert, "'\"\\")) {
 		/* before Python 3.12 a field may hold neither the string's
@@ -345,6 +422,11 @@ tg_audit_py_fix_use(const char *src, size_t len,
 		       "Python 3.12 there";
 		return 0;
 	}
+	if (x->insert && name && strcmp(f->kind, "annotation") == 0)
+		/* a type names the class, no call: the name alone
+		 * (Optional[torch.amp.GradScaler], which the old class
+		 * derives from) */
+		return add(ctx, f->start, f->end, name, strlen(name));
 	if (x->insert && strcmp(f->kind, "call") != 0 &&
 	    strcmp(f->kind, "decorator") != 0 &&
 	    strcmp(f->kind, "annotation") != 0) {
@@ -378,12 +460,12 @@ tg_audit_py_fix_use(const char *src, size_t len,
 	if (x->insert && !is_call) {
 		/* a bare decorator: NAME(TEXT), the name and the call as
 		 * two edits (the check after fixing finds the name's end) */
-		rc = add(ctx, f->start, f->end, to, strlen(to));
+		rc = name ? add(ctx, f->start, f->end, name, strlen(name)) : 0;
 		return rc ? rc
 			  : add3(add, ctx, f->end, f->end, "(", x->insert, ")");
 	}
-	if (x->to) {
-		rc = add(ctx, f->start, f->end, to, strlen(to));
+	if (name) {
+		rc = add(ctx, f->start, f->end, name, strlen(name));
 		if (rc)
 			return rc;
 	}
