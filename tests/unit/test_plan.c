@@ -219,7 +219,7 @@ main(void)
 		const char *call = "import torch\nS = torch.a(a)\n";
 		const char *good = "import torch\nS = torch.b(\"k\", a)\n";
 		const char *lost = "import torch\nS = torch.b(\"k\")\n";
-		const char *name = "import torch\nS = torch.a(\"k\", a)\n";
+		const char *name = "import torch\nS = torch. b(\"k\", a)\n";
 		struct tg_audit_finding f;
 		const char *why;
 
@@ -229,36 +229,41 @@ main(void)
 		f.kind = "attribute";
 		f.start = 17;
 		f.end = 24;
-		why = py->fix->check(src, strlen(src), &f, "torch.b", bad,
-				     strlen(bad), 17);
-		CHECK(why && strcmp(why, "a rewritten call does not read back "
-					 "as a call") == 0,
+		why = py->fix->check(src, strlen(src), &f, bad, strlen(bad), 17,
+				     24);
+		CHECK(why && strcmp(why, "an argument inserted into a use that "
+					 "is no call") == 0,
 		      "a name alone, the next line's '(' taken: %s",
 		      why ? why : "(null)");
 		f.kind = "call";
-		why = py->fix->check(call, strlen(call), &f, "torch.b", good,
-				     strlen(good), 17);
+		why = py->fix->check(call, strlen(call), &f, good, strlen(good),
+				     17, 24);
 		CHECK(why == NULL, "a right rewrite passes: %s",
 		      why ? why : "(null)");
-		why = py->fix->check(call, strlen(call), &f, "torch.b", lost,
-				     strlen(lost), 17);
+		why = py->fix->check(call, strlen(call), &f, lost, strlen(lost),
+				     17, 24);
 		CHECK(why && strcmp(why, "a rewritten call's arguments do not "
 					 "read back") == 0,
 		      "an argument lost: %s", why ? why : "(null)");
-		why = py->fix->check(call, strlen(call), &f, "torch.b", name,
-				     strlen(name), 17);
+		why = py->fix->check(call, strlen(call), &f, name, strlen(name),
+				     17, 25);
 		CHECK(why && strcmp(why, "a rewritten name does not read "
 					 "back") == 0,
-		      "the name not rewritten: %s", why ? why : "(null)");
+		      "no dotted name: %s", why ? why : "(null)");
 		/* a fix that keeps the name (torch.c: k=1 inserted): the
 		 * use's own text must read back, whatever the entry's id (a
 		 * behaviour's pseudo-entry is named otherwise) */
 		f.api = tg_table_find(&t, "torch.c");
 		f.end = 25;
-		why = py->fix->check(
-		    "import torch\nS = torch.cc(a)\n", 29, &f, NULL,
-		    "import torch\nS = torch.cc(a, k=1)\n", 34, 17);
+		why = py->fix->check("import torch\nS = torch.cc(a)\n", 29, &f,
+				     "import torch\nS = torch.cc(a, k=1)\n", 34,
+				     17, 25);
 		CHECK(why == NULL, "the name kept: %s", why ? why : "(null)");
+		/* an import statement is rewritten whole: its name may go */
+		f.kind = "import";
+		why = py->fix->check(call, strlen(call), &f, name, strlen(name),
+				     17, 17);
+		CHECK(why == NULL, "an import: %s", why ? why : "(null)");
 	}
 
 	/* unsafe: hidden, then applied */

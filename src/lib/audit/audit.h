@@ -191,8 +191,8 @@ int tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 			 void *ctx);
 const char *tg_audit_py_fix_check(const char *src, size_t len,
 				  const struct tg_audit_finding *f,
-				  const char *to, const char *fixed,
-				  size_t flen, size_t at);
+				  const char *fixed, size_t flen, size_t at,
+				  size_t at_end);
 
 /* audit --fix for C, C++ and CUDA (audit/cxx/fix.c), the hooks of
  * lang_cxx, as tg_audit_py_fix_use and tg_audit_py_lex_errors. */

@@ -78,14 +78,16 @@ struct tg_lang_fix {
 	int (*file)(const char *src, size_t len, const char *path,
 		    const struct tg_audit_finding *f, struct tg_lang_fix_use *u,
 		    size_t n, tg_lang_fix_add add, void *ctx);
-	/* The check after fixing, per use fixed: finding f of src[0..len),
-	 * rewritten to to, now starts at byte at of the fixed buffer
-	 * fixed[0..flen). NULL when it reads back there as the rewrite
-	 * meant (the new name; a call with the inserted argument and
-	 * every other one), else why not (static). NULL: no such check. */
+	/* The check after fixing, per use fixed: the text of finding f of
+	 * src[0..len) is now fixed[at..at_end) of the fixed buffer
+	 * fixed[0..flen) (whatever name the edits wrote there). NULL when
+	 * it reads back as a rewrite may leave it (one name; where an
+	 * argument was inserted, a call with it and every other one),
+	 * else why not (static). NULL: no such check. */
 	const char *(*check)(const char *src, size_t len,
-			     const struct tg_audit_finding *f, const char *to,
-			     const char *fixed, size_t flen, size_t at);
+			     const struct tg_audit_finding *f,
+			     const char *fixed, size_t flen, size_t at,
+			     size_t at_end);
 };
 
 struct tg_lang {

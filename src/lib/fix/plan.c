@@ -519,7 +519,7 @@ check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	}
 	for (k = 0; k < b->nfindings && !*why; k++) {
 		const struct tg_audit_finding *f = &b->findings[k];
-		size_t lo = 0, hi = n;
+		size_t lo = 0, hi = n, e;
 
 		if (p->uses[k].outcome != TG_PLAN_FIXED || p->uses[k].by_file)
 			continue;
@@ -531,9 +531,20 @@ check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
 			else
 				hi = mid;
 		}
-		*why =
-		    L->fix->check(src, len, f, p->uses[k].to, p->fixed.data,
-				  p->fixed.len, f->start + add[lo] - rem[lo]);
+		/* its end: after the edits that start inside the use (its
+		 * name's replacement), before those that start at its end
+		 * (a bare decorator's ')') */
+		for (e = lo, hi = n; e < hi;) {
+			size_t mid = e + (hi - e) / 2;
+
+			if (p->edits[mid].start < f->end)
+				e = mid + 1;
+			else
+				hi = mid;
+		}
+		*why = L->fix->check(src, len, f, p->fixed.data, p->fixed.len,
+				     f->start + add[lo] - rem[lo],
+				     f->end + add[e] - rem[e]);
 	}
 	free(add);
 	free(rem);

@@ -11,10 +11,11 @@
  * its use hook refused that a whole file decides (an import's). The
  * fixed buffer is then analyzed again: it must hold
  * no more lexical errors than the original, each fixed use must read
- * back where the edits moved it (the language's check: for Python, the
- * new dotted name there and, where an argument was inserted, a call
- * whose '(' follows it on its logical line and whose arguments,
- * re-read by the tokenizer, are the original's plus the inserted one),
+ * back where the edits moved it (the language's check: for Python, one
+ * dotted name there, whatever name was written, and, where an argument
+ * was inserted, a call whose '(' follows it on its logical line and
+ * whose arguments, re-read by the tokenizer, are the original's plus
+ * the inserted one),
  * and it must hold none of the fixed uses; else every fix of the file
  * is dropped (reverted, with the reason) and the buffer left as it
  * was. A rewrite that lands in the wrong brackets, drops or merges an

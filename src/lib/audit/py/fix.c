@@ -428,10 +428,11 @@ tg_audit_py_fix_span(const char *src, size_t len,
 		 * derives from) */
 		return add(ctx, f->start, f->end, name, strlen(name));
 	if (x->insert && strcmp(f->kind, "call") != 0 &&
-	    strcmp(f->kind, "decorator") != 0) {
-		/* an attribute, a reference, an annotation: whatever
-		 * follows is no call of the use (a '(' on the next line
-		 * starts another statement) */
+	    strcmp(f->kind, "decorator") != 0 &&
+	    strcmp(f->kind, "annotation") != 0) {
+		/* an attribute, a reference: whatever follows is no call
+		 * of the use (a '(' on the next line starts another
+		 * statement); an annotation is read below */
 		*why = "not a call, and the fix inserts an argument";
 		return 0;
 	}
@@ -457,13 +458,11 @@ tg_audit_py_fix_span(const char *src, size_t len,
 		return 0;
 	}
 	if (x->insert && !is_call) {
-		/* a bare decorator: NAME(TEXT) */
-		if (name)
-			rc = add3(add, ctx, f->start, f->end, name, "(",
-				  x->insert);
-		else
-			rc = add3(add, ctx, f->end, f->end, "(", x->insert, "");
-		return rc ? rc : add(ctx, f->end, f->end, ")", 1);
+		/* a bare decorator: NAME(TEXT), the name and the call as
+		 * two edits (the check after fixing finds the name's end) */
+		rc = name ? add(ctx, f->start, f->end, name, strlen(name)) : 0;
+		return rc ? rc
+			  : add3(add, ctx, f->end, f->end, "(", x->insert, ")");
 	}
 	if (name) {
 		rc = add(ctx, f->start, f->end, name, strlen(name));
@@ -510,29 +509,72 @@ nargs(const struct call *c, const char *text, int *has)
 	return n;
 }
 
+/* Whether s[0..n) is a dotted name: NAME ('.' NAME)*, a NAME of
+ * letters, digits, '_' and bytes >= 0x80, not starting with a digit. */
+static int
+is_dotted(const char *s, size_t n)
+{
+	size_t k;
+	int start = 1;
+
+	if (!n)
+		return 0;
+	for (k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)s[k];
+
+		if (c == '.') {
+			if (start)
+				return 0;
+			start = 1;
+			continue;
+		}
+		if (!(c == '_' || c >= 0x80 || (c >= 'a' && c <= 'z') ||
+		      (c >= 'A' && c <= 'Z') ||
+		      (!start && c >= '0' && c <= '9')))
+			return 0;
+		start = 0;
+	}
+	return !start;
+}
+
 const char *
 tg_audit_py_fix_check(const char *src, size_t len,
-		      const struct tg_audit_finding *f, const char *to,
-		      const char *fixed, size_t flen, size_t at)
+		      const struct tg_audit_finding *f, const char *fixed,
+		      size_t flen, size_t at, size_t at_end)
 {
 	const struct tg_api_fix *x = &f->api->fix;
-	/* the new name, or the use's own text where the fix keeps it (an
-	 * entry for a behaviour has an id of its own, not its text) */
-	const char *name = x->to ? to : src + f->start;
-	size_t nl = x->to ? strlen(to) : f->end - f->start, before = 0, after;
+	size_t before = 0, after;
 	struct call c;
-	int has;
+	int has, was_call = 0;
 
-	if (f->end > len || at > flen || flen - at < nl ||
-	    memcmp(fixed + at, name, nl) != 0)
+	/* an import statement is rewritten whole (a name in it may go):
+	 * the analysis of the fixed text checks it */
+	if (strcmp(f->kind, "import") == 0)
+		return NULL;
+	/* whatever the name became (the entry's new name, the use's own
+	 * text, a name an import binds), it is one dotted name */
+	if (at > at_end || at_end > flen || !is_dotted(fixed + at, at_end - at))
 		return "a rewritten name does not read back";
-	if (!x->insert || strcmp(f->kind, "annotation") == 0)
-		return NULL; /* an annotation is renamed alone */
+	if (!x->insert)
+		return NULL;
+	/* an argument goes only into a call or a decorator: a fix of
+	 * anything else with one inserted it elsewhere (the '(' of the next
+	 * statement) */
+	if (strcmp(f->kind, "annotation") == 0 &&
+	    (f->end > len || read_call(src, len, f->end, &c) != 1))
+		return NULL; /* a type: renamed, nothing inserted */
+	if (strcmp(f->kind, "call") != 0 && strcmp(f->kind, "decorator") != 0 &&
+	    strcmp(f->kind, "annotation") != 0)
+		return "an argument inserted into a use that is no call";
 	/* the call before (none: a bare decorator) and after: the same
 	 * arguments and the inserted one */
-	if (read_call(src, len, f->end, &c) == 1)
+	if (f->end <= len && read_call(src, len, f->end, &c) == 1) {
 		before = nargs(&c, NULL, &has);
-	if (read_call(fixed, flen, at + nl, &c) != 1)
+		was_call = 1;
+	}
+	if (!was_call && strcmp(f->kind, "decorator") != 0)
+		return "a rewritten call does not read back as a call";
+	if (read_call(fixed, flen, at_end, &c) != 1)
 		return "a rewritten call does not read back as a call";
 	after = nargs(&c, x->insert, &has);
 	if (after != before + 1 || !has)
