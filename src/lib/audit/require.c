@@ -405,6 +405,70 @@ stale(const struct tg_require *rq, const struct tg_declaration *d, char *first,
 	return 0;
 }
 
+/* Whether d admits none of the releases the code runs on (at or above
+ * its floor, below its ceiling) while there is at least one, and, where
+ * no ceiling bounds the code, none past the release list either (9999 is
+ * past it): *first and *last name those releases. -1 on ENOMEM. */
+static int
+disjoint(const struct tg_require *rq, const struct tg_declaration *d,
+	 char *first, char *last, size_t cap)
+{
+	size_t k, runs = 0, admitted = 0;
+	const char *r;
+
+	for (k = 0; (r = tg_releases_at(k)) != NULL || !rq->ceiling; k++) {
+		struct tg_version v = TG_VERSION_INIT;
+		int past = r == NULL;
+
+		if (past)
+			r = "9999";
+		if (tg_version_parse(&v, r, strlen(r), NULL))
+			return -1;
+		if ((!rq->floor || tg_version_cmp(&v, &rq->floor->ver) >= 0) &&
+		    (!rq->ceiling ||
+		     tg_version_cmp(&v, &rq->ceiling->ver) < 0)) {
+			if (!past && !runs++)
+				snprintf(first, cap, "%s", r);
+			if (!past)
+				snprintf(last, cap, "%s", r);
+			admitted += allows(d, &v);
+		}
+		tg_version_release(&v);
+		if (past)
+			break;
+	}
+	return runs && !admitted;
+}
+
+/* The problem of a declaration disjoint from the code's range, naming
+ * the code's bound it misses: the ceiling where it asks for releases at
+ * or above it, else the floor. */
+static int
+add_disjoint(struct tg_require *rq, const struct tg_declaration *d,
+	     const char *first, const char *last)
+{
+	const struct tg_require_reason *b = rq->floor;
+	int many = strcmp(first, last) != 0;
+
+	if (rq->ceiling &&
+	    (!rq->floor || (d->has_floor &&
+			    tg_version_cmp(&d->floor, &rq->ceiling->ver) >= 0)))
+		b = rq->ceiling;
+	if (!b)
+		return add_problem(rq, TG_REQUIRE_DISJOINT, d, NULL,
+				   "declared range excludes every torch "
+				   "release: '%s' admits none of %s ... %s "
+				   "(%s)",
+				   d->text, first, last, tg_releases_name());
+	return add_problem(rq, TG_REQUIRE_DISJOINT, d, NULL,
+			   "declared range excludes every torch the code "
+			   "runs on: '%s' admits none of %s%s%s (%s), the "
+			   "code needs %s (%s at %s:%zu)",
+			   d->text, first, many ? " ... " : "",
+			   many ? last : "", tg_releases_name(),
+			   rq->requirement, FIRST_USE(b));
+}
+
 static int
 check_one(struct tg_require *rq, const struct tg_declaration *d)
 {
@@ -412,6 +476,14 @@ check_one(struct tg_require *rq, const struct tg_declaration *d)
 	size_t n;
 	int rc = 0;
 
+	if (!rq->nconflicts) {
+		int none = disjoint(rq, d, first, last, sizeof(first));
+
+		if (none < 0)
+			return TG_ENOMEM;
+		if (none)
+			return add_disjoint(rq, d, first, last);
+	}
 	if (rq->floor && !d->has_floor)
 		rc = add_problem(rq, TG_REQUIRE_FLOOR_MISSING, d, NULL,
 				 "no floor: '%s' allows any torch, but the "
@@ -525,6 +597,8 @@ tg_require_problem_name(enum tg_require_problem_kind k)
 		return "floor-over-tight";
 	case TG_REQUIRE_DISAGREE:
 		return "disagree";
+	case TG_REQUIRE_DISJOINT:
+		return "disjoint";
 	case TG_REQUIRE_ADVISORY:
 		return "advisory";
 	case TG_REQUIRE_ADVISORY_SEVERE:

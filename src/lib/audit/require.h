@@ -77,6 +77,9 @@ enum tg_require_problem_kind {
 	TG_REQUIRE_CEILING_STALE,
 	TG_REQUIRE_FLOOR_TIGHT, /* information, not a failure */
 	TG_REQUIRE_DISAGREE,
+	/* admits no release the code runs on (the others are then not
+	 * judged for that declaration) */
+	TG_REQUIRE_DISJOINT,
 	/* the floor admits releases an advisory affects
 	 * (audit/advisory_check): on an API the code uses, a problem;
 	 * severe, the code using none of its APIs, information */
@@ -136,7 +139,7 @@ int tg_require_add_problem(struct tg_require *rq,
  * TG_REQUIRE_ADVISORY_SEVERE). */
 int tg_require_problem_fails(const struct tg_require_problem *p);
 /* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
- * "ceiling-stale", "floor-over-tight", "disagree", "advisory",
+ * "ceiling-stale", "floor-over-tight", "disagree", "disjoint", "advisory",
  * "advisory-severe". */
 const char *tg_require_problem_name(enum tg_require_problem_kind k);
 
