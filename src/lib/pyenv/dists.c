@@ -215,10 +215,6 @@ add_req(struct tg_dist *d, char *r)
 {
 	if (!r)
 		return TG_ENOMEM;
-	if (d->nrequires >= TG_DISTS_REQ_MAX) {
-		free(r);
-		return 0;
-	}
 	if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires)) {
 		free(r);
 		return TG_ENOMEM;
@@ -341,8 +337,6 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	if (!d->name || !d->version || !d->canon)
 		goto oom;
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
-		if (d->nrequires >= TG_DISTS_REQ_MAX)
-			break;
 		if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires))
 			goto oom;
 		d->requires[d->nrequires] = tg_str_ndup(v, strlen(v));

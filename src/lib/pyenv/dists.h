@@ -17,9 +17,11 @@
 #include "lib/util/err.h"
 #include "lib/pyenv/syspath.h"
 
-/* Most distributions kept, and most Requires-Dist lines per one. */
+/* Most distributions kept. Requires-Dist lines have no count of their
+ * own: the metadata's header block (TG_META_HEAD_MAX bytes, at most
+ * 100000 fields) and requires.txt's size bound them, and every one is
+ * checked (a count cap once dropped the 4,097th without a word). */
 #define TG_DISTS_MAX 20000
-#define TG_DISTS_REQ_MAX 4096
 
 struct tg_dist {
 	char *name;	 /* Name: as written */
