@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "lib/pep/marker.h"
+#include "lib/pep/name.h"
 #include "lib/pyenv/interp.h"
 
 static const struct {
@@ -642,6 +643,100 @@ interp_full_version(void)
 	rmdir(dir);
 }
 
+/* tg_marker_extra_literals: which markers read "extra" only in == and
+ * != against strings, and for those the property envcheck relies on:
+ * every extra that is none of the literals evaluates as "" does. */
+static const struct {
+	const char *marker;
+	int simple;
+	const char *lits; /* space-separated, in order */
+} extra_lits[] = {
+    {"os_name == \"posix\"", 1, ""},
+    {"extra == \"Foo_Bar\"", 1, "foo-bar"},
+    {"\"gpu\" == extra or extra != 'cpu'", 1, "gpu cpu"},
+    {"(extra == \"a\" and (os_name == \"posix\" or extra == \"b\"))", 1, "a b"},
+    {"extra == \"a\" and sys_platform == \"linux\"", 1, "a"},
+    {"extra == \"\"", 0, ""},
+    {"extra in \"abc\"", 0, ""},
+    {"\"a\" not in extra", 0, ""},
+    {"extra >= \"a\"", 0, ""},
+    {"extra == extra", 0, ""},
+    {"extra == os_name", 0, ""},
+    {"os_name == \"posix\" or (extra ~= \"1.0\")", 0, ""},
+};
+
+static void
+test_extra_literals(void)
+{
+	static const char *const extras[] = {
+	    "", "a", "b", "c", "foo-bar", "Foo.Bar", "gpu", "cpu", "x"};
+	struct tg_err err = TG_ERR_INIT;
+	size_t k, j, n;
+
+	for (k = 0; k < sizeof(extra_lits) / sizeof(extra_lits[0]); k++) {
+		struct tg_marker *m = NULL;
+		const char *out[8];
+		char got[128] = "";
+		int simple;
+
+		CHECK(tg_marker_parse(&m, extra_lits[k].marker,
+				      strlen(extra_lits[k].marker), &err) == 0,
+		      "parse '%s': %s", extra_lits[k].marker, err.msg);
+		if (!m)
+			continue;
+		n = 0;
+		simple = tg_marker_extra_literals(m, NULL, &n);
+		CHECK(simple == extra_lits[k].simple, "'%s': simple %d",
+		      extra_lits[k].marker, simple);
+		if (simple) {
+			CHECK(n <= 8, "'%s': %zu literals",
+			      extra_lits[k].marker, n);
+			n = 0;
+			tg_marker_extra_literals(m, out, &n);
+			for (j = 0; j < n && j < 8; j++) {
+				strcat(got, j ? " " : "");
+				strncat(got, out[j], 40);
+			}
+			CHECK_STR(got, extra_lits[k].lits,
+				  extra_lits[k].marker);
+			/* each extra that is none of them: the value of "" */
+			for (j = 0; j < sizeof(extras) / sizeof(extras[0]);
+			     j++) {
+				struct tg_marker_env env = TG_MARKER_ENV_INIT;
+				int r0 = -1, rx = -1;
+				size_t l;
+				char *c = tg_name_canonicalize(extras[j]);
+
+				for (l = 0; c && l < n; l++)
+					if (strcmp(out[l], c) == 0)
+						break;
+				if (c && l == n &&
+				    tg_marker_env_set(&env, "os_name", "posix",
+						      NULL, 0) == 0 &&
+				    tg_marker_env_set(&env, "sys_platform",
+						      "linux", NULL, 0) == 0 &&
+				    tg_marker_evaluate(m, &env, &r0, &err) ==
+					0 &&
+				    tg_marker_env_set(&env, "extra", extras[j],
+						      NULL, 0) == 0 &&
+				    tg_marker_evaluate(m, &env, &rx, &err) == 0)
+					CHECK(r0 == rx,
+					      "'%s': extra '%s' gives %d, "
+					      "\"\" %d",
+					      extra_lits[k].marker, extras[j],
+					      rx, r0);
+				else
+					CHECK(!c || l < n, "'%s' with '%s': %s",
+					      extra_lits[k].marker, extras[j],
+					      err.msg);
+				free(c);
+				tg_marker_env_release(&env);
+			}
+		}
+		tg_marker_free(m);
+	}
+}
+
 int
 main(void)
 {
@@ -653,6 +748,7 @@ main(void)
 			  evaluate[k].want,
 		      "'%s' should be %d (%s)", evaluate[k].marker,
 		      evaluate[k].want, err.msg);
+	test_extra_literals();
 	for (k = 0; k < sizeof(undefined) / sizeof(undefined[0]); k++)
 		CHECK(eval(undefined[k].marker, undefined[k].env, &err) ==
 			  TG_EUNDEF,

@@ -752,6 +752,40 @@ side_missing(const struct side *sd, const struct tg_marker_env *env)
 	return sd->text;
 }
 
+static int
+is_extra(const struct side *sd)
+{
+	return sd->is_var && strcmp(sd->text, "extra") == 0;
+}
+
+int
+tg_marker_extra_literals(const struct tg_marker *m, const char **out, size_t *n)
+{
+	size_t k;
+
+	for (k = 0; k < m->n; k++) {
+		const struct node *nd = &m->nodes[k];
+		const struct side *lit;
+
+		if (nd->kind == N_GROUP) {
+			if (!tg_marker_extra_literals(nd->group, out, n))
+				return 0;
+			continue;
+		}
+		if (nd->kind != N_ITEM ||
+		    (!is_extra(&nd->lhs) && !is_extra(&nd->rhs)))
+			continue;
+		lit = is_extra(&nd->lhs) ? &nd->rhs : &nd->lhs;
+		if (lit->is_var || !*lit->text ||
+		    (strcmp(nd->op, "==") != 0 && strcmp(nd->op, "!=") != 0))
+			return 0;
+		if (out)
+			out[*n] = lit->text;
+		(*n)++;
+	}
+	return 1;
+}
+
 const char *
 tg_marker_missing(const struct tg_marker *m, const struct tg_marker_env *env)
 {

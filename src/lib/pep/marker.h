@@ -64,6 +64,15 @@ int tg_marker_evaluate(const struct tg_marker *m,
 const char *tg_marker_missing(const struct tg_marker *m,
 			      const struct tg_marker_env *env);
 
+/* Whether m reads "extra" only in == and != comparisons with a string
+ * other than "" (either side): then its value is the same for every
+ * extra that is none of those strings (as for ""), and *n counts them
+ * (with repeats) and out, when not NULL, gets them (name-normalised,
+ * borrowed from m). A marker that does not read "extra" is such a
+ * marker with *n 0. */
+int tg_marker_extra_literals(const struct tg_marker *m, const char **out,
+			     size_t *n);
+
 /* The variable name in env (the last one set), or NULL. */
 const struct tg_marker_var *tg_marker_env_get(const struct tg_marker_env *env,
 					      const char *name);

@@ -37,9 +37,15 @@ struct req {
 	size_t seen;	     /* 1 + the extras count it was evaluated for */
 };
 
+/* A set of strings in the order added (v; sorted once complete), with
+ * an open-addressing index of the same pointers (slot, nslot a power of
+ * two, at most half full) so that a lookup is not a scan: a distribution
+ * may be asked for 100,000 extras. */
 struct strset {
 	char **v;
 	size_t n, cap;
+	char **slot;
+	size_t nslot;
 };
 
 struct symset {
