@@ -250,6 +250,30 @@ main(void)
 		  "analyzed t/plain.h [c++]\n",
 		  "file_max");
 	free(got);
+
+	/* the operand's byte bound counts what was read: x.py, too large,
+	 * none (41 bytes would be past 30 at once); y.py 9 and z.cu 18 */
+	o.bytes_max = 30;
+	got = audit(&o, swapped + 1, 1, 0, &rc);
+	CHECK(rc == 0, "bytes_max 30: rc %d", rc);
+	CHECK_STR(got,
+		  "too-large t/a/x.py [python]\n"
+		  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+		  "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n",
+		  "bytes_max 30");
+	free(got);
+	/* 9 + 18 is past 20: the walk stops at z.cu */
+	o.bytes_max = 20;
+	got = audit(&o, swapped + 1, 1, 0, &rc);
+	CHECK_STR(got,
+		  "too-large t/a/x.py [python]\n"
+		  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+		  "skipped t/a/z.cu 'more than 20 bytes'\n"
+		  "unreadable t/a (operand) 'more than 20 bytes of files "
+		  "under 't/a''\n",
+		  "bytes_max 20");
+	free(got);
+	o.bytes_max = 0;
 	o.file_max = 0;
 
 	/* without a torch, the analyzers' results as they are: the

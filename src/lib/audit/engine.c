@@ -83,9 +83,11 @@ struct run {
 	size_t head, next, tail;
 	int closing; /* nothing more will be queued */
 	int failed;  /* the first error: the run stops */
-	/* the bytes of the files the operand's walk handed over so far,
-	 * in order, and whether they went past TG_WALK_BYTES_DEFAULT (as
-	 * the walk bounds them; see TG_WALK_LAZY_FILES) */
+	/* the bytes read from the files the operand's walk handed over so
+	 * far, in order, and whether they went past bytes_max (as the walk
+	 * would bound them; see TG_WALK_LAZY_FILES): a file not read
+	 * counts none, so that sparse giants skipped as too large do not
+	 * spend the bound and hide the files after them */
 	uint64_t bytes;
 	enum { OVER_NOT, OVER_HERE, OVER_PAST } over;
 	pthread_mutex_t mu;
@@ -144,6 +146,8 @@ tg_engine_new(struct tg_engine **out, const struct tg_engine_opts *o,
 	not_source(e->not_source, sizeof(e->not_source));
 	if (!e->o.file_max)
 		e->o.file_max = TG_ENGINE_FILE_MAX;
+	if (!e->o.bytes_max)
+		e->o.bytes_max = TG_WALK_BYTES_DEFAULT;
 	if (o->torch) {
 		rc = tg_judge_init(&e->judge, o->table, o->torch, o->all,
 				   o->min, o->floor, err);
@@ -386,8 +390,8 @@ finish_head(struct run *q)
 		atomic_store(&q->main_waits, 0);
 		pthread_mutex_unlock(&q->mu);
 	}
-	if (j->walked && !q->over) {
-		if (j->size > TG_WALK_BYTES_DEFAULT - q->bytes)
+	if (j->walked && !q->over && !j->read_rc) {
+		if (j->size > q->e->o.bytes_max - q->bytes)
 			q->over = OVER_HERE;
 		else
 			q->bytes += j->size;
@@ -395,7 +399,7 @@ finish_head(struct run *q)
 	if (q->over == OVER_HERE) {
 		/* the file past the bound: the walk stops there */
 		snprintf(msg, sizeof(msg), "more than %" PRIu64 " bytes",
-			 TG_WALK_BYTES_DEFAULT);
+			 q->e->o.bytes_max);
 		note.what = TG_ENGINE_SKIPPED;
 		note.path = j->path;
 		note.msg = msg;
@@ -593,7 +597,7 @@ operand(struct run *q, const char *path)
 		q->over = OVER_NOT;
 		snprintf(buf, sizeof(buf),
 			 "more than %" PRIu64 " bytes of files under '%s'",
-			 TG_WALK_BYTES_DEFAULT, path);
+			 q->e->o.bytes_max, path);
 		return tell(q, TG_ENGINE_UNREADABLE, path, 1, buf);
 	}
 	if (rc == TG_ENOMEM)

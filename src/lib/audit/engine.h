@@ -28,6 +28,7 @@
 #define TG_LIB_AUDIT_ENGINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/audit/audit.h"
 #include "lib/audit/lang.h"
@@ -57,6 +58,10 @@ struct tg_engine_opts {
 	const char *const *excludes;
 	size_t nexcludes;
 	size_t file_max; /* 0: TG_ENGINE_FILE_MAX */
+	/* the bytes read from the files one operand's walk hands over (a
+	 * file not read, too large or unreadable, counts none); past it
+	 * the walk stops. 0: TG_WALK_BYTES_DEFAULT */
+	uint64_t bytes_max;
 	/* threads that analyze, the caller's included: 0 one per online
 	 * CPU (at least 2); 1 only the caller's (no thread is started) */
 	size_t threads;
