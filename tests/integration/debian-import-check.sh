@@ -37,6 +37,18 @@ check_lacks "report" "$out" "UNEXPLAINED"
 check_has "a removal stub" "$out" "removal-stub  torch.solve (table: removed; found): its source raises RuntimeError: This function was deprecated since version 1.9 and is now removed."
 check_has "an optional package" "$out" "optional-dep  torch.testing._internal.common_utils (table: available; not found): import torch.testing._internal.common_utils: ModuleNotFoundError: No module named 'expecttest'"
 check_has "a module this Python cannot import" "$out" "python-too-new torch.distributed._shard.sharded_tensor (table: available; not found)"
+# a package that is only a namespace directory (trixie's setuptools/ of
+# python3-pkg-resources, no python3-setuptools): not installed; a real one is
+mkdir -p "$tmp/ns/tgnsonly/_vendor" "$tmp/ns/tgreal" && : >"$tmp/ns/tgreal/__init__.py"
+ns=$(cd "$tmp" && "$PY" -c 'import importlib.util, sys
+sys.path.insert(0, sys.argv[2])
+s = importlib.util.spec_from_file_location("ic", sys.argv[1])
+m = importlib.util.module_from_spec(s)
+s.loader.exec_module(m)
+print(m.missing_package("tgnsonly")); print(m.missing_package("tgnothere")); print(repr(m.missing_package("tgreal")))' "$IC" "$tmp/ns")
+check_has "a namespace directory only" "$ns" "(tgnsonly is a namespace directory only, $tmp/ns/tgnsonly; no tgnsonly distribution installed)"
+check_has "no such package" "$ns" "(tgnothere not installed)"
+check_has "a regular package is installed" "$ns" "''"
 # the five onnx entries 1.13 defines (issue 30): found, and the table agrees
 n=$("$PY" -c 'import json, sys
 rows = json.load(open(sys.argv[1]))["entries"]

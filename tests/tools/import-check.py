@@ -27,7 +27,10 @@
 #                 error names a torch._C module, or torch.distributed
 #                 says it is not available)
 #   optional-dep  an import of the id's module fails naming a module
-#                 outside torch that this interpreter cannot find, or
+#                 outside torch whose top package this interpreter
+#                 cannot find, or finds only as a namespace directory
+#                 that no installed distribution provides (trixie's
+#                 setuptools/_vendor/ of python3-pkg-resources), or
 #                 says it depends on a package X>=V that is not
 #                 installed or older (torch.utils._cxx_pytree and optree)
 #   python-too-new
@@ -63,14 +66,37 @@ KINDS = {"module", "class", "function", "method", "attribute", "decorator",
 STUB_WORDS = re.compile(r"removed|no longer|deprecated", re.I)
 
 
+def missing_package(top):
+    """Why package top counts as not installed ("" if it is installed):
+    no module top at all, or only a namespace directory that no
+    installed distribution provides (Debian's python3-pkg-resources
+    leaves setuptools/_vendor/ without python3-setuptools)."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return " (%s not installed)" % top
+    if spec.origin not in (None, "namespace"):
+        return ""
+    try:
+        importlib.metadata.version(top)
+        return ""
+    except importlib.metadata.PackageNotFoundError:
+        return " (%s is a namespace directory only, %s; no %s distribution installed)" % (
+            top, ", ".join(spec.submodule_search_locations or []), top)
+
+
 def import_error(mod, e):
     """What an import of mod failing with e says: (class, message)."""
     name = getattr(e, "name", None)
     msg = "%s: %s" % (type(e).__name__, e)
     if isinstance(e, ModuleNotFoundError) and name:
         top = name.split(".")[0]
-        if top != "torch" and importlib.util.find_spec(top) is None:
-            return "optional-dep", msg
+        if top != "torch":
+            why = missing_package(top)
+            if why:
+                return "optional-dep", msg + why
     m = re.search(r"depends on `([A-Za-z0-9_.-]+)>=([0-9.]+)`, which is an optional "
                   r"dependency", str(e))
     if isinstance(e, ImportError) and m:
