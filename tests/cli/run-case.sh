@@ -12,7 +12,9 @@
 # path is written as $TMP in what it printed, and XDG_CACHE_HOME is
 # $TMP/.cache (no cached table unless the case writes one). --update
 # rewrites stdout/stderr/exit from the current binary. --valgrind runs torchgate
-# under valgrind (memcheck, leaks are errors; exit 99 on a finding).
+# under valgrind (memcheck, leaks are errors; exit 99 on a finding) and
+# sets CASE_VALGRIND=1 for the snippet (a case whose timeout guards
+# against a slow regression gives valgrind's copy a longer one).
 set -u
 update=0 vg=0
 while [ $# -gt 2 ]; do
@@ -45,7 +47,7 @@ WRAP
 fi
 stdin=/dev/null
 [ -f "$case_dir/stdin" ] && stdin=$case_dir/stdin
-(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir XDG_CACHE_HOME=$tmp/.cache \
+(cd "$tmp" && LC_ALL=C TORCHGATE=$bin CASE_DIR=$case_dir XDG_CACHE_HOME=$tmp/.cache CASE_VALGRIND=$vg \
 	MKTORCH="$case_dir/../../../tools/mktorch.sh" bash "$case_dir/cmd") \
 	<"$stdin" >"$tmp/.out" 2>"$tmp/.err"
 rc=$?
