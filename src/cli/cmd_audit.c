@@ -581,6 +581,17 @@ fix_file(struct run *run, struct tg_engine_file *f)
 				"%s:%zu:%zu: left: %s: not written: %s\n",
 				f->path, g->line, g->column, g->api->id,
 				unwritten);
+		else if (u->outcome == TG_PLAN_FIXED && u->guarded)
+			fprintf(run->report,
+				"%s:%zu:%zu: %s: %s -> %s, guarded: %s where "
+				"torch has it, else %s%s%s%s\n",
+				f->path, g->line, g->column,
+				diff ? "would fix" : "fixed", g->api->id, u->to,
+				u->guard_repl, g->api->id,
+				!note		     ? ""
+				: g->api->fix.unsafe ? " (unsafe: "
+						     : " (note: ",
+				note ? note : "", note ? ")" : "");
 		else if (u->outcome == TG_PLAN_FIXED)
 			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
 				f->path, g->line, g->column,

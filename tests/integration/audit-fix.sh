@@ -77,21 +77,47 @@ a, b = before_m.run(), after_m.run()
 print("same" if repr(a) == repr(b) else "differ: %r != %r" % (a, b))' 2>&1)
 	check "$c: run() on torch 1.13, before and after" "$got" "same"
 done
-check "cases" "$([ "$ncases" -ge 23 ] && echo yes)" yes
+check "cases" "$([ "$ncases" -ge 25 ] && echo yes)" yes
 check "cases whose JSON and SARIF fixes are checked (16 or more)" "$([ $((ncases - nfile)) -ge 16 ] && echo yes)" yes
-check "cases run on torch 1.13" "$([ "$nrun" -ge 16 ] && echo yes)" yes
+check "cases run on torch 1.13" "$([ "$nrun" -ge 18 ] && echo yes)" yes
 
 # the report: fixed, left with the reason, hidden unsafe fixes
 cp "$corpus/amp-floor-2.4/before.py" "$tmp/r.py"
-out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/r.py" 2>&1)
+cp "$corpus/amp-floor-2.4/before.py" "$tmp/r13.py"
+out=$("$TG" audit --fix --unsafe-fixes --floor 1.13 "$tmp/r13.py" 2>&1)
 check "--fix, something left: exit status" "$?" 1
-check_has "floor too old: the reason" "$out" "left: torch.cuda.amp.custom_fwd: the replacement is newer than the floor (2.4 > 1.13) and no guard form exists yet"
+# replacements newer than the floor: the guarded form (a compat block)
+check_has "floor too old: the guarded form" "$out" "r13.py:9:6: fixed: torch.cuda.amp.custom_fwd -> _torchgate_custom_fwd, guarded: torch.amp.custom_fwd where torch has it, else torch.cuda.amp.custom_fwd"
+check_has "floor too old, unsafe: the guarded form and the note" "$out" "fixed: torch.cuda.amp.grad_scaler.OptState -> _torchgate_OptState, guarded: torch.amp.grad_scaler.OptState where torch has it, else torch.cuda.amp.grad_scaler.OptState (unsafe: private to private"
+check_has "floor too old, *args: the reason" "$out" "left: torch.cuda.amp.GradScaler: the replacement is newer than the floor (2.3 > 1.13) and its guarded form cannot be written: a call with *args"
+check "floor too old: one compat block per entry" "$(grep -c '^try:  # torchgate: compat for torch < ' "$tmp/r13.py")" 5
+expect "floor too old: py_compile" "$PY" -m py_compile "$tmp/r13.py"
 check_has "an alias of the old module: fixed" "$out" "fixed: torch.cuda.amp.autocast -> torch.amp.autocast"
-check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13)"
+check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: an import, or a use through a name one binds"
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
+# the file re-audited: the old names the blocks hold are guarded
+out=$("$TG" audit --floor 1.13 "$tmp/r13.py" 2>&1)
+check_has "re-audited: a block's old name is guarded" "$out" "[guarded by 'try/except ImportError' at line 5]"
+# unguarded in code: only the five uses left (the from-import, *args,
+# **kwargs, device_type passed, custom_bwd as a value)
+check "re-audited: no fixed use left unguarded" "$(echo "$out" | grep -v -e 'guarded by' -e 'mention in' | grep -c ': deprecated: ')" 5
+# a compat name the file uses otherwise: left
+printf 'import torch\n_torchgate_GradScaler = 1\ns = torch.cuda.amp.GradScaler()\n' >"$tmp/taken.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/taken.py" 2>&1)
+check "a compat name taken: exit status" "$?" 0
+check_has "a compat name taken: the reason" "$out" "its guarded form cannot be written: the compat block's name is taken in this file"
+# no leading import to put the block after
+printf 'def f():\n    import torch\n    return torch.cuda.amp.GradScaler()\n' >"$tmp/noimp.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/noimp.py" 2>&1)
+check_has "no leading import: the reason" "$out" "the file does not start with imports, after which the compat block would go"
+# CRLF: the block in the file's newlines
+printf 'import torch\r\n\r\ns = torch.cuda.amp.GradScaler()\r\n' >"$tmp/crlf.py"
+"$TG" audit --fix --floor 1.13 "$tmp/crlf.py" >/dev/null 2>&1
+check "CRLF: the block's newlines" "$(grep -c $'\r$' "$tmp/crlf.py")" "$(wc -l <"$tmp/crlf.py")"
+expect "CRLF: py_compile" "$PY" -m py_compile "$tmp/crlf.py"
 out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
-check_has "hidden unsafe fixes counted (the alias use was fixed at 1.13)" "$out" "1 unsafe fix not applied (pass --unsafe-fixes)"
+check_has "hidden unsafe fixes counted" "$out" "2 unsafe fixes not applied (pass --unsafe-fixes)"
 check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
 check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
 check_has "a from-import with a use left: kept" "$out" "left: torch.cuda.amp.custom_bwd: import kept: a use of the name is left"
@@ -134,7 +160,9 @@ out=$("$TG" audit --diff "$tmp/pkg" 2>&1 >/dev/null)
 check_has "the declared floor" "$out" "floor: 1.13, declared in $tmp/pkg/pyproject.toml:4: torch>=1.13"
 out=$("$TG" audit --diff "$tmp/pkg/src/m.py" 2>&1 >/dev/null)
 check_has "no floor declared: the oldest release" "$out" "floor: 1.0.0, the oldest torch release torchgate knows"
-check_has "no floor declared: autocast left" "$out" "(1.12 > 1.0.0)"
+check_has "no floor declared: autocast's guarded form is unsafe" "$out" "unsafe fix not applied: torch.cpu.amp.autocast"
+out=$("$TG" audit --diff --unsafe-fixes "$tmp/pkg/src/m.py" 2>&1 >/dev/null)
+check_has "no floor declared: autocast guarded" "$out" "would fix: torch.cpu.amp.autocast -> _torchgate_autocast, guarded: torch.amp.autocast where torch has it"
 
 out=$("$TG" audit --diff -q --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
 check "--diff -q: no report" "$out" ""

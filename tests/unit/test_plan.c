@@ -49,6 +49,11 @@ static const char *const entries[][4] = {
      "\"insert\": "
      "null, \"bare\": null, \"note\": \"n\"}"},
     {"torch.e", "1.0", "null", "null"},
+    /* unsafe, its replacement newer than 1.6, no insertion */
+    {"torch.g", "1.0", "\"1.5\"",
+     "{\"applicability\": \"unsafe\", \"to\": \"torch.b\", \"replace\": null, "
+     "\"insert\": "
+     "null, \"bare\": null, \"note\": \"n\"}"},
 };
 
 static char *
@@ -145,14 +150,93 @@ main(void)
 	free(got);
 	free(rev);
 
-	/* the floor lacks the replacement */
-	got = plan(e, &t, "import torch\ntorch.a()\n", "1.6", 0, what,
-		   sizeof(what), &rev);
-	CHECK_STR(got, "import torch\ntorch.a()\n", "left at 1.6");
+	/* the floor lacks the replacement: the guarded form, a compat name
+	 * and its block after the leading imports (a docstring first) */
+	got = plan(e, &t,
+		   "\"\"\"d\"\"\"\nimport torch\n\ntorch.a(1)\ntorch.a(2)\n",
+		   "1.6", 0, what, sizeof(what), &rev);
+	CHECK_STR(got,
+		  "\"\"\"d\"\"\"\nimport torch\n"
+		  "\ntry:  # torchgate: compat for torch < 2.0\n"
+		  "    from torch import b as _torchgate_new_a\n"
+		  "except ImportError:\n"
+		  "    from torch import a as _torchgate_a\n"
+		  "else:\n"
+		  "    def _torchgate_a(*args, **kwargs):\n"
+		  "        return _torchgate_new_a(\"k\", *args, **kwargs)\n"
+		  "\n_torchgate_a(1)\n_torchgate_a(2)\n",
+		  "guarded at 1.6: one block");
+	CHECK_STR(what, "torch.a:fixed; torch.a:fixed", "guarded: outcomes");
+	CHECK(rev == NULL, "guarded: not reverted (%s)", rev ? rev : "");
+	free(rev);
+	/* again: the block's old name is guarded, nothing changes */
+	{
+		char *again =
+		    plan(e, &t, got, "1.6", 0, what, sizeof(what), &rev);
+
+		CHECK_STR(again, got, "guarded, again: unchanged");
+		CHECK(strstr(what, "torch.a:guarded: left as written") &&
+			  !strstr(what, "fixed"),
+		      "guarded, again: %s", what);
+		free(again);
+		free(rev);
+	}
+	/* a use added since: the block reused, not added twice */
+	{
+		size_t n = strlen(got);
+		char *more = malloc(n + 16), *again;
+
+		memcpy(more, got, n);
+		strcpy(more + n, "torch.a(3)\n");
+		again = plan(e, &t, more, "1.6", 0, what, sizeof(what), &rev);
+		more[n] = '\0';
+		strcat(more, "_torchgate_a(3)\n");
+		CHECK_STR(again, more, "a block reused");
+		free(again);
+		free(more);
+		free(rev);
+	}
+	free(got);
+	/* the block's name taken; no leading import; not a call */
+	got = plan(e, &t, "import torch\n_torchgate_a = 1\ntorch.a()\n", "1.6",
+		   0, what, sizeof(what), &rev);
+	CHECK_STR(got, "import torch\n_torchgate_a = 1\ntorch.a()\n",
+		  "a name taken: kept");
 	CHECK_STR(what,
 		  "torch.a:the replacement is newer than the floor (2.0 > "
-		  "1.6) and no guard form exists yet",
-		  "the floor's reason");
+		  "1.6) and its guarded form cannot be written: the compat "
+		  "block's name is taken in this file",
+		  "a name taken: the reason");
+	free(got);
+	free(rev);
+	got = plan(e, &t, "x = 1\nimport torch\ntorch.a()\n", "1.6", 0, what,
+		   sizeof(what), &rev);
+	CHECK(strstr(what, "the file does not start with imports") != NULL,
+	      "no leading import: %s", what);
+	free(got);
+	free(rev);
+	got = plan(e, &t, "import torch\nS = torch.a\n", "1.6", 0, what,
+		   sizeof(what), &rev);
+	CHECK(strstr(what, "cannot be written: not a call") != NULL,
+	      "not a call: %s", what);
+	free(got);
+	free(rev);
+	/* unsafe, guarded: hidden, then the object itself bound */
+	got = plan(e, &t, "import torch\ntorch.g.x\n", "1.6", 0, what,
+		   sizeof(what), &rev);
+	CHECK_STR(what, "torch.g:hidden", "guarded unsafe: hidden");
+	free(got);
+	free(rev);
+	got = plan(e, &t, "import torch\ntorch.g.x\n", "1.6", 1, what,
+		   sizeof(what), &rev);
+	CHECK_STR(got,
+		  "import torch\n"
+		  "\ntry:  # torchgate: compat for torch < 2.0\n"
+		  "    from torch import b as _torchgate_g\n"
+		  "except ImportError:\n"
+		  "    from torch import g as _torchgate_g\n"
+		  "_torchgate_g.x\n",
+		  "guarded unsafe: no insertion, no def");
 	free(got);
 	free(rev);
 

@@ -189,6 +189,20 @@ int tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 			 int (*add)(void *ctx, size_t start, size_t end,
 				    const char *text, size_t len),
 			 void *ctx);
+/* The guarded form (audit/py/fix_guard.c, struct tg_lang_fix's guard
+ * and guard_use in audit/lang.h): the compat block of entry a, whose
+ * fix's replacement repl is newer than the floor, and a use written as
+ * its name. */
+struct tg_lang_guard;
+int tg_audit_py_fix_guard(const char *src, size_t len, const struct tg_api *a,
+			  const struct tg_api *repl, struct tg_lang_guard *g,
+			  const char **why);
+int tg_audit_py_fix_guard_use(const char *src, size_t len,
+			      const struct tg_audit_finding *f,
+			      const char *name,
+			      int (*add)(void *ctx, size_t start, size_t end,
+					 const char *text, size_t len),
+			      void *ctx, const char **why);
 const char *tg_audit_py_fix_check(const char *src, size_t len,
 				  const struct tg_audit_finding *f,
 				  const char *fixed, size_t flen, size_t at,

@@ -55,6 +55,18 @@ struct tg_lang_fix_use {
  * language without them has fix NULL. What to write comes from the
  * table (the entry's "fix"), never from the hooks: they only know the
  * language's syntax. */
+/* The guarded form of a fix whose replacement is newer than the floor
+ * (struct tg_lang_fix's guard): the name the uses are written as, and
+ * the compat block that binds it to the replacement where torch has it
+ * and to the old API where not. */
+struct tg_lang_guard {
+	char name[128]; /* what the uses are written as */
+	char *block;	/* the block's text, inserted at at (owned), or NULL */
+	size_t len;
+	size_t at;
+	int present; /* the file holds that block already: reused */
+};
+
 struct tg_lang_fix {
 	/* The edits that rewrite finding f of src[0..len) (in code, its
 	 * entry with a fix; to the dotted name that replaces the entry's,
@@ -88,6 +100,21 @@ struct tg_lang_fix {
 			     const struct tg_audit_finding *f,
 			     const char *fixed, size_t flen, size_t at,
 			     size_t at_end);
+	/* The guarded form, or NULL (issue 27): for entry a of src[0..len),
+	 * whose fix's replacement repl is newer than the floor, *g (zeroed
+	 * by the caller; its block freed by the caller): the compat name,
+	 * and the block that binds it, where it goes, or that the file
+	 * holds it already. *why (static) when the file cannot take one.
+	 * 0 or TG_ENOMEM. */
+	int (*guard)(const char *src, size_t len, const struct tg_api *a,
+		     const struct tg_api *repl, struct tg_lang_guard *g,
+		     const char **why);
+	/* The edits of finding f's use written as the compat name name (the
+	 * argument the fix inserts is the block's), its shape checked as
+	 * use checks it; *why as use's. */
+	int (*guard_use)(const char *src, size_t len,
+			 const struct tg_audit_finding *f, const char *name,
+			 tg_lang_fix_add add, void *ctx, const char **why);
 };
 
 struct tg_lang {

@@ -32,6 +32,8 @@ static const struct tg_lang_fix fix = {
     .lex_errors = tg_audit_py_lex_errors,
     .file = tg_audit_py_fix_file,
     .check = tg_audit_py_fix_check,
+    .guard = tg_audit_py_fix_guard,
+    .guard_use = tg_audit_py_fix_guard_use,
 };
 
 static const char *const kinds[] = {"Python", NULL};

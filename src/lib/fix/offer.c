@@ -102,19 +102,29 @@ lines_at(const struct lines *l, size_t off, size_t *line, size_t *col)
 }
 
 /* "replace ID with TO and insert ARG (NOTE)", or the parts that
- * apply. */
+ * apply; a guarded fix: "replace ID with NAME, bound by a compat block
+ * to REPL where torch has it (ARG passed), else to ID (NOTE)". */
 static char *
-message(const struct tg_audit_finding *f, const char *to)
+message(const struct tg_audit_finding *f, const char *to,
+	const char *guard_repl)
 {
 	const struct tg_api_fix *x = &f->api->fix;
 	struct tg_buf b = TG_BUF_INIT;
 
-	if (x->replace_from)
+	if (guard_repl) {
+		tg_buf_addf(&b,
+			    "replace %s with %s, bound by a compat block to "
+			    "%s where torch has it",
+			    f->api->id, to, guard_repl);
+		if (x->insert)
+			tg_buf_addf(&b, " (%s passed)", x->insert);
+		tg_buf_addf(&b, ", else to %s", f->api->id);
+	} else if (x->replace_from)
 		tg_buf_addf(&b, "replace %s with %s", x->replace_from,
 			    x->replace_to);
 	else if (x->to)
 		tg_buf_addf(&b, "replace %s with %s", f->api->id, to);
-	if (x->insert)
+	if (x->insert && !guard_repl)
 		tg_buf_addf(&b, "%sinsert %s",
 			    x->to || x->replace_from ? " and " : "", x->insert);
 	if (x->note)
@@ -138,8 +148,8 @@ conflicts(const struct tg_plan *p, const struct collect *c)
 /* Finding k's fix into *x from the edits in c. */
 static int
 offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
-      int unsafe, struct collect *c, struct lines *l, const char *src,
-      size_t len)
+      const char *guard_repl, int unsafe, struct collect *c, struct lines *l,
+      const char *src, size_t len)
 {
 	struct tg_err err = TG_ERR_INIT;
 	size_t k, n = c->n;
@@ -148,7 +158,7 @@ offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
 		return 0; /* overlapping edits of one finding: none offered */
 	if (lines_make(l, src, len) ||
 	    !(x->edits = calloc(n, sizeof(*x->edits))) ||
-	    !(x->message = message(f, to)))
+	    !(x->message = message(f, to, guard_repl)))
 		return TG_ENOMEM;
 	x->unsafe = unsafe;
 	for (k = 0; k < n; k++) {
@@ -163,6 +173,19 @@ offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
 		lines_at(l, c->e[k].end, &d->end_line, &d->end_column);
 		x->nedits++;
 	}
+	return 0;
+}
+
+/* Whether the compat block of guarded use u is one the plan inserts
+ * (not one the file held already). */
+static int
+guard_added(const struct tg_plan *p, const struct tg_plan_use *u)
+{
+	size_t k;
+
+	for (k = 0; k < p->nguards; k++)
+		if (strcmp(p->guards[k].g.name, u->to) == 0)
+			return p->guards[k].g.block != NULL;
 	return 0;
 }
 
@@ -185,8 +208,24 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 		const struct tg_api_fix *x = &f->api->fix;
 		const char *to, *why = NULL;
 
-		if (u->outcome == TG_PLAN_LEFT)
+		if (u->outcome == TG_PLAN_LEFT ||
+		    (u->outcome == TG_PLAN_HIDDEN && u->guard_repl))
 			continue;
+		if (u->guarded) {
+			/* the use's name, and the compat blocks the plan
+			 * inserts (one edit, the same for every such use) */
+			collect_clear(&c);
+			rc = L->fix->guard_use(src, len, f, u->to, collect_add,
+					       &c, &why);
+			if (!rc && !why && p->block.text && guard_added(p, u))
+				rc = collect_add(&c, p->block.start,
+						 p->block.end, p->block.text,
+						 p->block.len);
+			if (!rc && !why)
+				rc = offer(&out[k], f, u->to, u->guard_repl,
+					   x->unsafe, &c, &l, src, len);
+			continue;
+		}
 		/* the name the plan gave the hook: its replacement's id */
 		to = u->outcome == TG_PLAN_FIXED ? u->to
 		     : x->to			 ? x->to
@@ -197,7 +236,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 			continue;
 		if (u->outcome == TG_PLAN_HIDDEN && conflicts(p, &c))
 			continue;
-		rc = offer(&out[k], f, to, x->unsafe, &c, &l, src, len);
+		rc = offer(&out[k], f, to, NULL, x->unsafe, &c, &l, src, len);
 	}
 	collect_clear(&c);
 	free(c.e);

@@ -5,8 +5,8 @@
  * edits of the fixes kept and the fixed buffer with its analysis. The
  * decision for a finding, in order: a mention or a guarded use is left
  * as written; an entry without a fix, or a language without rewrite
- * hooks, is left; a replacement not available at the floor is left (no
- * guard form exists yet); an unsafe fix without unsafe is hidden (only
+ * hooks, is left; a replacement not available at the floor takes the
+ * language's guarded form (plan_guarded), else is left; an unsafe fix without unsafe is hidden (only
  * one that unsafe would apply counts); then the language's hook makes
  * the edits or says why it cannot (a hidden fix's shape is not asked). Fixes whose
  * edits conflict with one kept before are left. Offsets are the
@@ -249,6 +249,83 @@ keyword_entry(const struct tg_table *t, const struct tg_api *a)
 	return found ? found : a;
 }
 
+/* Entry a's guarded form in this file, asked of the language once. */
+static int
+guard_of(struct tg_plan *p, const struct tg_lang *L, const char *src,
+	 size_t len, const struct tg_api *a, const struct tg_api *repl,
+	 struct tg_plan_guard **out)
+{
+	struct tg_plan_guard *g;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < p->nguards; k++)
+		if (p->guards[k].api == a) {
+			*out = &p->guards[k];
+			return 0;
+		}
+	if ((rc = TG_GROW(p->guards, p->nguards + 1, p->capguards)))
+		return rc;
+	g = &p->guards[p->nguards++];
+	memset(g, 0, sizeof(*g));
+	g->api = a;
+	g->repl = repl;
+	rc = L->fix->guard(src, len, a, repl, &g->g, &g->why);
+	/* two entries of one last name would bind one compat name */
+	for (k = 0; !rc && !g->why && k + 1 < p->nguards; k++)
+		if (strcmp(p->guards[k].g.name, g->g.name) == 0)
+			g->why = "another entry's compat block has its name";
+	*out = g;
+	return rc;
+}
+
+/* Finding k, whose replacement repl the floor lacks, in the language's
+ * guarded form: its use written as the compat name, the block added
+ * once per file after every use was decided (plan_blocks). */
+static int
+plan_guarded(struct tg_plan *p, const struct tg_plan_opts *o,
+	     const struct tg_lang *L, const char *src, size_t len, size_t k,
+	     const struct tg_api *repl)
+{
+	const struct tg_audit_finding *f = &p->before.r.findings[k];
+	struct tg_plan_use *u = &p->uses[k];
+	struct tg_plan_guard *g;
+	struct pending pd;
+	const char *why = NULL;
+	int rc;
+
+	if ((rc = guard_of(p, L, src, len, f->api, repl, &g)))
+		return rc;
+	if (!g->why && f->api->fix.unsafe && !o->unsafe) {
+		u->outcome = TG_PLAN_HIDDEN;
+		u->why = "unsafe: pass --unsafe-fixes";
+		u->guard_repl = repl->id;
+		return 0;
+	}
+	pd.p = p;
+	pd.first = p->nedits;
+	why = g->why;
+	if (!why && (rc = L->fix->guard_use(src, len, f, g->g.name, add_edit,
+					    &pd, &why))) {
+		drop_edits(p, pd.first);
+		return rc;
+	}
+	if (why) {
+		drop_edits(p, pd.first);
+		return set_why(
+		    u,
+		    "the replacement is newer than the floor (%s > "
+		    "%s) and its guarded form cannot be written: %s",
+		    repl->introduced.version ? repl->introduced.version : "?",
+		    o->floor->str, why);
+	}
+	u->outcome = TG_PLAN_FIXED;
+	u->to = g->g.name;
+	u->guarded = 1;
+	u->guard_repl = repl->id;
+	return 0;
+}
+
 /* Decide finding k. */
 static int
 plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
@@ -288,6 +365,9 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	if (o->floor) {
 		enum tg_api_status st = tg_api_status(repl, o->floor);
 
+		if (st == TG_API_NOT_YET && x->to && !x->replace_from &&
+		    L->fix->guard && L->fix->guard_use)
+			return plan_guarded(p, o, L, src, len, k, repl);
 		if (st == TG_API_NOT_YET)
 			return set_why(u,
 				       "the replacement is newer than the "
@@ -367,6 +447,98 @@ drop_conflicts(struct tg_plan *p, const size_t *nth)
 			p->edits[w++] = p->edits[i];
 	p->nedits = w;
 	return 0;
+}
+
+/* Drop the fixes made in the guarded form, with why. */
+static void
+drop_guarded(struct tg_plan *p, const char *why)
+{
+	size_t k, i, w = 0;
+
+	for (k = 0; k < p->before.r.nfindings; k++) {
+		struct tg_plan_use *u = &p->uses[k];
+		const struct tg_audit_finding *f = &p->before.r.findings[k];
+
+		if (u->outcome != TG_PLAN_FIXED || !u->guarded)
+			continue;
+		/* its one edit: the use's name, written as u->to */
+		for (i = 0; i < p->nedits; i++)
+			if (p->edits[i].text && p->edits[i].start == f->start &&
+			    p->edits[i].end == f->end &&
+			    strcmp(p->edits[i].text, u->to) == 0) {
+				free((char *)p->edits[i].text);
+				p->edits[i].text = NULL;
+				break;
+			}
+		u->outcome = TG_PLAN_LEFT;
+		u->why = why;
+		u->to = NULL;
+		u->guarded = 0;
+	}
+	for (i = 0; i < p->nedits; i++)
+		if (p->edits[i].text)
+			p->edits[w++] = p->edits[i];
+	p->nedits = w;
+}
+
+/* The compat blocks of the guarded forms a fix kept uses, those the file
+ * lacks, as one insertion (in the order the entries were first used),
+ * kept in p->block too for the reports. */
+static int
+plan_blocks(struct tg_plan *p)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	size_t k, at = 0;
+	struct kept kp;
+	int rc = 0, bad = 0;
+
+	for (k = 0; k < p->before.r.nfindings; k++) {
+		const struct tg_plan_use *u = &p->uses[k];
+		size_t i;
+
+		if (u->outcome != TG_PLAN_FIXED || !u->guarded)
+			continue;
+		for (i = 0; i < p->nguards; i++)
+			if (strcmp(p->guards[i].g.name, u->to) == 0 &&
+			    !p->guards[i].used) {
+				p->guards[i].used = 1;
+				if (p->guards[i].g.block) {
+					at = p->guards[i].g.at;
+					tg_buf_add(&b, p->guards[i].g.block,
+						   p->guards[i].g.len);
+				}
+			}
+	}
+	if (tg_buf_error(&b)) {
+		tg_buf_release(&b);
+		return TG_ENOMEM;
+	}
+	if (!b.len)
+		return 0;
+	p->block.start = p->block.end = at;
+	p->block.len = b.len;
+	p->block.text = tg_buf_detach(&b);
+	if (!p->block.text)
+		return TG_ENOMEM;
+	/* an insertion after the imports conflicts with no use's name; the
+	 * test keeps that so */
+	if ((rc = kept_init(&kp, p->edits, p->nedits)))
+		goto out;
+	for (k = 0; k < p->nedits; k++)
+		kept_add(&kp, &p->edits[k]);
+	bad = kept_conflict(&kp, &p->block);
+out:
+	kept_release(&kp);
+	if (rc)
+		return rc;
+	if (bad) {
+		drop_guarded(p, "the compat block overlaps another fix");
+		free((char *)p->block.text);
+		memset(&p->block, 0, sizeof(p->block));
+		return 0;
+	}
+	return add_edit(&(struct pending){p, p->nedits}, p->block.start,
+			p->block.end, p->block.text, p->block.len);
 }
 
 /* The language's file-level step (issue 27's import forms, in
@@ -470,8 +642,10 @@ count_of(const struct tg_api **v, size_t n, const struct tg_api *a)
 	return lo - first;
 }
 
-/* The entries of r's findings in code (fixed: those of before's fixed
- * uses only), sorted, into *v (owned), their count into *n. */
+/* The entries of r's unguarded findings in code (fixed: those of
+ * before's fixed uses only), sorted, into *v (owned), their count into
+ * *n. A guarded use is never fixed: the old name a compat block holds
+ * under its guard is no use left. */
 static int
 sorted_apis(const struct tg_plan *p, const struct tg_audit_result *r, int fixed,
 	    const struct tg_api ***v, size_t *n)
@@ -484,7 +658,8 @@ sorted_apis(const struct tg_plan *p, const struct tg_audit_result *r, int fixed,
 		return TG_ENOMEM;
 	for (k = 0; k < r->nfindings; k++)
 		if (fixed ? p->uses[k].outcome == TG_PLAN_FIXED
-			  : r->findings[k].in == TG_AUDIT_IN_CODE)
+			  : r->findings[k].in == TG_AUDIT_IN_CODE &&
+				r->findings[k].guard == TG_AUDIT_UNGUARDED)
 			(*v)[(*n)++] = r->findings[k].api;
 	qsort(*v, *n, sizeof(**v), cmp_api);
 	return 0;
@@ -521,7 +696,8 @@ check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
 		const struct tg_audit_finding *f = &b->findings[k];
 		size_t lo = 0, hi = n, e;
 
-		if (p->uses[k].outcome != TG_PLAN_FIXED || p->uses[k].by_file)
+		if (p->uses[k].outcome != TG_PLAN_FIXED || p->uses[k].by_file ||
+		    p->uses[k].guarded)
 			continue;
 		while (lo < hi) { /* how many edits end at or before f */
 			size_t mid = lo + (hi - lo) / 2;
@@ -638,6 +814,8 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 	nth = NULL;
 	if (rc)
 		goto oom;
+	if (p->nguards && (rc = plan_blocks(p)))
+		goto oom;
 	if (L->fix && (rc = plan_file_step(p, L, src, len, path)))
 		goto oom;
 	if (p->nedits) {
@@ -661,6 +839,8 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
 			drop_edits(p, 0);
+			free((char *)p->block.text);
+			memset(&p->block, 0, sizeof(p->block));
 			tg_buf_clear(&p->fixed);
 			tg_engine_file_release(&p->after);
 			p->after = none;
@@ -697,5 +877,9 @@ tg_plan_release(struct tg_plan *p)
 	tg_engine_file_release(&p->before);
 	tg_engine_file_release(&p->after);
 	free(p->reverted);
+	for (k = 0; k < p->nguards; k++)
+		free(p->guards[k].g.block);
+	free(p->guards);
+	free((char *)p->block.text);
 	memset(p, 0, sizeof(*p));
 }

@@ -9,6 +9,9 @@
  * without unsafe). A fix whose replacement is not available at the
  * floor is left. Then the language's file-level step may fix the uses
  * its use hook refused that a whole file decides (an import's). The
+ * A fix whose replacement the floor lacks takes the language's guarded
+ * form where it has one (a compat name, and one block per entry that
+ * binds it, inserted once per file). The
  * fixed buffer is then analyzed again: it must hold
  * no more lexical errors than the original, each fixed use must read
  * back where the edits moved it (the language's check: for Python, one
@@ -52,6 +55,19 @@ struct tg_plan_use {
 	 * given, for the file-level step (struct tg_lang_fix's file) */
 	const char *refused_to;
 	int by_file; /* FIXED by the file-level step (no per-use check) */
+	/* FIXED in the guarded form: to is the compat name, guard_repl the
+	 * replacement the compat block binds it to where torch has it
+	 * (HIDDEN: guard_repl set, the unsafe fix would be guarded) */
+	int guarded;
+	const char *guard_repl;
+};
+
+/* One entry's guarded form in a file (the language's guard hook). */
+struct tg_plan_guard {
+	const struct tg_api *api, *repl;
+	struct tg_lang_guard g;
+	const char *why; /* the file cannot take it: why (static) */
+	int used;	 /* a use is fixed through it */
 };
 
 struct tg_plan_opts {
@@ -77,12 +93,20 @@ struct tg_plan {
 	/* why every fix was dropped, or NULL */
 	char *reverted;
 	size_t nfixed, nleft, nhidden;
+	/* the guarded forms asked for, and the compat blocks inserted for
+	 * those used, as one edit (its text owned; NULL: none) */
+	struct tg_plan_guard *guards;
+	size_t nguards, capguards;
+	struct tg_edit block;
 };
 
 #define TG_PLAN_INIT                                                           \
 	{                                                                      \
 		TG_ENGINE_FILE_INIT, NULL, NULL, 0, 0, TG_BUF_INIT,            \
-		    TG_ENGINE_FILE_INIT, NULL, 0, 0, 0                         \
+		    TG_ENGINE_FILE_INIT, NULL, 0, 0, 0, NULL, 0, 0,            \
+		{                                                              \
+			0, 0, NULL, 0                                          \
+		}                                                              \
 	}
 
 /* Plan the fixes of src[0..len) as language L (path names it in
