@@ -843,6 +843,9 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		/* the package's own declared floor, from its first operand
 		 * only: nothing outside the paths given is read */
 		rc = tg_declared_floor(&declared, argv[0], &err);
+		for (k = 0; rc != TG_ENOMEM && k < declared.notes.n; k++)
+			cli_error(CMD, "warning: %s",
+				  declared.notes.v[k].message);
 		if (rc == TG_ENOMEM ||
 		    (!rc && tg_version_dup(&run.floor, &declared.floor))) {
 			cli_error(CMD, "out of memory");

@@ -192,7 +192,7 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	char *releases_from = NULL, *adv_from = NULL;
 	struct tg_advisories adv = TG_ADVISORIES_INIT;
 	enum tg_cache_source adv_src;
-	size_t k;
+	size_t k, nnotes;
 	int status = CLI_OK, rc = 0, bad_decl = 0, fails = 0;
 
 	memset(&run, 0, sizeof(run));
@@ -252,9 +252,13 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 
 		if (stat(argv[k], &st) || !S_ISDIR(st.st_mode))
 			continue;
+		nnotes = l.notes.n;
 		rc = tg_declared_read(&l, argv[k], &err);
 		if (rc == TG_ENOMEM)
 			goto oom;
+		for (; nnotes < l.notes.n; nnotes++)
+			cli_error(CMD, "warning: %s",
+				  l.notes.v[nnotes].message);
 		if (rc) {
 			cli_error(CMD, "%s", err.msg);
 			bad_decl = 1;

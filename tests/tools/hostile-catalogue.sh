@@ -45,6 +45,8 @@ areas=(
 	cmake "CMake files"
 	table "API tables"
 	check "torchgate check"
+	env "torchgate env"
+	discover "torchgate discover"
 	audit "torchgate audit"
 	version "torchgate version"
 	marker "Markers"

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -147,10 +148,68 @@ rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 	return remove(p);
 }
 
+/* A pyproject.toml that is a link out of the directory is not read:
+ * the floor comes from the requirements.txt inside, and the link is a
+ * note naming it, its target and the directory; kept when no floor is
+ * found too. */
+static void
+links_out(void)
+{
+	char dir[] = "/tmp/test_declared.XXXXXX", p[300], q[300], want[1200];
+	struct tg_declared d = TG_DECLARED_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	char *real;
+	FILE *f;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	real = realpath(dir, NULL);
+	snprintf(p, sizeof(p), "%s/pkg", dir);
+	CHECK(mkdir(p, 0755) == 0, "mkdir");
+	snprintf(p, sizeof(p), "%s/out.toml", dir);
+	if ((f = fopen(p, "w"))) {
+		fputs("[project]\ndependencies = [\"torch>=2.6\"]\n", f);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/pkg/requirements.txt", dir);
+	if ((f = fopen(p, "w"))) {
+		fputs("torch>=2.1\n", f);
+		fclose(f);
+	}
+	snprintf(p, sizeof(p), "%s/pkg/pyproject.toml", dir);
+	CHECK(symlink("../out.toml", p) == 0, "symlink");
+	snprintf(q, sizeof(q), "%s/pkg", dir);
+	rc = tg_declared_floor(&d, q, &err);
+	CHECK(rc == 0, "rc %d (%s)", rc, err.msg);
+	CHECK(rc || strcmp(d.floor.str, "2.1") == 0, "floor %s",
+	      rc ? "-" : d.floor.str);
+	CHECK(d.notes.n == 1, "notes %zu", d.notes.n);
+	snprintf(want, sizeof(want),
+		 "skipped '%s/pkg/pyproject.toml': a symlink to '%s/out.toml', "
+		 "outside '%s/pkg'",
+		 dir, real ? real : "?", dir);
+	if (d.notes.n == 1)
+		CHECK_STR(d.notes.v[0].message, want, "note");
+	tg_declared_release(&d);
+	snprintf(p, sizeof(p), "%s/pkg/requirements.txt", dir);
+	unlink(p);
+	rc = tg_declared_floor(&d, q, &err);
+	CHECK(rc == TG_ENOENT && d.notes.n == 1, "no floor: rc %d, notes %zu",
+	      rc, d.notes.n);
+	tg_declared_release(&d);
+	nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(real);
+}
+
 int
 main(void)
 {
 	size_t k, j;
+
+	links_out();
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		char dir[] = "/tmp/test_declared.XXXXXX", path[256], from[300];

@@ -1,13 +1,19 @@
-/* test_path.c - unit tests for tg_path_fmt: a path is built or refused
+/* test_path.c - unit tests for tg_path_fmt (a path is built or refused)
+ * and tg_path_inside/tg_path_beneath (the bound of what is read)
  * SPDX-License-Identifier: MIT
  *
  * A path that fits comes out as snprintf would write it; one that does
  * not is never cut: TG_ELIMIT, an empty buffer, and a message naming the
- * start of the path, its length and the limit.
+ * start of the path, its length and the limit. tg_path_beneath on a
+ * real tree in a temporary directory: links inside, links out (relative,
+ * absolute, to '/', through '..'), the link named the first prefix that
+ * leaves, absent and dangling paths, a root that is itself a link.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "lib/util/err.h"
@@ -82,10 +88,135 @@ too_long(void)
 	free(dir);
 }
 
+static void
+inside(void)
+{
+	CHECK(tg_path_inside("/a/b", "/a"), "child");
+	CHECK(tg_path_inside("/a", "/a"), "itself");
+	CHECK(tg_path_inside("/etc/passwd", "/"), "/ holds all");
+	CHECK(!tg_path_inside("/ab", "/a"), "a sibling sharing a prefix");
+	CHECK(!tg_path_inside("/", "/a"), "the parent");
+}
+
+static void
+mkfile(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f)
+		fclose(f);
+	CHECK(f != NULL, "cannot create %s", path);
+}
+
+static void
+beneath(void)
+{
+	static const struct {
+		const char *rel;
+		int want;
+		const char *link;   /* relative to the tree, or NULL */
+		const char *target; /* relative to the directory, or "/" */
+	} t[] = {
+	    {"f", 1, NULL, NULL},
+	    {"sub/g", 1, NULL, NULL},
+	    {"in", 1, NULL, NULL},	/* -> sub/g */
+	    {"insub/g", 1, NULL, NULL}, /* -> sub */
+	    {"absent", 1, NULL, NULL},
+	    {"sub/absent/x", 1, NULL, NULL},
+	    {"dangling", 1, NULL, NULL},
+	    {"sub/../f", 1, NULL, NULL},
+	    {"", 1, NULL, NULL},
+	    {"out", 0, "tree/out", "secret"},		/* -> ../secret */
+	    {"abs/x", 0, "tree/abs", "outdir"},		/* -> /abs/outdir */
+	    {"abs/nothing/x", 0, "tree/abs", "outdir"}, /* absent beyond */
+	    {"root/etc/passwd", 0, "tree/root", "/"},
+	    {"sub/up/secret", 0, "tree/sub/up", ""}, /* -> ../.. */
+	    {"../secret", 0, "tree/..", ""},
+	};
+	char dir[] = "/tmp/test_path_XXXXXX", p[4200], q[4200];
+	char *real = NULL;
+	size_t i;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	real = realpath(dir, NULL);
+	snprintf(p, sizeof(p), "%s/tree", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/tree/sub", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/outdir", dir);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/tree/f", dir);
+	mkfile(p);
+	snprintf(p, sizeof(p), "%s/tree/sub/g", dir);
+	mkfile(p);
+	snprintf(p, sizeof(p), "%s/secret", dir);
+	mkfile(p);
+#define LINK(to, at)                                                           \
+	do {                                                                   \
+		snprintf(p, sizeof(p), "%s/tree/%s", dir, at);                 \
+		CHECK(symlink(to, p) == 0, "symlink %s", at);                  \
+	} while (0)
+	LINK("sub/g", "in");
+	LINK("sub", "insub");
+	LINK("nowhere", "dangling");
+	LINK("../secret", "out");
+	LINK("/", "root");
+	LINK("../..", "sub/up");
+	snprintf(q, sizeof(q), "%s/outdir", real);
+	LINK(q, "abs");
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *link = NULL, *target = NULL, want[4200];
+		struct tg_err e = TG_ERR_INIT;
+		int rc;
+
+		snprintf(p, sizeof(p), "%s/tree", dir);
+		rc = tg_path_beneath(p, t[i].rel, &link, &target, &e);
+		CHECK(rc == t[i].want, "'%s': rc %d, want %d", t[i].rel, rc,
+		      t[i].want);
+		if (!t[i].link) {
+			CHECK(!link && !target, "'%s': no link", t[i].rel);
+		} else {
+			snprintf(want, sizeof(want), "%s/%s", dir, t[i].link);
+			CHECK(link && strcmp(link, want) == 0,
+			      "'%s': link '%s', want '%s'", t[i].rel,
+			      link ? link : "(null)", want);
+			if (strcmp(t[i].target, "/") == 0)
+				snprintf(want, sizeof(want), "/");
+			else if (!*t[i].target)
+				snprintf(want, sizeof(want), "%s", real);
+			else
+				snprintf(want, sizeof(want), "%s/%s", real,
+					 t[i].target);
+			CHECK(target && strcmp(target, want) == 0,
+			      "'%s': target '%s', want '%s'", t[i].rel,
+			      target ? target : "(null)", want);
+		}
+		free(link);
+		free(target);
+	}
+	/* the root as given may itself be a link: its target is the bound */
+	snprintf(p, sizeof(p), "%s/tree/insub", dir);
+	CHECK(tg_path_beneath(p, "g", NULL, NULL, NULL) == 1, "root a link");
+	snprintf(p, sizeof(p), "%s/tree/insub", dir);
+	CHECK(tg_path_beneath(p, "../f", NULL, NULL, NULL) == 0,
+	      "root a link: its parent is outside");
+	/* a root that does not exist bounds nothing it could hold */
+	snprintf(p, sizeof(p), "%s/none", dir);
+	CHECK(tg_path_beneath(p, "x", NULL, NULL, NULL) == 1, "no root");
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	CHECK(system(p) == 0, "cleanup");
+	free(real);
+}
+
 int
 main(void)
 {
 	fits();
 	too_long();
+	inside();
+	beneath();
 	return check_result("test_path");
 }

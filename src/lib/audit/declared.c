@@ -18,6 +18,7 @@
 #include "lib/pep/name.h"
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
+#include "lib/util/path.h"
 #include "lib/util/toml.h"
 #include "lib/util/grow.h"
 
@@ -55,6 +56,7 @@ tg_declared_list_release(struct tg_declared_list *l)
 		tg_version_release(&d->floor);
 	}
 	free(l->v);
+	tg_diag_list_release(&l->notes);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -515,12 +517,23 @@ read_one(struct rd *r, const char *dir, const char *name,
 	 int (*reader)(struct rd *, const char *, size_t))
 {
 	struct tg_buf path = TG_BUF_INIT;
-	char *data = NULL;
+	char *data = NULL, *link = NULL, *target = NULL;
 	size_t len = 0;
 	int rc, absent = 0;
 
 	if (join(&path, dir, name)) {
 		rc = TG_ENOMEM;
+		goto out;
+	}
+	rc = tg_path_beneath(dir, name, &link, &target, NULL);
+	if (rc == 0 &&
+	    tg_diag_add(&r->l->notes, TG_SEV_WARNING, 0, link, 0, 0,
+			"declared-outside", NULL,
+			"skipped '%s': a symlink to '%s', outside '%s'", link,
+			target ? target : "?", dir))
+		rc = TG_ENOMEM;
+	if (rc != 1) {
+		rc = rc < 0 ? TG_ENOMEM : 0;
 		goto out;
 	}
 	rc = tg_file_read(path.data, TG_DECLARED_FILE_MAX, &data, &len, &absent,
@@ -536,6 +549,8 @@ read_one(struct rd *r, const char *dir, const char *name,
 	if (r->oom)
 		rc = TG_ENOMEM;
 out:
+	free(target);
+	free(link);
 	free(data);
 	tg_buf_release(&path);
 	return rc;
@@ -641,9 +656,14 @@ tg_declared_floor(struct tg_declared *d, const char *dir, struct tg_err *err)
 	size_t s, k;
 	int rc, named = 0, nofloor = 0;
 
+	memset(d, 0, sizeof(*d));
 	rc = tg_declared_read(&l, dir, NULL);
-	if (rc == TG_ENOMEM)
+	if (rc == TG_ENOMEM) {
+		tg_declared_list_release(&l);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	d->notes = l.notes; /* the caller's, found or not */
+	memset(&l.notes, 0, sizeof(l.notes));
 	for (s = 0; s < 3 && !named; s++)
 		for (k = 0; k < l.n; k++) {
 			const struct tg_declaration *x = &l.v[k];
@@ -663,7 +683,6 @@ tg_declared_floor(struct tg_declared *d, const char *dir, struct tg_err *err)
 				  "no literal torch floor declared in '%s'",
 				  dir);
 	}
-	memset(d, 0, sizeof(*d));
 	d->path = strdup(best->path);
 	d->requirement = strdup(best->text);
 	d->line = best->line;
@@ -685,5 +704,6 @@ tg_declared_release(struct tg_declared *d)
 	tg_version_release(&d->floor);
 	free(d->path);
 	free(d->requirement);
+	tg_diag_list_release(&d->notes);
 	memset(d, 0, sizeof(*d));
 }

@@ -13,7 +13,9 @@
  * else in it, and the list is left out). Each entry is parsed as PEP 508
  * (pep/requirement); entries that do not parse, or do not name torch,
  * are left out. Files are read to at most TG_DECLARED_FILE_MAX bytes; an
- * unreadable or larger file is left out.
+ * unreadable or larger file is left out. A file whose path leads out of
+ * the directory given through a symbolic link is not read (a note in the
+ * list's notes).
  *
  * tg_declared_floor, audit's default --floor: of the sources
  * pyproject.toml [project] dependencies, setup.cfg's and setup.py's
@@ -30,24 +32,28 @@
 
 #include "lib/pep/requirement.h"
 #include "lib/pep/version.h"
+#include "lib/util/diag.h"
 #include "lib/util/err.h"
 
 #define TG_DECLARED_FILE_MAX ((size_t)1024 * 1024)
 
 struct tg_declared {
 	struct tg_version floor;
-	char *path;	   /* the file it came from: dir "/" name */
-	size_t line;	   /* of the requirement that set it, 1-based */
-	char *requirement; /* that requirement's text, "torch>=2.4" */
+	char *path;		   /* the file it came from: dir "/" name */
+	size_t line;		   /* of the requirement that set it, 1-based */
+	char *requirement;	   /* that requirement's text, "torch>=2.4" */
+	struct tg_diag_list notes; /* the files not read (see below) */
 };
 
 #define TG_DECLARED_INIT                                                       \
 	{                                                                      \
-		TG_VERSION_INIT, NULL, 0, NULL                                 \
+		TG_VERSION_INIT, NULL, 0, NULL, TG_DIAG_LIST_INIT              \
 	}
 
 /* Find the floor declared in directory dir into *d. 0 when found,
- * TG_ENOENT when no source declares one, TG_ENOMEM. */
+ * TG_ENOENT when no source declares one, TG_ENOMEM. d->notes holds the
+ * declaration files left out as links out of dir (also with
+ * TG_ENOENT); tg_declared_release frees them. */
 int tg_declared_floor(struct tg_declared *d, const char *dir,
 		      struct tg_err *err);
 void tg_declared_release(struct tg_declared *d);
@@ -72,11 +78,17 @@ struct tg_declaration {
 struct tg_declared_list {
 	struct tg_declaration *v;
 	size_t n, cap;
+	/* Declaration files not read: a file (or a directory on its way,
+	 * x.egg-info) that is a symbolic link leading out of the directory
+	 * given, a warning each ("skipped 'dir/pyproject.toml': a symlink
+	 * to '/etc/x', outside 'dir'"): what is read stays in the tree, as
+	 * audit's walk does. */
+	struct tg_diag_list notes;
 };
 
 #define TG_DECLARED_LIST_INIT                                                  \
 	{                                                                      \
-		NULL, 0, 0                                                     \
+		NULL, 0, 0, TG_DIAG_LIST_INIT                                  \
 	}
 
 /* Judge the requirement text s[0..len) (PEP 508) found at path:line in

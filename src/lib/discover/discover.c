@@ -393,6 +393,32 @@ walk_root(struct walk *w, const char *root, struct tg_err *err)
 	return tg_walk(root, &o, err);
 }
 
+/* Whether the include directory, when it is torch_dir's own, stays in
+ * the install: 0 to walk it; 1 when it is a link out (noted: the walk
+ * would take its target, '/' even, as the tree), TG_ENOMEM. Its own
+ * entries may lead out (TG_WALK_ROOT_LINKS); it may not. */
+static int
+include_stays(struct walk *w, const char *torch_dir, const char *include_dir)
+{
+	size_t n = strlen(torch_dir);
+	char *link = NULL, *target = NULL;
+	int rc;
+
+	if (strncmp(include_dir, torch_dir, n) != 0 || include_dir[n] != '/')
+		return 0; /* given apart from the install: as given */
+	rc = tg_path_beneath(torch_dir, include_dir + n + 1, &link, &target,
+			     w->err);
+	if (rc == 1)
+		return 0;
+	if (rc == 0)
+		rc = note(w->out, w->err, TG_DISCOVER_RULE_WALK, link, 0,
+			  "skipped '%s': a symlink to '%s', outside '%s'", link,
+			  target ? target : "?", torch_dir);
+	free(link);
+	free(target);
+	return rc < 0 ? rc : 1;
+}
+
 static int
 cmp_decl(const void *pa, const void *pb)
 {
@@ -445,6 +471,11 @@ tg_discover(struct tg_decls *out, const char *torch_dir,
 		if (!dir)
 			continue;
 		w.k = k;
+		if (harvesters[k]->headers &&
+		    (rc = include_stays(&w, root, include_dir)) != 0) {
+			rc = rc > 0 ? 0 : rc;
+			continue;
+		}
 		/* the Python walk leaves the include directory to the
 		 * headers' */
 		w.have_skip = 0;

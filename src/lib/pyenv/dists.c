@@ -75,12 +75,19 @@ dist_release(struct tg_dist *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Add the name s[0..len) to d->top unless there already. */
+/* Add the name s[0..len) to d->top unless there already. A top-level
+ * name is one path component: a longer one is cut to its first
+ * ("tensorstore/_tensorstore", as Bazel-built wheels write
+ * top_level.txt, is "tensorstore"), so that an absolute name or one
+ * through ".." never leads out of the sys.path entry. */
 static int
 add_top(struct tg_dist *d, const char *s, size_t len)
 {
+	const char *slash = memchr(s, '/', len);
 	size_t k;
 
+	if (slash)
+		len = (size_t)(slash - s);
 	if (len == 0 || d->ntop >= TOP_MAX)
 		return 0;
 	if ((len == 2 && memcmp(s, "..", 2) == 0) ||

@@ -34,7 +34,8 @@ struct tg_dist {
 	size_t nrequires, caprequires;
 	char *requires_file; /* where they came from: metadata or
 				requires.txt */
-	char **top;	     /* top-level names: top_level.txt, else RECORD */
+	char **top; /* top-level names: top_level.txt, else RECORD; each
+		       one path component, never "." or ".." */
 	size_t ntop, captop;
 };
 

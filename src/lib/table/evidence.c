@@ -54,6 +54,75 @@ tg_evidence_path(const struct tg_torch *t, const char *rel)
 	return tg_path_join(t->dir, rel);
 }
 
+/* Debian's layout: a link directly in torch/include (name) to the
+ * directory of the same name in a directory named include
+ * (ATen -> /usr/include/ATen). */
+static int
+debian_header_link(const char *name, size_t n, const char *target)
+{
+	const char *base = tg_path_basename(target);
+	size_t tn = strlen(target), bn = strlen(base);
+
+	return tg_path_is_dir(target) && bn == n &&
+	       memcmp(base, name, n) == 0 && tn > bn + 8 &&
+	       memcmp(target + tn - bn - 9, "/include/", 9) == 0;
+}
+
+/* Whether the evidence file rel of t stays in t's install: 1; 0 with
+ * the link that leaves in msg; TG_ENOMEM. The bounds: torch's directory
+ * (its real path), its include directory (which must itself be inside)
+ * with Debian's links out of it (debian_header_link), the CMake
+ * directory the probe found. A link elsewhere would make a table's
+ * pattern an oracle on any file the user can read. */
+static int
+stays(const struct tg_torch *t, const char *rel, char *msg, size_t cap)
+{
+	static const char inc[] = "torch/include/";
+	static const char cmk[] = "torch/share/cmake/Torch/";
+	const char *root = t->dir, *rest = rel, *slash;
+	char *link = NULL, *target = NULL, *sub = NULL;
+	size_t n = strlen(t->dir);
+	int rc;
+
+	if (strncmp(rel, inc, sizeof(inc) - 1) == 0 && t->include_dir) {
+		root = t->include_dir;
+		rest = rel + sizeof(inc) - 1;
+		if (strncmp(root, t->dir, n) == 0 && root[n] == '/' &&
+		    (rc = tg_path_beneath(t->dir, root + n + 1, &link, &target,
+					  NULL)) != 1)
+			goto out;
+	} else if (strncmp(rel, cmk, sizeof(cmk) - 1) == 0 && t->cmake_dir) {
+		root = t->cmake_dir;
+		rest = rel + sizeof(cmk) - 1;
+	} else if (strncmp(rel, "torch/", 6) == 0) {
+		rest = rel + 6;
+	}
+	rc = tg_path_beneath(root, rest, &link, &target, NULL);
+	slash = strchr(rest, '/');
+	if (rc == 0 && root == t->include_dir && slash && target &&
+	    (sub = tg_path_join(root, "")) &&
+	    strlen(link) == strlen(sub) + (size_t)(slash - rest) &&
+	    debian_header_link(rest, (size_t)(slash - rest), target)) {
+		free(sub);
+		sub = link;
+		free(target);
+		link = target = NULL;
+		rc = tg_path_beneath(sub, slash + 1, &link, &target, NULL);
+		root = NULL;
+	}
+out:
+	if (rc == 0 &&
+	    (size_t)snprintf(msg, cap,
+			     "not read '%.150s': a symlink to '%.150s', "
+			     "outside the install '%.150s'",
+			     link, target ? target : "?", t->dir) >= cap)
+		msg[cap - 1] = '\0'; /* cut: the message only */
+	free(sub);
+	free(link);
+	free(target);
+	return rc;
+}
+
 /* A pattern searched in a file, and whether it matched. */
 struct done {
 	char *pattern;
@@ -206,6 +275,15 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 
 		if (!path)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		rc = stays(t, a->files[k], out->detail, sizeof(out->detail));
+		if (rc != 1) {
+			free(path);
+			if (rc < 0)
+				return tg_err_set(err, rc, "out of memory");
+			out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+			return 1;
+		}
+		rc = 0;
 		if (pattern) {
 			f = cache_file(c, path);
 			if (!f) {

@@ -671,7 +671,67 @@ struct walkctx {
 	struct ctx *c;
 	const struct tg_dist *d;
 	int depends;
+	const char *site;    /* d's sys.path entry: the bound of what is read */
+	struct strset noted; /* the links out of it noted for d */
 };
+
+/* Note, once per link and distribution, a link out of the sys.path
+ * entry: what d installed is read only inside it (a RECORD entry or a
+ * top-level name through evil -> /usr/lib would map the system's
+ * libraries as d's extensions). */
+static void
+note_out(struct walkctx *w, const char *link, const char *target)
+{
+	struct ctx *c = w->c;
+	size_t k;
+	char *m;
+
+	for (k = 0; k < w->noted.n; k++)
+		if (strcmp(w->noted.v[k], link) == 0)
+			return;
+	m = tg_envcheck_sdup(c, link);
+	if (!m || TG_GROW(w->noted.v, w->noted.n + 1, w->noted.cap)) {
+		free(m);
+		tg_envcheck_keep(c, NULL);
+		return;
+	}
+	w->noted.v[w->noted.n++] = m;
+	m = tg_envcheck_fmt(c,
+			    "skipped '%s' of %s %s: a symlink to '%s', "
+			    "outside '%s'",
+			    link, w->d->name, w->d->version,
+			    target ? target : "?", w->site);
+	if (m)
+		tg_envcheck_warn(c, link, m);
+	free(m);
+}
+
+static void
+noted_release(struct walkctx *w)
+{
+	size_t k;
+
+	for (k = 0; k < w->noted.n; k++)
+		free(w->noted.v[k]);
+	free(w->noted.v);
+	memset(&w->noted, 0, sizeof(w->noted));
+}
+
+/* Whether site/rel stays inside site (else it is noted): 1 or 0. */
+static int
+stays(struct walkctx *w, const char *rel)
+{
+	char *link = NULL, *target = NULL;
+	int rc = tg_path_beneath(w->site, rel, &link, &target, NULL);
+
+	if (rc == 0)
+		note_out(w, link, target);
+	else if (rc < 0)
+		tg_envcheck_keep(w->c, NULL);
+	free(link);
+	free(target);
+	return rc == 1;
+}
 
 static int
 is_so(const char *name)
@@ -712,11 +772,17 @@ static int
 walk_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	     const char *msg)
 {
-	(void)ctx;
-	(void)e;
-	(void)why;
+	struct walkctx *w = ctx;
+	char *target = NULL;
+
 	(void)msg;
-	return 0; /* links out of the tree and loops: not this dist's */
+	/* loops and the rest: not this dist's; a link out is noted */
+	if (why == TG_WALK_OUTSIDE) {
+		target = realpath(e->path, NULL);
+		note_out(w, e->path, target);
+		free(target);
+	}
+	return w->c->rc;
 }
 
 /* The shared objects directly in site directory k, sorted. */
@@ -766,7 +832,7 @@ tg_envext_check(struct ctx *c)
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
-		struct walkctx w = {c, d, c->depends[i]};
+		struct walkctx w = {c, d, c->depends[i], site, {NULL, 0, 0}};
 		struct tg_walk_opts wo;
 
 		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
@@ -789,7 +855,10 @@ tg_envext_check(struct ctx *c)
 			break;
 		}
 		for (k = 0; !absent && k < nrec && !c->rc; k++) {
-			char *p = tg_envcheck_fmt(c, "%s/%s", site, rec[k]);
+			char *p =
+			    stays(&w, rec[k])
+				? tg_envcheck_fmt(c, "%s/%s", site, rec[k])
+				: NULL;
 
 			if (p && is_so(tg_path_basename(p)))
 				extension(c, d, c->depends[i], p);
@@ -802,8 +871,10 @@ tg_envext_check(struct ctx *c)
 		free(rec);
 		rec = NULL;
 		nrec = 0;
-		if (!absent)
+		if (!absent) {
+			noted_release(&w);
 			continue; /* RECORD lists what was installed */
+		}
 		if (d->entry != entry) {
 			for (k = 0; k < nobj; k++)
 				free(objs[k]);
@@ -816,13 +887,13 @@ tg_envext_check(struct ctx *c)
 			size_t tl = strlen(d->top[k]);
 
 			if (p && strcmp(d->top[k], "torch") != 0 &&
-			    tg_path_is_dir(p) &&
+			    tg_path_is_dir(p) && stays(&w, d->top[k]) &&
 			    tg_walk(p, &wo, NULL) == TG_ENOMEM)
 				tg_envcheck_keep(c, NULL);
 			free(p);
 			for (j = 0; j < nobj && !c->rc; j++) {
 				if (strncmp(objs[j], d->top[k], tl) != 0 ||
-				    objs[j][tl] != '.')
+				    objs[j][tl] != '.' || !stays(&w, objs[j]))
 					continue;
 				p = tg_envcheck_fmt(c, "%s/%s", site, objs[j]);
 				if (p)
@@ -830,6 +901,7 @@ tg_envext_check(struct ctx *c)
 				free(p);
 			}
 		}
+		noted_release(&w);
 	}
 	for (k = 0; k < nobj; k++)
 		free(objs[k]);

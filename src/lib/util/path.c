@@ -196,6 +196,88 @@ tg_path_real(const char *p, struct tg_err *err)
 }
 
 int
+tg_path_inside(const char *p, const char *b)
+{
+	size_t n = strlen(b);
+
+	if (n == 1 && b[0] == '/')
+		return 1;
+	return strncmp(p, b, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+/* realpath(p): 0 with *out, 1 when p does not resolve, TG_ENOMEM. */
+static int
+real_or_none(const char *p, char **out)
+{
+	*out = realpath(p, NULL);
+	if (*out)
+		return 0;
+	return errno == ENOMEM ? TG_ENOMEM : 1;
+}
+
+int
+tg_path_beneath(const char *root, const char *rel, char **link, char **target,
+		struct tg_err *err)
+{
+	char *rroot = NULL, *full = NULL, *real = NULL;
+	size_t k, base, n = strlen(rel);
+	int rc;
+
+	if (link)
+		*link = NULL;
+	if (target)
+		*target = NULL;
+	full = tg_path_join(root, rel);
+	if (!full || (rc = real_or_none(root, &rroot)) < 0)
+		goto oom;
+	if (rc || ((rc = real_or_none(full, &real)) == 0 &&
+		   tg_path_inside(real, rroot))) {
+		rc = 1;
+		goto out;
+	}
+	if (rc < 0)
+		goto oom;
+	/* it leads out, or is absent (maybe through a link out): the first
+	 * of root/rel's prefixes that resolves outside */
+	base = strlen(full) - n;
+	for (k = 1; k <= n; k++) {
+		char c = full[base + k];
+
+		if (k < n && rel[k] != '/')
+			continue;
+		full[base + k] = '\0';
+		free(real);
+		real = NULL;
+		if ((rc = real_or_none(full, &real)) < 0)
+			goto oom;
+		if (!rc && !tg_path_inside(real, rroot))
+			break;
+		full[base + k] = c;
+	}
+	if (k > n) {
+		rc = 1; /* absent, and no prefix leads out */
+		goto out;
+	}
+	rc = 0;
+	if (link) {
+		*link = full;
+		full = NULL;
+	}
+	if (target) {
+		*target = real;
+		real = NULL;
+	}
+	goto out;
+oom:
+	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+out:
+	free(real);
+	free(full);
+	free(rroot);
+	return rc;
+}
+
+int
 tg_path_is_executable(const char *p)
 {
 	return tg_path_is_file(p) && access(p, X_OK) == 0;

@@ -31,6 +31,25 @@ int tg_path_exists(const char *p);
 /* realpath(), or NULL with err set. */
 char *tg_path_real(const char *p, struct tg_err *err);
 
+/* Whether the real path p lies inside the real directory b, or is b:
+ * lexical, on paths as realpath() gives them ("/" holds everything). */
+int tg_path_inside(const char *p, const char *b);
+
+/* The bound of what torchgate reads: whether root/rel, every symbolic
+ * link followed, stays inside root's real path (root's own links are
+ * the caller's choice and followed). 1 when it does, and when it does
+ * not resolve at all (absent, dangling: the reader's open says so);
+ * 0 when it leads out: *link (when link is not NULL) is the first of
+ * root/c1, root/c1/c2, ... that resolves outside (the link that leaves,
+ * a new string) and *target (when not NULL) its real path (new);
+ * TG_ENOMEM. rel is relative; a ".." in it is resolved like the rest.
+ * Worst case: a realpath() of root and of root/rel, and of each prefix
+ * of rel when it leads out. Every reader of a file named by a tree it
+ * was given (a declaration file, an evidence file, a RECORD entry)
+ * asks this first; tg_walk applies the same rule to what it finds. */
+int tg_path_beneath(const char *root, const char *rel, char **link,
+		    char **target, struct tg_err *err);
+
 /* 1 when p is a regular file (symlinks followed) we may execute. */
 int tg_path_is_executable(const char *p);
 /* The first executable name along the colon-separated pathvar (NULL:

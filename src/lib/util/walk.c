@@ -92,17 +92,6 @@ visit(struct walker *w, struct dirid d)
 	return 0;
 }
 
-/* Whether the real path p lies inside the real directory b. */
-static int
-inside(const char *p, const char *b)
-{
-	size_t n = strlen(b);
-
-	if (n == 1 && b[0] == '/')
-		return 1;
-	return strncmp(p, b, n) == 0 && (p[n] == '/' || p[n] == '\0');
-}
-
 /* Report a skip: the callback's answer, or an error without one. */
 static int
 skip(struct walker *w, const struct tg_walk_entry *e, enum tg_walk_why why,
@@ -135,12 +124,12 @@ policy(struct walker *w, const struct tg_walk_entry *e, int is_dir, char **newb)
 			return tg_err_set(w->err, TG_ENOMEM, "out of memory");
 		return skip(w, e, TG_WALK_UNREADABLE, strerror(errno));
 	}
-	if (inside(real, b)) {
+	if (tg_path_inside(real, b)) {
 		free(real);
 		return 1;
 	}
 	if ((w->o->flags & TG_WALK_ROOT_LINKS) && e->depth == 1 &&
-	    !(is_dir && inside(w->bound[0], real))) {
+	    !(is_dir && tg_path_inside(w->bound[0], real))) {
 		if (is_dir)
 			*newb = real;
 		else
