@@ -170,6 +170,10 @@ for _n in ("all_gather_into_tensor", "reduce_scatter_tensor", "gather_into_tenso
            "fsdp.FullyShardedDataParallel.set_state_dict_type",
            "checkpoint.staging.AsyncStager.synchronize_staging"):
     SKIP["torch.distributed." + _n] = "needs an initialized process group"
+for _n in ("all_gather_tensor", "all_gather_tensor_autograd", "reduce_scatter_tensor",
+           "reduce_scatter_tensor_autograd", "all_gather_into_tensor_coalesced",
+           "reduce_scatter_tensor_coalesced"):
+    SKIP["torch.distributed._functional_collectives." + _n] = "needs an initialized process group"
 
 
 def _helpers(torch):
