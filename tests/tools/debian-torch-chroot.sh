@@ -13,19 +13,20 @@
 # into it, and runs there, on /usr/bin/python3's torch:
 #
 #   torchgate probe, torchgate check (all entries; JSON), the gate of
-#   tests/tools/discover-gate.sh, and tests/tools/import-check.py
-#   (--torchgate, --files with check's report)
+#   tests/tools/discover-gate.sh, tests/tools/import-check.py
+#   (--torchgate, --files with check's report) and
+#   tests/tools/warn-check.py (the table's warnings, touched)
 #
 # or, with CMDs, each CMD instead (in /work/tg, the copy). Reports go to
 # DIR/SUITE-out/ (probe.json, check.json, discover.json, gate.txt,
-# import.txt, import.json) and are summed up on stdout. Exit 0 every
-# step passed, 1 one failed (the others still run), 2 usage, 3 the
-# chroot could not be built. Needs root (debootstrap, chroot, mounts)
-# and the network the first time; not part of `make check`. The cache is
-# DIR/SUITE.tar (DIR/SUITE-base.tar before the install), DIR
-# ${TG_CHROOT_DIR:-/var/tmp/torchgate-chroot}; remove them to rebuild
-# (the suite moves on). TORCHGATE must run on SUITE's
-# libc: a binary built on an older Debian does.
+# import.txt, import.json, warn.txt, warn.json) and are summed up on
+# stdout. Exit 0 every step passed, 1 one failed (the others still
+# run), 2 usage, 3 the chroot could not be built. Needs root
+# (debootstrap, chroot, mounts) and the network the first time; not
+# part of `make check`. The cache is DIR/SUITE.tar (DIR/SUITE-base.tar
+# before the install), DIR ${TG_CHROOT_DIR:-/var/tmp/torchgate-chroot};
+# remove them to rebuild (the suite moves on). TORCHGATE must run on
+# SUITE's libc: a binary built on an older Debian does.
 set -u
 if [ $# -lt 2 ]; then
 	echo "usage: debian-torch-chroot.sh SUITE TORCHGATE [CMD...]" >&2
@@ -111,5 +112,8 @@ step import.txt "/usr/bin/python3 tests/tools/import-check.py --torchgate ./torc
 cp "$root/work/tg/import.json" "$out/" 2>/dev/null
 grep -v '^agree\|^proved' "$out/import.txt" | head -40
 grep '^agree\|^proved' "$out/import.txt"
+step warn.txt "/usr/bin/python3 tests/tools/warn-check.py --json /work/tg/warn.json" || rc=1
+cp "$root/work/tg/warn.json" "$out/" 2>/dev/null
+grep -v '^ok\|^skipped' "$out/warn.txt" | head -40
 echo "=== reports in $out"
 exit $rc
