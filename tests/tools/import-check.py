@@ -38,6 +38,11 @@
 #                 is newer than the torch: on Python 3.11 or later, the
 #                 ValueError of dataclasses for a mutable default (torch
 #                 1.13's torch.distributed._shard under Debian's 3.11)
+#   instance-attribute
+#                 the table says present, the id's last name is not an
+#                 attribute of its class, and the class's source sets it
+#                 on the instance (`self.NAME =` or `self.NAME: T =` in
+#                 a method): FunctionEvent.metadata_json in 2.11
 # Unexplained disagreements fail (exit 1). The report lists each
 # disagreement and counts per reason; --json FILE also writes, per id,
 # what was found and the table's status. --files FILE reads `torchgate
@@ -174,6 +179,8 @@ def resolve(ident, stub=False):
             except Exception as e:  # AttributeError, or a raising __getattr__
                 r = {"present": False, "module": mod, "missing": p, "after": path,
                      "error": "%s: %s" % (type(e).__name__, str(e)[:200])}
+                if p == parts[-1] and inspect.isclass(obj) and sets_on_self(obj, p):
+                    r["instance"] = "%s.__init__ or another method sets self.%s" % (path, p)
                 if errors:
                     r["import"] = errors[0]
                 return r
@@ -185,6 +192,15 @@ def resolve(ident, stub=False):
                 r["stub"] = why
         return r
     return {"present": False, "module": None, "import": errors[0] if errors else None}
+
+
+def sets_on_self(cls, name):
+    """Whether cls's source assigns self.name in a method."""
+    try:
+        src = inspect.getsource(cls)
+    except (OSError, TypeError):
+        return False
+    return re.search(r"^\s+self\.%s\s*(?::[^=\n]+)?=(?!=)" % re.escape(name), src, re.M) is not None
 
 
 def probe(entries):
@@ -238,6 +254,8 @@ def classify(e, want, f):
         if cls in ("build-omits", "optional-dep", "python-too-new"):
             return cls, "import %s: %s" % (mod, msg)
         return None, "import %s: %s" % (mod, msg)
+    if want and f.get("instance"):
+        return "instance-attribute", f["instance"]
     if want:
         return None, "not found: %s has no %s (%s)" % (f.get("after"), f.get("missing"), f.get("error"))
     if f.get("stub") and e["removed"]["version"]:
@@ -279,7 +297,7 @@ def main():
     else:
         st = {e["id"]: status_from_table(e, v) for e in entries}
     counts = {"agree": 0, "removal-stub": 0, "build-omits": 0, "optional-dep": 0,
-              "python-too-new": 0, None: 0}
+              "python-too-new": 0, "instance-attribute": 0, None: 0}
     rows = {}
     print("torch %s (%s), python %s: %d entries resolved" % (v, res["file"], res["python"], len(entries)))
     for e in entries:
@@ -298,8 +316,10 @@ def main():
         print("%-13s %s (table: %s; %s): %s" % (reason or "UNEXPLAINED", i, st[i],
                                                 "found" if f["present"] else "not found", detail))
     print("agree %d, removal-stub %d, build-omits %d, optional-dep %d, python-too-new %d, "
-          "unexplained %d" % (counts["agree"], counts["removal-stub"], counts["build-omits"],
-                              counts["optional-dep"], counts["python-too-new"], counts[None]))
+          "instance-attribute %d, unexplained %d"
+          % (counts["agree"], counts["removal-stub"], counts["build-omits"],
+             counts["optional-dep"], counts["python-too-new"], counts["instance-attribute"],
+             counts[None]))
     if a.files:
         try:
             ev = {x["id"]: x["evidence"]["verdict"] for x in json.load(open(a.files))["apis"]}
