@@ -58,7 +58,7 @@ print(sum(rows[i]["present"] and rows[i]["verdict"] == "agree" for i in ids))' "
 check "onnx entries defined in 1.13's torch/onnx/utils.py, found and agreed" "$n" 5
 # every entry resolved is counted once
 total=$(sed -n 's/.*: \([0-9]*\) entries resolved$/\1/p' "$tmp/out")
-sum=$(sed -n 's/^agree \([0-9]*\), removal-stub \([0-9]*\), build-omits \([0-9]*\), optional-dep \([0-9]*\), python-too-new \([0-9]*\), unexplained \([0-9]*\)$/\1+\2+\3+\4+\5+\6/p' "$tmp/out")
+sum=$(sed -n 's/^agree \([0-9]*\), removal-stub \([0-9]*\), build-omits \([0-9]*\), optional-dep \([0-9]*\), python-too-new \([0-9]*\), instance-attribute \([0-9]*\), unexplained \([0-9]*\)$/\1+\2+\3+\4+\5+\6+\7/p' "$tmp/out")
 check "counts add up to the entries resolved" "$((sum))" "$total"
 
 # the check can fail: one fact made wrong, compared with saved findings
@@ -83,4 +83,13 @@ check "a wrong fact, statuses from the table: same report" "$(cat "$tmp/bad2.out
 "$PY" "$IC" --results "$tmp/nowhere.json" >/dev/null 2>"$tmp/e1"
 check "missing --results file: exit status" "$?" 2
 check_has "missing --results file" "$(cat "$tmp/e1")" "import-check.py: cannot read '$tmp/nowhere.json'"
+# instance-attribute: an attribute a class's method sets on self (2.11's
+# FunctionEvent.metadata_json) is told from one nothing sets
+mkdir -p "$tmp/ia"
+printf 'class E:\n    def __init__(self, m=None):\n        self.metadata_json = m\n        self.n: int = 1\n        x = self.other == 2\n' >"$tmp/ia/iamod.py"
+got=$(cd "$tmp/ia" && "$PY" -c 'import importlib.util, sys
+s = importlib.util.spec_from_file_location("ic", sys.argv[1]); m = importlib.util.module_from_spec(s); s.loader.exec_module(m)
+import iamod
+print([m.sets_on_self(iamod.E, n) for n in ("metadata_json", "n", "other", "missing")])' "$IC" 2>&1)
+check "instance-attribute: set on self, annotated, compared, absent" "$got" "[True, True, False, False]"
 finish
