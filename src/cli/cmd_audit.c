@@ -84,7 +84,9 @@ static const struct cli_opt opts[] = {
      "nothing",
      NULL, CLI_OPT_USAGE_OR},
     {CLI_OPT_SWITCH, "unsafe-fixes", 0, &unsafe_fixes, NULL,
-     "with --fix or --diff, apply unsafe fixes too", NULL, CLI_OPT_USAGE_WITH},
+     "with --fix or --diff, apply unsafe fixes too; with --format=json or "
+     "sarif, offer the fixes --fix --unsafe-fixes makes",
+     NULL, CLI_OPT_USAGE_WITH},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
@@ -711,9 +713,12 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	if (fix && diff)
 		return cli_usage_error(CMD, "--fix and --diff exclude each "
 					    "other");
-	if (unsafe_fixes && !fix && !diff)
-		return cli_usage_error(CMD, "--unsafe-fixes needs --fix or "
-					    "--diff");
+	if (unsafe_fixes && !fix && !diff &&
+	    !(format &&
+	      (strcmp(format, "json") == 0 || strcmp(format, "sarif") == 0)))
+		return cli_usage_error(CMD,
+				       "--unsafe-fixes needs --fix, --diff, "
+				       "--format=json or --format=sarif");
 	if ((fix || diff) && format && strcmp(format, "text") != 0)
 		return cli_usage_error(CMD,
 				       "--fix and --diff write text only "
@@ -881,10 +886,12 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (fmt == TG_AUDIT_JSON || fmt == TG_AUDIT_SARIF) {
 		/* each finding's fix, planned as --fix would plan it: at the
-		 * floor --fix uses, safe fixes applied, unsafe ones hidden */
+		 * floor --fix uses, safe fixes applied, unsafe ones hidden
+		 * (applied too with --unsafe-fixes) */
 		const char *o = tg_releases_at(0);
 
 		run.offers = 1;
+		run.po.unsafe = unsafe_fixes;
 		run.po.engine = run.engine;
 		run.po.table = &ctx->table;
 		if (run.have_floor)

@@ -369,6 +369,28 @@ drop_conflicts(struct tg_plan *p, const size_t *nth)
 	return 0;
 }
 
+/* A copy of the file-level step's edits, from first on, into
+ * p->shared. */
+static int
+keep_shared(struct tg_plan *p, size_t first)
+{
+	size_t k, n = p->nedits - first;
+
+	if (!(p->shared = calloc(n, sizeof(*p->shared))))
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++) {
+		const struct tg_edit *e = &p->edits[first + k];
+		char *copy = malloc(e->len + 1);
+
+		if (!copy)
+			return TG_ENOMEM;
+		memcpy(copy, e->text, e->len + 1);
+		p->shared[p->nshared++] = *e;
+		p->shared[k].text = copy;
+	}
+	return 0;
+}
+
 /* The language's file-level step (issue 27's import forms, in
  * audit/py/fix_import.c for Python): it is told what became of each
  * finding and may fix those the use hook refused. Its edits are checked
@@ -415,6 +437,8 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	}
 	if (rc || bad)
 		drop_edits(p, pd.first);
+	else if (p->nedits > pd.first)
+		rc = keep_shared(p, pd.first);
 	for (k = 0; !rc && k < n; k++) {
 		struct tg_plan_use *u = &p->uses[k];
 
@@ -697,5 +721,8 @@ tg_plan_release(struct tg_plan *p)
 	tg_engine_file_release(&p->before);
 	tg_engine_file_release(&p->after);
 	free(p->reverted);
+	while (p->nshared)
+		free((char *)p->shared[--p->nshared].text);
+	free(p->shared);
 	memset(p, 0, sizeof(*p));
 }

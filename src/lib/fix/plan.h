@@ -77,12 +77,17 @@ struct tg_plan {
 	/* why every fix was dropped, or NULL */
 	char *reverted;
 	size_t nfixed, nleft, nhidden;
+	/* the edits of the language's file-level step (texts owned): one fix, all or nothing, since an import is dropped only
+	 * when every use of its name is rewritten; fix/offer offers all of
+	 * them on each finding the step fixed (by_file) */
+	struct tg_edit *shared;
+	size_t nshared;
 };
 
 #define TG_PLAN_INIT                                                           \
 	{                                                                      \
 		TG_ENGINE_FILE_INIT, NULL, NULL, 0, 0, TG_BUF_INIT,            \
-		    TG_ENGINE_FILE_INIT, NULL, 0, 0, 0                         \
+		    TG_ENGINE_FILE_INIT, NULL, 0, 0, 0, NULL, 0                \
 	}
 
 /* Plan the fixes of src[0..len) as language L (path names it in
