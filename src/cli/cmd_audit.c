@@ -495,17 +495,26 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	int rc, written = 0;
 	char unwritten[sizeof(err.msg)] = "";
 
-	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc) {
-		run->unreadable = 1;
-		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
-				"%s", err.msg);
+	if (!fixable(f->lang, &f->r)) {
+		/* nothing to rewrite: the run's analysis says what is left
+		 * and why, without reading the file again */
+		rc = tg_plan_analyzed(&p, &run->po, f->lang, f, &err);
+		if (rc)
+			goto out;
+	} else {
+		rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
+		if (rc == TG_ENOMEM)
+			return rc;
+		if (rc) {
+			run->unreadable = 1;
+			return add_note(run, TG_SEV_ERROR, f->path, 0,
+					"unreadable", "%s", err.msg);
+		}
+		rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path,
+				  &err);
+		if (rc)
+			goto out;
 	}
-	rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path, &err);
-	if (rc)
-		goto out;
 	if (p.before.what != TG_ENGINE_ANALYZED) {
 		/* it changed since the run read it */
 		run->undecodable = 1;
@@ -601,6 +610,14 @@ fix_file(struct run *run, struct tg_engine_file *f)
 				f->path, g->line, g->column, g->api->id,
 				u->why);
 	}
+	if (p.nexposed && !(diff && run->ctx->quiet))
+		fprintf(run->report,
+			"%s: %s %zu more in %zu passes (uses an earlier pass "
+			"wrote)\n",
+			f->path, diff ? "would fix" : "fixed", p.nexposed,
+			p.passes);
+	if (p.unsettled && !(diff && run->ctx->quiet))
+		fprintf(run->report, "%s: %s\n", f->path, p.unsettled);
 	if (p.nhidden && !(diff && run->ctx->quiet))
 		fprintf(run->report,
 			"%s: %zu unsafe fix%s not applied (pass "

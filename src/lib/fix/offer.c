@@ -205,7 +205,9 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 		const struct tg_api_fix *x = &f->api->fix;
 		const char *to, *why = NULL;
 
-		if (u->outcome == TG_PLAN_LEFT)
+		/* a later pass's fix: its edits are on text the first
+		 * pass wrote (a consumer gets it by auditing again) */
+		if (u->outcome == TG_PLAN_LEFT || u->later)
 			continue;
 		/* the name the plan gave the hook: its replacement's id */
 		to = u->outcome == TG_PLAN_FIXED ? u->to
