@@ -84,7 +84,9 @@ static const struct cli_opt opts[] = {
      "nothing",
      NULL, CLI_OPT_USAGE_OR},
     {CLI_OPT_SWITCH, "unsafe-fixes", 0, &unsafe_fixes, NULL,
-     "with --fix or --diff, apply unsafe fixes too", NULL, CLI_OPT_USAGE_WITH},
+     "with --fix or --diff, apply unsafe fixes too; with --format=json or "
+     "sarif, offer the fixes --fix --unsafe-fixes makes",
+     NULL, CLI_OPT_USAGE_WITH},
     {CLI_OPT_LIST, "exclude", 0, &excludes, "GLOB",
      "leave out files and directories whose name or\n"
      "path under the operand matches GLOB (repeatable)",
@@ -493,17 +495,26 @@ fix_file(struct run *run, struct tg_engine_file *f)
 	int rc, written = 0;
 	char unwritten[sizeof(err.msg)] = "";
 
-	rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
-	if (rc == TG_ENOMEM)
-		return rc;
-	if (rc) {
-		run->unreadable = 1;
-		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
-				"%s", err.msg);
+	if (!fixable(f->lang, &f->r)) {
+		/* nothing to rewrite: the run's analysis says what is left
+		 * and why, without reading the file again */
+		rc = tg_plan_analyzed(&p, &run->po, f->lang, f, &err);
+		if (rc)
+			goto out;
+	} else {
+		rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
+		if (rc == TG_ENOMEM)
+			return rc;
+		if (rc) {
+			run->unreadable = 1;
+			return add_note(run, TG_SEV_ERROR, f->path, 0,
+					"unreadable", "%s", err.msg);
+		}
+		rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path,
+				  &err);
+		if (rc)
+			goto out;
 	}
-	rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path, &err);
-	if (rc)
-		goto out;
 	if (p.before.what != TG_ENGINE_ANALYZED) {
 		/* it changed since the run read it */
 		run->undecodable = 1;
@@ -610,6 +621,14 @@ fix_file(struct run *run, struct tg_engine_file *f)
 				f->path, g->line, g->column, g->api->id,
 				u->why);
 	}
+	if (p.nexposed && !(diff && run->ctx->quiet))
+		fprintf(run->report,
+			"%s: %s %zu more in %zu passes (uses an earlier pass "
+			"wrote)\n",
+			f->path, diff ? "would fix" : "fixed", p.nexposed,
+			p.passes);
+	if (p.unsettled && !(diff && run->ctx->quiet))
+		fprintf(run->report, "%s: %s\n", f->path, p.unsettled);
 	if (p.nhidden && !(diff && run->ctx->quiet))
 		fprintf(run->report,
 			"%s: %zu unsafe fix%s not applied (pass "
@@ -722,9 +741,12 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 	if (fix && diff)
 		return cli_usage_error(CMD, "--fix and --diff exclude each "
 					    "other");
-	if (unsafe_fixes && !fix && !diff)
-		return cli_usage_error(CMD, "--unsafe-fixes needs --fix or "
-					    "--diff");
+	if (unsafe_fixes && !fix && !diff &&
+	    !(format &&
+	      (strcmp(format, "json") == 0 || strcmp(format, "sarif") == 0)))
+		return cli_usage_error(CMD,
+				       "--unsafe-fixes needs --fix, --diff, "
+				       "--format=json or --format=sarif");
 	if ((fix || diff) && format && strcmp(format, "text") != 0)
 		return cli_usage_error(CMD,
 				       "--fix and --diff write text only "
@@ -895,10 +917,12 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	}
 	if (fmt == TG_AUDIT_JSON || fmt == TG_AUDIT_SARIF) {
 		/* each finding's fix, planned as --fix would plan it: at the
-		 * floor --fix uses, safe fixes applied, unsafe ones hidden */
+		 * floor --fix uses, safe fixes applied, unsafe ones hidden
+		 * (applied too with --unsafe-fixes) */
 		const char *o = tg_releases_at(0);
 
 		run.offers = 1;
+		run.po.unsafe = unsafe_fixes;
 		run.po.engine = run.engine;
 		run.po.table = &ctx->table;
 		if (run.have_floor)

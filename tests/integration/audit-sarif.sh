@@ -84,6 +84,45 @@ torch.nn.functional.upsample safe 1 fix/m.py"
 check "the fixes applied" "$(sed -n '5,7p' "$tmp/fixed.py")" '    with torch.amp.autocast("cuda", enabled=True):
         y = torch.amp.grad_scaler.OptState.READY
     return torch.nn.functional.interpolate(x, scale_factor=2)'
+# fixes through imports (the file-level step): one fix, the same
+# replacements on each finding it fixes, valid, and what --fix writes
+# once applied (with --unsafe-fixes: autocast is unsafe)
+mkdir "$tmp/imp"
+printf 'from torch.cuda.amp import autocast, custom_fwd\n\n\n@custom_fwd\ndef f(x):\n    with autocast(enabled=True):\n        return x\n' >"$tmp/imp/m.py"
+cp "$tmp/imp/m.py" "$tmp/imp-m.py"
+"$TG" audit --format=sarif --unsafe-fixes --floor 2.6 imp >"$tmp/d.sarif"
+check "through imports: exit with fixes" "$?" 1
+if validate "$tmp/d.sarif"; then ok "valid: fixes through imports"; else fail "invalid: fixes through imports"; fi
+got=$("$PY" -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["runs"][0]["results"]:
+    for x in r.get("fixes", []):
+        print(r["ruleId"], x["description"]["text"].split(":")[0],
+              len(x["artifactChanges"][0]["replacements"]))' "$tmp/d.sarif")
+check "through imports: the results' fixes" "$got" "torch.cuda.amp.autocast unsafe 5
+torch.cuda.amp.custom_fwd unsafe 5
+torch.cuda.amp.custom_fwd unsafe 5
+torch.cuda.amp.autocast unsafe 5"
+"$PY" "$SRCDIR/tests/tools/apply-fixes.py" sarif "$tmp/d.sarif" "$tmp/imp/m.py" all >"$tmp/imp-fixed.py"
+"$TG" audit --fix --unsafe-fixes --floor 2.6 imp >/dev/null 2>&1
+check "through imports: the fixes applied give what --fix writes" "$(cat "$tmp/imp-fixed.py")" "$(cat "$tmp/imp/m.py")"
+check "through imports: the text" "$(cat "$tmp/imp/m.py")" 'import torch
+
+
+@torch.amp.custom_fwd(device_type="cuda")
+def f(x):
+    with torch.amp.autocast("cuda", enabled=True):
+        return x'
+# one fix of the step applied alone: the whole step
+"$PY" - "$tmp/d.sarif" "$tmp/one.sarif" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+res = d["runs"][0]["results"]
+for r in res[1:]:
+    r.pop("fixes", None)
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$PY" "$SRCDIR/tests/tools/apply-fixes.py" sarif "$tmp/one.sarif" "$tmp/imp-m.py" all >"$tmp/imp-one.py"
+check "through imports: one result's fix alone gives the same text" "$(cat "$tmp/imp-one.py")" "$(cat "$tmp/imp/m.py")"
 "$TG" audit --format=sarif --torch-version 2.11 empty >"$tmp/b.sarif"
 check "exit with nothing found" "$?" 0
 if validate "$tmp/b.sarif"; then ok "valid: no findings"; else fail "invalid: no findings"; fi

@@ -98,11 +98,48 @@ e[4]["fix"]["insert"]["text"] = "a\nb"
 del e[4]["fix"]["insert"]["max_positional"]
 e[4]["fix"]["to"] = "torch::amp"
 e[4]["fix"]["surprise"] = 1
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": {"from": "data", "to": "data_ptr(); system(\"id\")"}, "insert": None, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": {"from": "data<float>", "to": "data_ptr"}, "insert": None, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "(system(\"id\"), false)", "max_positional": None}, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "\"a\\\\\"", "max_positional": None}, "bare": None, "note": None}
 e[3]["replacement"]["since"] = 2.4
 doc["schema_version"] = 2
 doc["entries"] = []
 doc["extra"] = 1
 MUT
+
+# C++ fix texts the schema's patterns let through but the loader
+# refuses: a replacement that adds a call, a Python literal
+i=0
+while IFS= read -r expr; do
+	i=$((i + 1))
+	"$PY" - "$mini" "$tmp/c$i.json" "$expr" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = doc["entries"]
+exec(sys.argv[3])
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+	if loads "$tmp/c$i.json"; then
+		fail "loader accepts C++ fix text: $expr"
+	else
+		ok "loader rejects C++ fix text: $expr -> $(head -c 160 "$tmp/err")"
+	fi
+done <<'MUT'
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": {"from": "data", "to": "abort()"}, "insert": None, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "True", "max_positional": None}, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "x=1", "max_positional": None}, "bare": None, "note": None}
+MUT
+# and the forms the table uses load
+"$PY" - "$mini" "$tmp/cok.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+e = doc["entries"]
+e[0]["fix"] = {"applicability": "safe", "to": None, "replace": {"from": "type().scalarType()", "to": "scalar_type()"}, "insert": {"at": 0, "text": "false", "max_positional": None}, "bare": None, "note": None}
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PY
+if loads "$tmp/cok.json"; then ok "loader: a C++ rename and a literal inserted"; else fail "loader rejects type().scalarType() -> scalar_type() with false inserted: $(cat "$tmp/err")"; fi
+if validate "$tmp/cok.json" >/dev/null; then ok "schema: a C++ rename and a literal inserted"; else fail "schema rejects type().scalarType() -> scalar_type()"; fi
 
 # the exclusion list: schema and loader (discover with --exclusions, on a
 # fake torch; 0 or 1 is a list that loaded, 4 one that did not)

@@ -254,9 +254,103 @@ test_diff_patch(void)
 	CHECK(system(cmd) == 0 && fails == 0, "cleanup");
 }
 
+/* Random normalized edits of a text of len bytes into e (at most max),
+ * their texts from pool. */
+static size_t
+random_edits(unsigned *seed, size_t len, struct tg_edit *e, size_t max)
+{
+	static const char pool[] = "xyz\nab\n\nq";
+	size_t n = 0, at = 0;
+
+	while (n < max && at <= len) {
+		size_t gap, del;
+
+		*seed = *seed * 1103515245u + 12345u;
+		gap = (*seed >> 16) % 5;
+		if (at + gap > len)
+			break;
+		at += gap;
+		*seed = *seed * 1103515245u + 12345u;
+		del = (*seed >> 16) % 4;
+		if (at + del > len)
+			del = len - at;
+		e[n].start = at;
+		e[n].end = at + del;
+		*seed = *seed * 1103515245u + 12345u;
+		e[n].text = pool + (*seed >> 16) % 5;
+		e[n].len = (*seed >> 20) % 5;
+		if (e[n].start == e[n].end && !e[n].len)
+			e[n].len = 1;
+		n++;
+		/* a replacement is followed by a gap: no two at one start */
+		at += del + (del ? 0 : 1);
+	}
+	return n;
+}
+
+/* tg_edit_compose: two passes of random edits as one set, applied to
+ * the original, give the second pass's text, and normalize cleanly. */
+static void
+test_compose(void)
+{
+	static const char src[] = "abc\ndef\nghij\nk\n\nlmnop\nqr";
+	unsigned seed = 7;
+	int round, bad = 0;
+
+	for (round = 0; round < 2000 && !bad; round++) {
+		struct tg_edit a[16], b[16], *c = NULL;
+		struct tg_buf mid = TG_BUF_INIT, fin = TG_BUF_INIT,
+			      got = TG_BUF_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		size_t na, nb, nc = 0, n;
+
+		na = random_edits(&seed, sizeof(src) - 1, a, 16);
+		tg_edit_apply(src, sizeof(src) - 1, a, na, &mid);
+		nb = random_edits(&seed, mid.len, b, 16);
+		tg_edit_apply(mid.data, mid.len, b, nb, &fin);
+		if (tg_edit_compose(a, na, b, nb, fin.data, fin.len, &c, &nc)) {
+			bad = 1;
+			CHECK(0, "compose %d: failed", round);
+		} else {
+			n = nc;
+			if (tg_edit_normalize(c, &n, sizeof(src) - 1, &err) ||
+			    n != nc) {
+				bad = 1;
+				CHECK(0, "compose %d: not normalized: %s",
+				      round, err.msg);
+			}
+			tg_edit_apply(src, sizeof(src) - 1, c, nc, &got);
+			if (got.len != fin.len ||
+			    memcmp(got.data, fin.data, fin.len) != 0) {
+				bad = 1;
+				CHECK(0, "compose %d: applied, not the text",
+				      round);
+			}
+		}
+		free(c);
+		tg_buf_release(&mid);
+		tg_buf_release(&fin);
+		tg_buf_release(&got);
+	}
+	CHECK(!bad, "compose: 2000 random pairs of passes");
+	{
+		/* one pass only: its own edits back */
+		struct tg_edit a[] = {E(2, 3, "XY")}, *c = NULL;
+		size_t nc = 0;
+
+		CHECK(tg_edit_compose(a, 1, NULL, 0, "abXYd", 5, &c, &nc) ==
+			      0 &&
+			  nc == 1 && c[0].start == 2 && c[0].end == 3 &&
+			  c[0].len == 2 && memcmp(c[0].text, "XY", 2) == 0,
+		      "compose: a single pass");
+		free(c);
+	}
+}
+
 int
 main(void)
 {
+	test_compose();
 	test_normalize();
 	test_apply();
 	test_diff_cases();

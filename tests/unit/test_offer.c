@@ -170,6 +170,23 @@ main(void)
 		  "torch.e (n)",
 		  "unsafe, with its note");
 
+	/* uses through a from-import (the file-level step): one fix,
+	 * every edit of the step (the import rewritten, each use) on each
+	 * finding it fixes, the same edits in each */
+	offers(e, &t, "from torch import a\nb = a(1)\nc = a(2)\n", what,
+	       sizeof(what));
+	CHECK_STR(what,
+		  "torch.a:safe:1.1-2.1=import torch\n,2.5-2.6=torch.b,"
+		  "2.7-2.7=\"k\", ,3.5-3.6=torch.b,3.7-3.7=\"k\",  replace "
+		  "torch.a with torch.b and insert \"k\", with the import "
+		  "rewrite it shares with 2 other findings (one fix: the same "
+		  "edits); "
+		  "torch.a:safe:1.1-2.1=import torch\n,2.5-2.6=torch.b,"
+		  "2.7-2.7=\"k\", ,3.5-3.6=torch.b,3.7-3.7=\"k\", ; "
+		  "torch.a:safe:1.1-2.1=import torch\n,2.5-2.6=torch.b,"
+		  "2.7-2.7=\"k\", ,3.5-3.6=torch.b,3.7-3.7=\"k\", ",
+		  "the file-level step: one fix on each finding");
+
 	/* a file whose fixes are reverted offers none */
 	offers(e, &t, "import torch\ntorch.c()\ntorch.a()\ntorch.d\n", what,
 	       sizeof(what));

@@ -30,6 +30,10 @@ static const char entry_fmt[] =
     "null, \"removal\": null}, "
     "\"usage\": [], \"references\": [], \"notes\": \"\"}";
 
+#define RENAME(to)                                                             \
+	"{\"applicability\": \"safe\", \"to\": \"" to "\", \"replace\": "      \
+	"null, \"insert\": null, \"bare\": null, \"note\": null}"
+
 static const char *const entries[][4] = {
     {"torch.a", "1.0", "\"1.5\"",
      "{\"applicability\": \"safe\", \"to\": \"torch.b\", \"replace\": null, "
@@ -50,10 +54,21 @@ static const char *const entries[][4] = {
      "null, \"bare\": null, \"note\": \"n\"}"},
     {"torch.e", "1.0", "null", "null"},
     /* unsafe, its replacement newer than 1.6, no insertion */
-    {"torch.g", "1.0", "\"1.5\"",
+    {"torch.u", "1.0", "\"1.5\"",
      "{\"applicability\": \"unsafe\", \"to\": \"torch.b\", \"replace\": null, "
      "\"insert\": "
      "null, \"bare\": null, \"note\": \"n\"}"},
+    /* a chain: torch.f's replacement has a fix of its own (two
+     * passes), and one longer than TG_PLAN_PASSES */
+    {"torch.f", "1.0", "\"1.5\"", RENAME("torch.g")},
+    {"torch.g", "1.0", "\"1.5\"", RENAME("torch.h")},
+    {"torch.h", "1.0", "null", "null"},
+    {"torch.l1", "1.0", "\"1.5\"", RENAME("torch.l2")},
+    {"torch.l2", "1.0", "\"1.5\"", RENAME("torch.l3")},
+    {"torch.l3", "1.0", "\"1.5\"", RENAME("torch.l4")},
+    {"torch.l4", "1.0", "\"1.5\"", RENAME("torch.l5")},
+    {"torch.l5", "1.0", "\"1.5\"", RENAME("torch.l6")},
+    {"torch.l6", "1.0", "null", "null"},
 };
 
 static char *
@@ -222,20 +237,20 @@ main(void)
 	free(got);
 	free(rev);
 	/* unsafe, guarded: hidden, then the object itself bound */
-	got = plan(e, &t, "import torch\ntorch.g.x\n", "1.6", 0, what,
+	got = plan(e, &t, "import torch\ntorch.u.x\n", "1.6", 0, what,
 		   sizeof(what), &rev);
-	CHECK_STR(what, "torch.g:hidden", "guarded unsafe: hidden");
+	CHECK_STR(what, "torch.u:hidden", "guarded unsafe: hidden");
 	free(got);
 	free(rev);
-	got = plan(e, &t, "import torch\ntorch.g.x\n", "1.6", 1, what,
+	got = plan(e, &t, "import torch\ntorch.u.x\n", "1.6", 1, what,
 		   sizeof(what), &rev);
 	CHECK_STR(got,
 		  "import torch\n"
 		  "\ntry:  # torchgate: compat for torch < 2.0\n"
-		  "    from torch import b as _torchgate_g\n"
+		  "    from torch import b as _torchgate_u\n"
 		  "except ImportError:\n"
-		  "    from torch import g as _torchgate_g\n"
-		  "_torchgate_g.x\n",
+		  "    from torch import u as _torchgate_u\n"
+		  "_torchgate_u.x\n",
 		  "guarded unsafe: no insertion, no def");
 	free(got);
 	free(rev);
@@ -348,6 +363,79 @@ main(void)
 		why = py->fix->check(call, strlen(call), &f, name, strlen(name),
 				     17, 17);
 		CHECK(why == NULL, "an import: %s", why ? why : "(null)");
+	}
+
+	/* the fixed point: a fix whose replacement has a fix of its own
+	 * takes two passes, through a from-import too (its rewrite exposes
+	 * the chain); a chain longer than TG_PLAN_PASSES stops there */
+	{
+		const struct tg_lang *py = tg_lang_find("python");
+		struct tg_plan_opts po = {e, &t, NULL, 0};
+		static const struct {
+			const char *src, *want, *what, *unsettled;
+			size_t passes, nfixed;
+		} cases[] = {
+		    {"import torch\ny = torch.f(1) + torch.a(2)\n",
+		     "import torch\ny = torch.h(1) + torch.b(\"k\", 2)\n",
+		     "torch.f:fixed:torch.g; torch.a:fixed:torch.b", NULL, 2,
+		     3},
+		    {"from torch import f\n\n\ndef r():\n    return f(1)\n",
+		     "import torch\n\n\ndef r():\n    return torch.h(1)\n",
+		     "torch.f:fixed:torch.g; torch.f:fixed:torch.g", NULL, 2,
+		     3},
+		    {"import torch\ntorch.l1()\n", "import torch\ntorch.l5()\n",
+		     "torch.l1:fixed:torch.l2",
+		     "still changing after 4 passes: left as after pass 4 (run "
+		     "--fix again)",
+		     4, 4},
+		    {"import torch\ntorch.l3()\n", "import torch\ntorch.l6()\n",
+		     "torch.l3:fixed:torch.l4", NULL, 3, 3},
+		};
+		size_t c;
+
+		for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			struct tg_plan p = TG_PLAN_INIT;
+			struct tg_buf b = TG_BUF_INIT;
+			size_t k;
+
+			CHECK(tg_plan_file(&p, &po, py, cases[c].src,
+					   strlen(cases[c].src), "m.py",
+					   &err) == 0,
+			      "chain %zu: %s", c, err.msg);
+			tg_buf_add(&b, "", 0);
+			for (k = 0; k < p.before.r.nfindings; k++)
+				tg_buf_addf(&b, "%s%s:%s:%s", k ? "; " : "",
+					    p.before.r.findings[k].api->id,
+					    p.uses[k].outcome == TG_PLAN_FIXED
+						? "fixed"
+						: "not fixed",
+					    p.uses[k].to ? p.uses[k].to : "-");
+			CHECK_STR(b.data, cases[c].what, "chain: outcomes");
+			CHECK(p.fixed.len == strlen(cases[c].want) &&
+				  memcmp(p.fixed.data, cases[c].want,
+					 p.fixed.len) == 0,
+			      "chain %zu: the text '%.*s'", c, (int)p.fixed.len,
+			      p.fixed.data);
+			CHECK(p.passes == cases[c].passes,
+			      "chain %zu: %zu passes", c, p.passes);
+			CHECK(p.nfixed == cases[c].nfixed,
+			      "chain %zu: %zu fixed", c, p.nfixed);
+			CHECK(
+			    (!p.unsettled && !cases[c].unsettled) ||
+				(p.unsettled && cases[c].unsettled &&
+				 strcmp(p.unsettled, cases[c].unsettled) == 0),
+			    "chain %zu: unsettled %s", c,
+			    p.unsettled ? p.unsettled : "(null)");
+			/* the composed edits give the text in one pass */
+			tg_buf_clear(&b);
+			tg_edit_apply(cases[c].src, strlen(cases[c].src),
+				      p.edits, p.nedits, &b);
+			CHECK(b.len == p.fixed.len &&
+				  memcmp(b.data, p.fixed.data, b.len) == 0,
+			      "chain %zu: the edits applied", c);
+			tg_buf_release(&b);
+			tg_plan_release(&p);
+		}
 	}
 
 	/* unsafe: hidden, then applied */

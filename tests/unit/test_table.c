@@ -221,8 +221,31 @@ fix_langs(void)
 	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
 	     "null, \"insert\": {\"at\": null, \"text\": \"k=1\", "
 	     "\"max_positional\": null}, \"bare\": null, \"note\": null}",
-	     "cannot parse 'T': line 8, column 9: entry 'torch.x': a C++ call "
-	     "has no keyword arguments: \"at\" must be an integer"},
+	     "cannot parse 'T': line 8, column 95: entry 'torch.x': \"text\" "
+	     "must be a C++ literal (true, false, nullptr, a number, a string "
+	     "without backslashes)"},
+	    /* a table renames, never writes code of its own */
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "{\"from\": \"data\", \"to\": \"data_ptr(); system(\\\"x\\\")\"}, "
+	     "\"insert\": null, \"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 58: entry 'torch.x': \"from\" "
+	     "and \"to\" must be C++ names joined by '::' or '.', each maybe "
+	     "followed by '()', \"to\" with no more '()' than \"from\""},
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "{\"from\": \"data\", \"to\": \"abort()\"}, \"insert\": null, "
+	     "\"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 58: entry 'torch.x': \"from\" "
+	     "and \"to\" must be C++ names joined by '::' or '.', each maybe "
+	     "followed by '()', \"to\" with no more '()' than \"from\""},
+	    {"c++",
+	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
+	     "null, \"insert\": {\"at\": 0, \"text\": \"f(1)\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}",
+	     "cannot parse 'T': line 8, column 92: entry 'torch.x': \"text\" "
+	     "must be a C++ literal (true, false, nullptr, a number, a string "
+	     "without backslashes)"},
 	    {"c++",
 	     "{\"applicability\": \"safe\", \"to\": null, \"replace\": "
 	     "null, \"insert\": {\"at\": 0, \"text\": \"1\", "

@@ -132,6 +132,90 @@ tg_edit_apply(const char *src, size_t len, const struct tg_edit *e, size_t n,
 	return tg_buf_error(out);
 }
 
+/* Composition: the edits of a (as the text they wrote in mid) and of b
+ * (as the text of mid they replace) are intervals of mid; those that
+ * overlap or touch form clusters, disjoint and at least one byte of mid
+ * apart, each of which is one edit of src. Every edit of a before a
+ * cluster ends before it (else it would touch it), so the cluster's
+ * start in src is its start in mid less what those edits added, and
+ * its text in fin starts where it starts in mid plus what the edits of
+ * b before it added. O(na + nb). */
+int
+tg_edit_compose(const struct tg_edit *a, size_t na, const struct tg_edit *b,
+		size_t nb, const char *fin, size_t flen, struct tg_edit **out,
+		size_t *nout)
+{
+	size_t i = 0, j = 0, n = 0;
+	/* what the edits of a, and of b, before the next cluster added
+	 * (may be negative: kept as two counts) */
+	size_t a_add = 0, a_rem = 0, b_add = 0, b_rem = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (na + nb && !(*out = malloc((na + nb) * sizeof(**out))))
+		return TG_ENOMEM;
+	while (i < na || j < nb) {
+		size_t cs, ce, ca_add = 0, ca_rem = 0, cb_add = 0, cb_rem = 0;
+		size_t s, t, fs, fe;
+		int any = 1;
+
+		/* the first interval left: an edit of a where it sits in
+		 * mid, or one of b */
+		if (i < na &&
+		    (j >= nb || a[i].start + a_add - a_rem <= b[j].start))
+			cs = a[i].start + a_add - a_rem;
+		else
+			cs = b[j].start;
+		ce = cs;
+		while (any) {
+			any = 0;
+			if (i < na) {
+				size_t ms = a[i].start + a_add + ca_add -
+					    a_rem - ca_rem;
+
+				if (ms <= ce) {
+					if (ms + a[i].len > ce)
+						ce = ms + a[i].len;
+					ca_add += a[i].len;
+					ca_rem += a[i].end - a[i].start;
+					i++;
+					any = 1;
+				}
+			}
+			if (j < nb && b[j].start <= ce) {
+				if (b[j].end > ce)
+					ce = b[j].end;
+				cb_add += b[j].len;
+				cb_rem += b[j].end - b[j].start;
+				j++;
+				any = 1;
+			}
+		}
+		s = cs + a_rem - a_add;
+		t = ce + a_rem + ca_rem - a_add - ca_add;
+		fs = cs + b_add - b_rem;
+		fe = ce + b_add + cb_add - b_rem - cb_rem;
+		if (fe > flen || fs > fe) {
+			free(*out);
+			*out = NULL;
+			return TG_EINVAL; /* not b's mid: a bug */
+		}
+		if (s < t || fs < fe) { /* else two empty insertions */
+			(*out)[n].start = s;
+			(*out)[n].end = t;
+			(*out)[n].text = fin + fs;
+			(*out)[n].len = fe - fs;
+			n++;
+		}
+		a_add += ca_add;
+		a_rem += ca_rem;
+		b_add += cb_add;
+		b_rem += cb_rem;
+	}
+	*nout = n;
+	return 0;
+}
+
 /* The offsets at which the lines of s[0..len) start, and len last:
  * lines (*nl of them) are [(*ls)[k], (*ls)[k + 1]). */
 static int

@@ -40,6 +40,17 @@ int tg_edit_normalize(struct tg_edit *e, size_t *n, size_t len,
 int tg_edit_apply(const char *src, size_t len, const struct tg_edit *e,
 		  size_t n, struct tg_buf *out);
 
+/* The edits of two passes as one set over the original: a[0..na)
+ * (normalized) turn src[0..len) into mid, and b[0..nb) (normalized,
+ * offsets into mid) turn mid into fin[0..flen). Into *out (owned; its
+ * texts point into fin) and *nout: edits of src, normalized, that give
+ * fin applied in one pass; where an edit of b touches the text an edit
+ * of a wrote (or is next to it), the two become one edit. 0 or
+ * TG_ENOMEM. */
+int tg_edit_compose(const struct tg_edit *a, size_t na, const struct tg_edit *b,
+		    size_t nb, const char *fin, size_t flen,
+		    struct tg_edit **out, size_t *nout);
+
 /* Append to out the unified diff (three lines of context, as `diff -u`
  * and `git diff` write it: "--- a/PATH", "+++ b/PATH", "@@ -l,s +l,s @@"
  * hunks, "\ No newline at end of file") that turns src into src with the

@@ -3,7 +3,8 @@
  *
  * Owns nothing past a call: for each finding the plan fixed or hid, the
  * language's hook is asked again for the finding's edits (the same
- * bytes, finding and name as the plan gave it: the same edits), which
+ * bytes, finding and name as the plan gave it: the same edits; for one
+ * the file-level step fixed, the step's edits the plan kept), which
  * are sorted and turned from byte offsets into lines and columns, and a
  * message is written from the entry's fix. Worst case: one pass over
  * the buffer for the lines' starts (only when a fix is offered), and a
@@ -145,11 +146,12 @@ conflicts(const struct tg_plan *p, const struct collect *c)
 	return 0;
 }
 
-/* Finding k's fix into *x from the edits in c. */
+/* Finding k's fix into *x from the edits in c; shared: it is the
+ * file-level step's, shared with that many other findings. */
 static int
 offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
-      const char *guard_repl, int unsafe, struct collect *c, struct lines *l,
-      const char *src, size_t len)
+      const char *guard_repl, int unsafe, size_t shared, struct collect *c,
+      struct lines *l, const char *src, size_t len)
 {
 	struct tg_err err = TG_ERR_INIT;
 	size_t k, n = c->n;
@@ -160,6 +162,17 @@ offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
 	    !(x->edits = calloc(n, sizeof(*x->edits))) ||
 	    !(x->message = message(f, to, guard_repl)))
 		return TG_ENOMEM;
+	if (shared) {
+		struct tg_buf b = TG_BUF_INIT;
+
+		tg_buf_addf(&b,
+			    "%s, with the import rewrite it shares with "
+			    "%zu other finding%s (one fix: the same edits)",
+			    x->message, shared, shared == 1 ? "" : "s");
+		free(x->message);
+		if (!(x->message = tg_buf_detach(&b)))
+			return TG_ENOMEM;
+	}
 	x->unsafe = unsafe;
 	for (k = 0; k < n; k++) {
 		struct tg_audit_edit *d = &x->edits[x->nedits];
@@ -195,20 +208,29 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 {
 	struct collect c;
 	struct lines l;
-	size_t k;
-	int rc = 0;
+	size_t k, nby_file = 0;
+	int rc = 0, by_file_unsafe = 0;
 
 	if (p->reverted || !L->fix || !p->uses)
 		return 0;
 	memset(&c, 0, sizeof(c));
 	memset(&l, 0, sizeof(l));
+	/* the file-level step's fix: unsafe when one of its fixes is */
+	for (k = 0; k < p->before.r.nfindings; k++)
+		if (p->uses[k].outcome == TG_PLAN_FIXED && p->uses[k].by_file) {
+			nby_file++;
+			by_file_unsafe |=
+			    p->before.r.findings[k].api->fix.unsafe;
+		}
 	for (k = 0; !rc && k < p->before.r.nfindings; k++) {
 		const struct tg_audit_finding *f = &p->before.r.findings[k];
 		const struct tg_plan_use *u = &p->uses[k];
 		const struct tg_api_fix *x = &f->api->fix;
 		const char *to, *why = NULL;
 
-		if (u->outcome == TG_PLAN_LEFT ||
+		/* a later pass's fix: its edits are on text the first
+		 * pass wrote (a consumer gets it by auditing again) */
+		if (u->outcome == TG_PLAN_LEFT || u->later ||
 		    (u->outcome == TG_PLAN_HIDDEN && u->guard_repl))
 			continue;
 		if (u->guarded) {
@@ -223,7 +245,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 						 p->block.len);
 			if (!rc && !why)
 				rc = offer(&out[k], f, u->to, u->guard_repl,
-					   x->unsafe, &c, &l, src, len);
+					   x->unsafe, 0, &c, &l, src, len);
 			continue;
 		}
 		/* the name the plan gave the hook: its replacement's id */
@@ -231,12 +253,25 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 		     : x->to			 ? x->to
 						 : f->api->id;
 		collect_clear(&c);
+		if (u->outcome == TG_PLAN_FIXED && u->by_file) {
+			size_t i;
+
+			for (i = 0; !rc && i < p->nshared; i++)
+				rc = collect_add(
+				    &c, p->shared[i].start, p->shared[i].end,
+				    p->shared[i].text, p->shared[i].len);
+			if (!rc)
+				rc = offer(&out[k], f, to, NULL, by_file_unsafe,
+					   nby_file - 1, &c, &l, src, len);
+			continue;
+		}
 		rc = L->fix->use(src, len, f, to, collect_add, &c, &why);
 		if (rc || why)
 			continue;
 		if (u->outcome == TG_PLAN_HIDDEN && conflicts(p, &c))
 			continue;
-		rc = offer(&out[k], f, to, NULL, x->unsafe, &c, &l, src, len);
+		rc =
+		    offer(&out[k], f, to, NULL, x->unsafe, 0, &c, &l, src, len);
 	}
 	collect_clear(&c);
 	free(c.e);

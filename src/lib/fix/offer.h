@@ -8,8 +8,14 @@
  * or an unsafe one when the plan was made with unsafe; a finding whose
  * unsafe fix the plan hid offers it as unsafe, with the edits
  * --unsafe-fixes would make, where the language's hook can make them
- * and they overlap no fix the plan kept. Every other finding (left, and
- * every finding of a file whose fixes were reverted) offers none.
+ * and they overlap no fix the plan kept. A finding the language's
+ * file-level step fixed (a use through a name an import binds, an
+ * import) offers all of the step's edits (the plan's shared), the same
+ * on each such finding, unsafe when one of them is: the step's edits
+ * hold together (an import dropped only when every use of its name is
+ * rewritten), so any one of those fixes, or several, applied gives the
+ * whole step. Every other finding (left, and every finding of a file
+ * whose fixes were reverted) offers none.
  */
 #ifndef TG_LIB_FIX_OFFER_H
 #define TG_LIB_FIX_OFFER_H

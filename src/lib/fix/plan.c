@@ -15,9 +15,15 @@
  * The check after fixing: the fixed buffer must decode, hold no more
  * lexical errors than the original (the hook counts them), and hold no
  * more uses of each fixed entry than the original's less those fixed;
- * else every fix is dropped and the reason kept. Worst case: two
- * analyses of the buffer, edits in proportion to its findings, and
- * O(n log n) for n findings to find conflicts and to count uses.
+ * else every fix is dropped and the reason kept. Then the fixed buffer
+ * is planned again, from the analysis the check made, to a fixed point
+ * of at most TG_PLAN_PASSES passes; each pass's edits are composed with
+ * those before (fix/edit), its fixes mapped back to the findings of the
+ * original where they were one of them. Worst case: one analysis of
+ * the buffer and one per pass that changed it, edits in proportion to
+ * its findings, and O(n log n) for n findings to find conflicts, count
+ * uses and map fixes back. tg_plan_analyzed plans a file none of whose
+ * findings has a fix from the run's analysis: no analysis at all.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -541,6 +547,28 @@ out:
 			p->block.end, p->block.text, p->block.len);
 }
 
+/* A copy of the file-level step's edits, from first on, into
+ * p->shared. */
+static int
+keep_shared(struct tg_plan *p, size_t first)
+{
+	size_t k, n = p->nedits - first;
+
+	if (!(p->shared = calloc(n, sizeof(*p->shared))))
+		return TG_ENOMEM;
+	for (k = 0; k < n; k++) {
+		const struct tg_edit *e = &p->edits[first + k];
+		char *copy = malloc(e->len + 1);
+
+		if (!copy)
+			return TG_ENOMEM;
+		memcpy(copy, e->text, e->len + 1);
+		p->shared[p->nshared++] = *e;
+		p->shared[k].text = copy;
+	}
+	return 0;
+}
+
 /* The language's file-level step (issue 27's import forms, in
  * audit/py/fix_import.c for Python): it is told what became of each
  * finding and may fix those the use hook refused. Its edits are checked
@@ -587,6 +615,8 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	}
 	if (rc || bad)
 		drop_edits(p, pd.first);
+	else if (p->nedits > pd.first)
+		rc = keep_shared(p, pd.first);
 	for (k = 0; !rc && k < n; k++) {
 		struct tg_plan_use *u = &p->uses[k];
 
@@ -783,23 +813,34 @@ out:
 	return rc;
 }
 
-int
-tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
-	     const struct tg_lang *L, const char *src, size_t len,
-	     const char *path, struct tg_err *err)
+/* One pass: plan src[0..len), analyzed here, or, when given, as *given
+ * says (moved into p->before: the analysis of these very bytes). */
+static int
+plan_pass(struct tg_plan *p, const struct tg_plan_opts *o,
+	  const struct tg_lang *L, const char *src, size_t len,
+	  const char *path, struct tg_engine_file *given, struct tg_err *err)
 {
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	const char *why;
 	char *owned = NULL;
 	size_t k, n, *nth = NULL;
-	int rc;
+	int rc = 0;
 
-	rc = tg_engine_buffer(o->engine, L, src, len, path, &p->before, err);
+	if (given) {
+		/* what it owns moves; its borrowed path and language stay
+		 * the caller's to read */
+		p->before = *given;
+		given->r = none.r;
+		given->notes = none.notes;
+	} else
+		rc = tg_engine_buffer(o->engine, L, src, len, path, &p->before,
+				      err);
 	if (rc || p->before.what != TG_ENGINE_ANALYZED)
 		return rc;
 	n = p->before.r.nfindings;
 	if (n && !(p->uses = calloc(n, sizeof(*p->uses))))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	p->nuses = n;
 	if (!(nth = malloc((n + 1) * sizeof(*nth))))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	for (k = 0; k < n; k++) {
@@ -862,14 +903,228 @@ oom:
 	return tg_err_set(err, rc, "out of memory");
 }
 
+/* Where offset y of the text p's edits wrote was in p's source, or
+ * SIZE_MAX when y is inside a text an edit wrote (no offset of the
+ * source). O(log n) over the normalized edits. */
+static size_t
+source_offset(const struct tg_plan *p, const size_t *mid, size_t y)
+{
+	size_t lo = 0, hi = p->nedits, k;
+
+	/* k: how many edits start, in the fixed text, at or before y */
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (mid[2 * m] <= y)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	k = lo;
+	if (k == 0)
+		return y;
+	k--;
+	if (y < mid[2 * k] + p->edits[k].len)
+		return SIZE_MAX; /* in the text it wrote */
+	/* after edit k: its end in the source, plus the bytes copied */
+	return p->edits[k].end + (y - mid[2 * k] - p->edits[k].len);
+}
+
+/* The first finding of before (sorted by position) at offset x of
+ * entry api, or SIZE_MAX. */
+static size_t
+finding_at(const struct tg_plan *p, size_t x, const struct tg_api *api)
+{
+	const struct tg_audit_result *r = &p->before.r;
+	size_t lo = 0, hi = r->nfindings;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (r->findings[m].start < x)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (; lo < r->nfindings && r->findings[lo].start == x; lo++)
+		if (r->findings[lo].api == api)
+			return lo;
+	return SIZE_MAX;
+}
+
+/* Pass q (of p's fixed text) taken into p: its fixes into p's uses
+ * (later) where the finding was one of p's source, its edits composed
+ * with p's, its fixed text and analysis p's. */
+static int
+take_pass(struct tg_plan *p, struct tg_plan *q)
+{
+	struct tg_edit *c = NULL;
+	size_t *mid = NULL, k, nc = 0, at = 0;
+	int rc;
+
+	/* where each of p's edits starts and ends in p's fixed text */
+	if (!(mid = malloc((2 * p->nedits + 1) * sizeof(*mid))))
+		return TG_ENOMEM;
+	for (k = 0; k < p->nedits; k++) {
+		size_t copied =
+		    p->edits[k].start - (k ? p->edits[k - 1].end : 0);
+
+		at += copied;
+		mid[2 * k] = at;
+		at += p->edits[k].len;
+		mid[2 * k + 1] = at;
+	}
+	for (k = 0; k < q->before.r.nfindings; k++) {
+		const struct tg_audit_finding *g = &q->before.r.findings[k];
+		size_t x, i;
+
+		if (q->uses[k].outcome != TG_PLAN_FIXED)
+			continue;
+		x = source_offset(p, mid, g->start);
+		i = x == SIZE_MAX ? SIZE_MAX : finding_at(p, x, g->api);
+		if (i == SIZE_MAX || p->uses[i].outcome == TG_PLAN_FIXED) {
+			p->nexposed++;
+			continue;
+		}
+		free(p->uses[i].why_owned);
+		p->uses[i].why_owned = NULL;
+		p->uses[i].why = NULL;
+		p->uses[i].outcome = TG_PLAN_FIXED;
+		p->uses[i].to = q->uses[k].to;
+		p->uses[i].later = 1;
+	}
+	free(mid);
+	rc = tg_edit_compose(p->edits, p->nedits, q->edits, q->nedits,
+			     q->fixed.data, q->fixed.len, &c, &nc);
+	if (rc)
+		return rc;
+	drop_edits(p, 0);
+	for (k = 0; k < nc && !rc; k++) {
+		struct pending pd = {p, p->nedits};
+
+		rc = add_edit(&pd, c[k].start, c[k].end, c[k].text, c[k].len);
+	}
+	free(c);
+	if (rc)
+		return rc;
+	tg_buf_release(&p->fixed);
+	p->fixed = q->fixed;
+	q->fixed = (struct tg_buf)TG_BUF_INIT;
+	tg_engine_file_release(&p->after);
+	p->after = q->after;
+	q->after = (struct tg_engine_file)TG_ENGINE_FILE_INIT;
+	return 0;
+}
+
+static int set_unsettled(struct tg_plan *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+set_unsettled(struct tg_plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !(p->unsettled = malloc((size_t)n + 1)))
+		return TG_ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(p->unsettled, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+int
+tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
+	     const struct tg_lang *L, const char *src, size_t len,
+	     const char *path, struct tg_err *err)
+{
+	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
+	int rc = plan_pass(p, o, L, src, len, path, NULL, err);
+	size_t k;
+
+	p->passes = p->nedits > 0;
+	while (!rc && p->nedits && !p->reverted && !p->unsettled) {
+		struct tg_plan q = TG_PLAN_INIT;
+		struct tg_engine_file after = p->after;
+		int taken = 0, more;
+
+		/* the next pass reads what the check read: p->after, the
+		 * analysis of p->fixed, moved into q.before */
+		p->after = none;
+		rc = plan_pass(&q, o, L, p->fixed.data, p->fixed.len, path,
+			       &after, err);
+		tg_engine_file_release(&after);
+		more = !rc && q.nedits;
+		if (more && q.reverted)
+			rc =
+			    set_unsettled(p,
+					  "pass %zu reverted (%s): left as "
+					  "after pass %zu",
+					  p->passes + 1, q.reverted, p->passes);
+		else if (more && p->passes == TG_PLAN_PASSES)
+			rc = set_unsettled(p,
+					   "still changing after %d passes: "
+					   "left as after pass %d (run --fix "
+					   "again)",
+					   TG_PLAN_PASSES, TG_PLAN_PASSES);
+		else if (more) {
+			rc = take_pass(p, &q);
+			taken = !rc;
+			p->passes += taken;
+		}
+		if (!taken) {
+			/* p->fixed's analysis back */
+			tg_engine_file_release(&p->after);
+			p->after = q.before;
+			q.before = none;
+		}
+		tg_plan_release(&q);
+		if (rc)
+			return tg_err_set(err, rc, "out of memory");
+		if (!more)
+			break;
+	}
+	if (rc)
+		return rc;
+	p->nfixed = p->nleft = p->nhidden = 0;
+	for (k = 0; k < p->before.r.nfindings; k++) {
+		p->nfixed += p->uses[k].outcome == TG_PLAN_FIXED;
+		p->nleft += p->uses[k].outcome == TG_PLAN_LEFT;
+		p->nhidden += p->uses[k].outcome == TG_PLAN_HIDDEN;
+	}
+	p->nfixed += p->nexposed;
+	return 0;
+}
+
+int
+tg_plan_analyzed(struct tg_plan *p, const struct tg_plan_opts *o,
+		 const struct tg_lang *L, struct tg_engine_file *f,
+		 struct tg_err *err)
+{
+	size_t k;
+
+	for (k = 0; f->what == TG_ENGINE_ANALYZED && k < f->r.nfindings; k++)
+		if (f->r.findings[k].in == TG_AUDIT_IN_CODE &&
+		    f->r.findings[k].guard == TG_AUDIT_UNGUARDED &&
+		    f->r.findings[k].api->fix.has && L->fix)
+			return tg_err_set(err, TG_EINVAL,
+					  "'%s' has a finding with a fix: its "
+					  "bytes are needed",
+					  f->path);
+	/* no hook is asked: no byte is read */
+	return plan_pass(p, o, L, NULL, 0, f->path, f, err);
+}
+
 void
 tg_plan_release(struct tg_plan *p)
 {
 	size_t k;
 
-	if (p->uses)
-		for (k = 0; k < p->before.r.nfindings; k++)
-			free(p->uses[k].why_owned);
+	for (k = 0; k < p->nuses; k++)
+		free(p->uses[k].why_owned);
 	free(p->uses);
 	drop_edits(p, 0);
 	free(p->edits);
@@ -881,5 +1136,9 @@ tg_plan_release(struct tg_plan *p)
 		free(p->guards[k].g.block);
 	free(p->guards);
 	free((char *)p->block.text);
+	free(p->unsettled);
+	while (p->nshared)
+		free((char *)p->shared[--p->nshared].text);
+	free(p->shared);
 	memset(p, 0, sizeof(*p));
 }

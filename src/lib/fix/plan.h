@@ -60,6 +60,9 @@ struct tg_plan_use {
 	 * (HIDDEN: guard_repl set, the unsafe fix would be guarded) */
 	int guarded;
 	const char *guard_repl;
+	/* FIXED by a pass after the first (tg_plan_file's fixed point):
+	 * its edits are not the first pass's alone */
+	int later;
 };
 
 /* One entry's guarded form in a file (the language's guard hook). */
@@ -82,7 +85,10 @@ struct tg_plan_opts {
 struct tg_plan {
 	/* the buffer as analyzed: its findings, judged */
 	struct tg_engine_file before;
-	struct tg_plan_use *uses; /* one per before.r.findings */
+	/* one per before.r.findings (nuses of them: a pass's before may be
+	 * moved out before its plan is released) */
+	struct tg_plan_use *uses;
+	size_t nuses;
 	/* the edits of the fixes kept (normalized), their texts owned */
 	struct tg_edit *edits;
 	size_t nedits, capedits;
@@ -98,24 +104,56 @@ struct tg_plan {
 	struct tg_plan_guard *guards;
 	size_t nguards, capguards;
 	struct tg_edit block;
+	/* the edits of the language's file-level step (texts owned): one fix, all or nothing, since an import is dropped only
+	 * when every use of its name is rewritten; fix/offer offers all of
+	 * them on each finding the step fixed (by_file) */
+	struct tg_edit *shared;
+	size_t nshared;
+	/* the passes that changed the text (0: none changed it); fixes of
+	 * later passes on text an earlier one wrote (counted in nfixed, no
+	 * finding of before's); why the file was left as after the last
+	 * pass although another would change it, or NULL */
+	size_t passes, nexposed;
+	char *unsettled;
 };
+
+/* At most this many passes (tg_plan_file): a real file needs one, a
+ * fix that exposes another (a table entry whose replacement has a fix
+ * of its own) two; more only in a table with a longer chain. */
+#define TG_PLAN_PASSES 4
 
 #define TG_PLAN_INIT                                                           \
 	{                                                                      \
-		TG_ENGINE_FILE_INIT, NULL, NULL, 0, 0, TG_BUF_INIT,            \
-		    TG_ENGINE_FILE_INIT, NULL, 0, 0, 0, NULL, 0, 0,            \
-		{                                                              \
-			0, 0, NULL, 0                                          \
-		}                                                              \
+		.before = TG_ENGINE_FILE_INIT, .fixed = TG_BUF_INIT,           \
+		.after = TG_ENGINE_FILE_INIT                                   \
 	}
 
 /* Plan the fixes of src[0..len) as language L (path names it in
  * notes). p starts TG_PLAN_INIT; release it with tg_plan_release, also
  * after a failure. 0 or TG_ENOMEM. When p->before.what is not
- * TG_ENGINE_ANALYZED (undecodable bytes) nothing is planned. */
+ * TG_ENGINE_ANALYZED (undecodable bytes) nothing is planned.
+ *
+ * Fixes run to a fixed point: the fixed buffer is planned again (its
+ * analysis after the check is the next pass's before) and its fixes
+ * applied, while a pass changes something and passes are at most
+ * TG_PLAN_PASSES; edits, fixed and after are then those of all the
+ * passes (edits composed into one set over src: fix/edit), uses
+ * before's findings with those a later pass fixed (later). A pass
+ * whose check fails is dropped (the passes before it stand, each
+ * checked), and so is every pass from TG_PLAN_PASSES + 1 on:
+ * unsettled then says why the text may change again. */
 int tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 		 const struct tg_lang *L, const char *src, size_t len,
 		 const char *path, struct tg_err *err);
+/* The plan of a file of which analysis f was made (moved into
+ * p->before), none of whose findings can be fixed (each is a mention, or
+ * guarded, or its entry has no fix, or L has no rewrite hooks): every
+ * finding left with the reason tg_plan_file gives, and no edit, without
+ * the file's bytes or a second analysis. TG_EINVAL (nothing moved) when
+ * a finding may have a fix: then the bytes must be planned. */
+int tg_plan_analyzed(struct tg_plan *p, const struct tg_plan_opts *o,
+		     const struct tg_lang *L, struct tg_engine_file *f,
+		     struct tg_err *err);
 void tg_plan_release(struct tg_plan *p);
 
 #endif

@@ -288,6 +288,75 @@ py_insert_ok(const char *s)
 	return n && s[n] == '\0';
 }
 
+/* Whether a C++ entry's inserted text is a literal: true, false,
+ * nullptr, a decimal number, or a string or character literal without a
+ * backslash or its own quote inside (what TORCH_CHECK(false, ...)
+ * needs): the fix inserts data, never code of the table's choosing. */
+static int
+cxx_insert_ok(const char *s)
+{
+	static const char *const words[] = {"true", "false", "nullptr", NULL};
+	size_t k;
+
+	for (k = 0; words[k]; k++)
+		if (strcmp(s, words[k]) == 0)
+			return 1;
+	if (*s == '"' || *s == '\'') {
+		for (k = 1; s[k] && s[k] != *s && s[k] != '\\'; k++)
+			;
+		return s[k] == *s && s[k + 1] == '\0';
+	}
+	k = *s == '-';
+	if (!(s[k] >= '0' && s[k] <= '9'))
+		return 0;
+	while ((s[k] >= '0' && s[k] <= '9') || s[k] == '.')
+		k++;
+	return s[k] == '\0';
+}
+
+/* How many empty calls "()" a C++ replace text holds, when it is a
+ * chain of names: NAME ('::' NAME | '.' NAME | '()')*, nothing else (no
+ * blank, no argument, no operator); -1 when it is not one. */
+static int
+cxx_chain_calls(const char *s)
+{
+	int calls = 0, name = 1;
+
+	while (*s) {
+		if (name) {
+			if (!((*s >= 'A' && *s <= 'Z') ||
+			      (*s >= 'a' && *s <= 'z') || *s == '_'))
+				return -1;
+			while (ident_byte(*s))
+				s++;
+			name = 0;
+		} else if (s[0] == '(' && s[1] == ')') {
+			s += 2;
+			calls++;
+		} else if (s[0] == ':' && s[1] == ':') {
+			s += 2;
+			name = 1;
+		} else if (s[0] == '.') {
+			s++;
+			name = 1;
+		} else
+			return -1;
+	}
+	return name ? -1 : calls;
+}
+
+/* Whether a C++ entry's replace is a rename: from and to chains of
+ * names (cxx_chain_calls), to calling no more than from does
+ * (scalarType() -> scalar_type(), data -> data_ptr), so that a table
+ * cannot write a call of its choosing. */
+static int
+cxx_replace_ok(const char *from, const char *to)
+{
+	int f = cxx_chain_calls(from), t = cxx_chain_calls(to);
+
+	return f >= 0 && t >= 0 && t <= f;
+}
+
 /* The entry's "fix": null, or how audit --fix rewrites a use. The rules
  * across members (to, replace or insert; a note for unsafe; bare "call"
  * only with insert; at null exactly for a keyword) and across languages
@@ -330,6 +399,12 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 			rc = get_line(L, rep, "from", &x->replace_from);
 		if (!rc)
 			rc = get_line(L, rep, "to", &x->replace_to);
+		if (!rc && a->lang == TG_LANG_CXX &&
+		    !cxx_replace_ok(x->replace_from, x->replace_to))
+			rc = tg_tload_fail(
+			    L, "\"from\" and \"to\" must be C++ names joined "
+			       "by '::' or '.', each maybe followed by '()', "
+			       "\"to\" with no more '()' than \"from\"");
 		L->depth--;
 	}
 	x->at = x->max_positional = -1;
@@ -347,6 +422,15 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 					   "(a string without backslashes, a "
 					   "number, True, False, None) or "
 					   "NAME=literal");
+			L->depth--;
+		}
+		if (!rc && a->lang == TG_LANG_CXX &&
+		    !cxx_insert_ok(x->insert)) {
+			tg_tload_enter(L, "text");
+			rc = tg_tload_fail(L,
+					   "\"text\" must be a C++ literal "
+					   "(true, false, nullptr, a number, a "
+					   "string without backslashes)");
 			L->depth--;
 		}
 		if (!rc)

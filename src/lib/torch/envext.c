@@ -832,7 +832,8 @@ tg_envext_check(struct ctx *c)
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
-		struct walkctx w = {c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}};
+		struct walkctx w = {
+		    c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}};
 		struct tg_walk_opts wo;
 
 		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
