@@ -199,7 +199,7 @@ main(void)
 	/* a use added since: the block reused, not added twice */
 	{
 		size_t n = strlen(got);
-		char *more = malloc(n + 16), *again;
+		char *more = malloc(n + sizeof "_torchgate_a(3)\n"), *again;
 
 		memcpy(more, got, n);
 		strcpy(more + n, "torch.a(3)\n");
