@@ -41,6 +41,25 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
 }
 
 void
+cli_printf(FILE *f, const char *fmt, ...)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	tg_str_vaddf(&b, fmt, ap);
+	va_end(ap);
+	/* out of memory: never the raw text; said, and stdout's close
+	 * check turns a short report into a failure no more than any
+	 * other message would */
+	if (tg_buf_error(&b))
+		fputs("torchgate: out of memory\n", stderr);
+	else
+		fwrite(b.data, 1, b.len, f);
+	tg_buf_release(&b);
+}
+
+void
 cli_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;

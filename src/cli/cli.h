@@ -73,6 +73,13 @@ struct cli_command {
 /* Print a command's --help to f (from its tables). */
 void cli_command_help(FILE *f, const struct cli_command *c);
 
+/* A line of a report on f (stdout, or where --fix reports go): fmt
+ * printed with every %s argument escaped as messages are (tg_str_addf),
+ * so that a path, a name or a version string read from a file can
+ * neither drive a terminal nor forge a line. */
+void cli_printf(FILE *f, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* "torchgate: <cmd>: <message>" on stderr. */
 void cli_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -588,52 +588,56 @@ fix_file(struct run *run, struct tg_engine_file *f)
 		const char *note = g->api->fix.note;
 
 		if (u->outcome == TG_PLAN_FIXED && !diff && !written)
-			fprintf(run->report,
-				"%s:%zu:%zu: left: %s: not written: %s\n",
-				f->path, g->line, g->column, g->api->id,
-				unwritten);
+			cli_printf(run->report,
+				   "%s:%zu:%zu: left: %s: not written: %s\n",
+				   f->path, g->line, g->column, g->api->id,
+				   unwritten);
 		else if (u->outcome == TG_PLAN_FIXED && u->guarded)
-			fprintf(run->report,
-				"%s:%zu:%zu: %s: %s -> %s, guarded: %s where "
-				"torch has it, else %s%s%s%s\n",
-				f->path, g->line, g->column,
-				diff ? "would fix" : "fixed", g->api->id, u->to,
-				u->guard_repl, g->api->id,
-				!note		     ? ""
-				: g->api->fix.unsafe ? " (unsafe: "
-						     : " (note: ",
-				note ? note : "", note ? ")" : "");
+			cli_printf(
+			    run->report,
+			    "%s:%zu:%zu: %s: %s -> %s, guarded: %s where "
+			    "torch has it, else %s%s%s%s\n",
+			    f->path, g->line, g->column,
+			    diff ? "would fix" : "fixed", g->api->id, u->to,
+			    u->guard_repl, g->api->id,
+			    !note		 ? ""
+			    : g->api->fix.unsafe ? " (unsafe: "
+						 : " (note: ",
+			    note ? note : "", note ? ")" : "");
 		else if (u->outcome == TG_PLAN_FIXED)
-			fprintf(run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
-				f->path, g->line, g->column,
-				diff ? "would fix" : "fixed", g->api->id, u->to,
-				!note		     ? ""
-				: g->api->fix.unsafe ? " (unsafe: "
-						     : " (note: ",
-				note ? note : "", note ? ")" : "");
+			cli_printf(
+			    run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
+			    f->path, g->line, g->column,
+			    diff ? "would fix" : "fixed", g->api->id, u->to,
+			    !note		 ? ""
+			    : g->api->fix.unsafe ? " (unsafe: "
+						 : " (note: ",
+			    note ? note : "", note ? ")" : "");
 		else if (u->outcome == TG_PLAN_HIDDEN)
-			fprintf(run->report,
-				"%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
-				f->path, g->line, g->column, g->api->id,
-				note ? note : "");
+			cli_printf(
+			    run->report,
+			    "%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
+			    f->path, g->line, g->column, g->api->id,
+			    note ? note : "");
 		else if (u->outcome == TG_PLAN_LEFT)
-			fprintf(run->report, "%s:%zu:%zu: left: %s: %s\n",
-				f->path, g->line, g->column, g->api->id,
-				u->why);
+			cli_printf(run->report, "%s:%zu:%zu: left: %s: %s\n",
+				   f->path, g->line, g->column, g->api->id,
+				   u->why);
 	}
 	if (p.nexposed && !(diff && run->ctx->quiet))
-		fprintf(run->report,
-			"%s: %s %zu more in %zu passes (uses an earlier pass "
-			"wrote)\n",
-			f->path, diff ? "would fix" : "fixed", p.nexposed,
-			p.passes);
+		cli_printf(
+		    run->report,
+		    "%s: %s %zu more in %zu passes (uses an earlier pass "
+		    "wrote)\n",
+		    f->path, diff ? "would fix" : "fixed", p.nexposed,
+		    p.passes);
 	if (p.unsettled && !(diff && run->ctx->quiet))
-		fprintf(run->report, "%s: %s\n", f->path, p.unsettled);
+		cli_printf(run->report, "%s: %s\n", f->path, p.unsettled);
 	if (p.nhidden && !(diff && run->ctx->quiet))
-		fprintf(run->report,
-			"%s: %zu unsafe fix%s not applied (pass "
-			"--unsafe-fixes)\n",
-			f->path, p.nhidden, p.nhidden == 1 ? "" : "es");
+		cli_printf(run->report,
+			   "%s: %zu unsafe fix%s not applied (pass "
+			   "--unsafe-fixes)\n",
+			   f->path, p.nhidden, p.nhidden == 1 ? "" : "es");
 	/* what remains: the fixed text's findings once written, else
 	 * the file's */
 	r = written ? &p.after.r : &p.before.r;
@@ -774,19 +778,19 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 	run->po.unsafe = unsafe_fixes;
 	if (!run->ctx->quiet || !diff) {
 		if (rep->floor_path)
-			fprintf(run->report,
-				"floor: %s, declared in %s:%zu: %s\n",
-				rep->floor, rep->floor_path, rep->floor_line,
-				rep->floor_requirement);
+			cli_printf(run->report,
+				   "floor: %s, declared in %s:%zu: %s\n",
+				   rep->floor, rep->floor_path, rep->floor_line,
+				   rep->floor_requirement);
 		else if (rep->floor_from &&
 			 strcmp(rep->floor_from, "option") == 0)
-			fprintf(run->report, "floor: %s, from --floor\n",
-				rep->floor);
+			cli_printf(run->report, "floor: %s, from --floor\n",
+				   rep->floor);
 		else if (rep->floor)
-			fprintf(run->report,
-				"floor: %s, the oldest torch release "
-				"torchgate knows (none declared)\n",
-				rep->floor);
+			cli_printf(run->report,
+				   "floor: %s, the oldest torch release "
+				   "torchgate knows (none declared)\n",
+				   rep->floor);
 	}
 	sink.file = on_fix;
 	sink.idle = NULL;

@@ -187,9 +187,9 @@ out:
 	/* a file replaced is said even when the other failed */
 	for (k = 0; k < 2; k++) {
 		if (paths[k] && !quiet && (outs[k].changed || !status))
-			printf("%s %s\n",
-			       outs[k].changed ? "wrote" : "unchanged",
-			       paths[k]);
+			cli_printf(stdout, "%s %s\n",
+				   outs[k].changed ? "wrote" : "unchanged",
+				   paths[k]);
 		tg_file_out_release(&outs[k]);
 	}
 	return status;

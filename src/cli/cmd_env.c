@@ -110,10 +110,11 @@ resolve(struct cli_ctx *ctx, int argc, char **argv)
 				  ignores.v[k]);
 	if (which_advisories) {
 		ctx->done = 1;
-		printf("%s %s, advisories_version %s, %zu advisories\n",
-		       tg_cache_source_name(adv_src),
-		       adv_from ? adv_from : "(in the binary)",
-		       advisories.version, advisories.n);
+		cli_printf(stdout,
+			   "%s %s, advisories_version %s, %zu advisories\n",
+			   tg_cache_source_name(adv_src),
+			   adv_from ? adv_from : "(in the binary)",
+			   advisories.version, advisories.n);
 		tg_advisory_release(&advisories);
 		free(adv_from);
 		adv_from = NULL;

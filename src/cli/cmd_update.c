@@ -172,13 +172,16 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	newest = tg_table_version_cmp(cached, builtin) > 0 ? cached : builtin;
 	if (offline) {
 		if (newest == cached)
-			printf("offline: nothing downloaded; the cached table "
-			       "'%s' (table_version %s) is used\n",
-			       path, cached);
+			cli_printf(
+			    stdout,
+			    "offline: nothing downloaded; the cached table "
+			    "'%s' (table_version %s) is used\n",
+			    path, cached);
 		else
-			printf("offline: nothing downloaded; the built-in "
-			       "table (table_version %s) is used\n",
-			       builtin ? builtin : "none");
+			cli_printf(stdout,
+				   "offline: nothing downloaded; the built-in "
+				   "table (table_version %s) is used\n",
+				   builtin ? builtin : "none");
 		status = cli_update_advisories_offline(CMD, dir);
 		goto out;
 	}
@@ -213,9 +216,11 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (status)
 		goto advisories;
 	if (nm) {
-		printf("'%s' is not modified: the cached table (table_version "
-		       "%s) stays\n",
-		       f.url, cached);
+		cli_printf(
+		    stdout,
+		    "'%s' is not modified: the cached table (table_version "
+		    "%s) stays\n",
+		    f.url, cached);
 		goto advisories;
 	}
 	rc = tg_table_parse(&t, body.data ? body.data : "", body.len, f.url,
@@ -234,11 +239,12 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto advisories;
 	}
 	if (tg_table_version_cmp(t.table_version, newest) <= 0) {
-		printf("'%s' has table_version %s, not newer than the %s "
-		       "table's %s: the cache is unchanged\n",
-		       f.url, t.table_version,
-		       newest == cached ? "cached" : "built-in",
-		       newest ? newest : "none");
+		cli_printf(stdout,
+			   "'%s' has table_version %s, not newer than the %s "
+			   "table's %s: the cache is unchanged\n",
+			   f.url, t.table_version,
+			   newest == cached ? "cached" : "built-in",
+			   newest ? newest : "none");
 		goto advisories;
 	}
 	re.version = t.table_version;
@@ -250,15 +256,18 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 		goto advisories;
 	}
 	if (rc == 1) { /* another update stored a newer one meanwhile */
-		printf("'%s' has table_version %s, not newer than the cached "
-		       "table's %s: the cache is unchanged\n",
-		       f.url, t.table_version, re.now);
+		cli_printf(
+		    stdout,
+		    "'%s' has table_version %s, not newer than the cached "
+		    "table's %s: the cache is unchanged\n",
+		    f.url, t.table_version, re.now);
 		status = CLI_OK;
 		goto advisories;
 	}
-	printf("updated '%s' from '%s': table_version %s (was %s, %s)\n", path,
-	       f.url, t.table_version, newest ? newest : "none",
-	       newest == cached ? "cached" : "built-in");
+	cli_printf(stdout,
+		   "updated '%s' from '%s': table_version %s (was %s, %s)\n",
+		   path, f.url, t.table_version, newest ? newest : "none",
+		   newest == cached ? "cached" : "built-in");
 	status = CLI_OK;
 advisories:
 	/* the advisories by the same rules, whatever became of the table;

@@ -235,8 +235,9 @@ run(struct cli_ctx *ctx, int argc, char **argv)
 	if (tg_spec_set_contains(&set, v->str, strlen(v->str), &cmp,
 				 TG_PRE_ALLOW)) {
 		if (!ctx->quiet)
-			printf("torch %s satisfies %s\n", t->version,
-			       text.len ? text.data : "(any version)");
+			cli_printf(stdout, "torch %s satisfies %s\n",
+				   t->version,
+				   text.len ? text.data : "(any version)");
 		status = CLI_OK;
 		goto out;
 	}

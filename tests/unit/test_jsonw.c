@@ -7,6 +7,7 @@
 #include "check.h"
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
+#include "lib/util/str.h"
 
 static void
 layouts(void)
@@ -168,17 +169,62 @@ ref_escape(unsigned char c, char *out)
 	return 1;
 }
 
+/* The escape of the bytes at in[k..len): their length in *used. Well-
+ * formed UTF-8 as it is, a byte of invalid UTF-8 as \udcXX. */
+static size_t
+ref_escape_at(const unsigned char *in, size_t k, size_t len, size_t *used,
+	      char *out)
+{
+	unsigned c = in[k];
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2;
+
+	*used = 1;
+	if (c < 0x80)
+		return ref_escape((unsigned char)c, out);
+	if (k + n <= len && tg_str_utf8_valid((const char *)in + k, n, NULL)) {
+		memcpy(out, in + k, n);
+		*used = n;
+		return n;
+	}
+	return (size_t)sprintf(out, "\\udc%02x", c);
+}
+
+/* Invalid UTF-8 (a path's m\xff.py): \udcXX, short and long strings,
+ * valid UTF-8 around it kept byte for byte. */
+static void
+invalid_utf8(void)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	static char big[5000];
+
+	tg_jsonw_quote(
+	    &b, "m\xff.py \xc3\xa9 \xc3 \xed\xa0\x80 \xf0\x9f\x98\x80", 19);
+	CHECK_STR(b.data,
+		  "\"m\\udcff.py \xc3\xa9 \\udcc3 \\udced\\udca0\\udc80 "
+		  "\xf0\x9f\x98\x80\"",
+		  "short: invalid bytes as surrogate escapes");
+	tg_buf_clear(&b);
+	memset(big, 'x', sizeof(big));
+	memcpy(big + 4990, "\xc3\xa9\xfe", 3);
+	tg_jsonw_quote(&b, big, sizeof(big));
+	CHECK(b.len == sizeof(big) + 2 + 5 &&
+		  memcmp(b.data + 4991, "\xc3\xa9\\udcfe", 8) == 0,
+	      "long: the invalid byte escaped, the valid kept: %.12s",
+	      b.data + 4989);
+	tg_buf_release(&b);
+}
+
 /* Every byte value at every place of the first two eight-byte words,
  * among plain and high bytes (which the word-at-a-time test must not
  * mistake for bytes to escape, nor miss one after them). */
 static void
 escapes(void)
 {
-	static const unsigned char fill[] = {'a', 0xff, 0x80, 0x21, 0x7e};
+	static const unsigned char fill[] = {'a', 0xff, 0x80, 0x21, 0x7e, 0xbf};
 	unsigned char in[24];
 	char want[24 * 6 + 3];
 	struct tg_buf b = TG_BUF_INIT;
-	size_t f, at, k, n, bad = 0;
+	size_t f, at, k, n, used, bad = 0;
 	unsigned c;
 
 	for (f = 0; f < sizeof(fill); f++)
@@ -188,8 +234,9 @@ escapes(void)
 				in[at] = (unsigned char)c;
 				n = 0;
 				want[n++] = '"';
-				for (k = 0; k < sizeof(in); k++)
-					n += ref_escape(in[k], want + n);
+				for (k = 0; k < sizeof(in); k += used)
+					n += ref_escape_at(in, k, sizeof(in),
+							   &used, want + n);
 				want[n++] = '"';
 				want[n] = '\0';
 				tg_buf_clear(&b);
@@ -212,5 +259,6 @@ main(void)
 	sticky();
 	limits();
 	escapes();
+	invalid_utf8();
 	return check_result("test_jsonw");
 }

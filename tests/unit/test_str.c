@@ -155,9 +155,43 @@ test_distance(void)
 	      "the longest compared");
 }
 
+/* Text reports: tg_str_addf escapes its %s arguments and nothing else,
+ * and formats the other conversions as printf does. */
+static void
+test_addf(void)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	char want[256];
+
+	tg_str_addf(&b, "%s:%zu:%zu: %s\n", "esc\x1b]2;PWN\a\x1b[2J.py",
+		    (size_t)3, (size_t)14, "x\nforged.py:2:1: y");
+	CHECK_STR(b.data,
+		  "esc\\e]2;PWN\\a\\e[2J.py:3:14: x\\nforged.py:2:1: y\n",
+		  "escaped arguments, the format's newline kept");
+	tg_buf_clear(&b);
+	tg_str_addf(&b, "m\xff %s|%-5s|%5s|%.2s|%.*s|", "m\xff\xc2\x9b", "ab",
+		    "cd", "xyz", 1, "pq");
+	CHECK_STR(b.data, "m\xff m\\xff\\xc2\\x9b|ab   |   cd|xy|p|",
+		  "invalid UTF-8 and C1 escaped, widths and precisions");
+	tg_buf_clear(&b);
+	tg_str_addf(&b, "%d %u %ld %lld %zu %x %5.1f %c %% %s %-3d|%*d", -1, 2u,
+		    -3L, 4LL, (size_t)5, 255u, 2.25, 'q', "caf\xc3\xa9", 7, 4,
+		    8);
+	snprintf(want, sizeof(want),
+		 "%d %u %ld %lld %zu %x %5.1f %c %% %s %-3d|%*d", -1, 2u, -3L,
+		 4LL, (size_t)5, 255u, 2.25, 'q', "caf\xc3\xa9", 7, 4, 8);
+	CHECK_STR(b.data, want, "as printf");
+	CHECK(tg_buf_error(&b) == 0, "no failure");
+	tg_buf_clear(&b);
+	tg_str_add_escaped(&b, "a\tb\x7f", 4);
+	CHECK_STR(b.data, "a\\tb\\x7f", "tab and DEL");
+	tg_buf_release(&b);
+}
+
 int
 main(void)
 {
+	test_addf();
 	test_quote();
 	test_escape();
 	test_utf8();

@@ -3,6 +3,8 @@
  */
 #include "lib/render/advisory_format.h"
 
+#include "lib/util/str.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -67,17 +69,17 @@ text_one(struct tg_buf *out, const struct tg_advisory *a, int ignored)
 {
 	size_t k;
 
-	tg_buf_addf(out, "  %s %s", ignored ? "ignored" : "VULNERABLE", a->id);
+	tg_str_addf(out, "  %s %s", ignored ? "ignored" : "VULNERABLE", a->id);
 	for (k = 0; k < a->naliases; k++)
-		tg_buf_addf(out, "%s%s", k ? ", " : " (", a->aliases[k]);
+		tg_str_addf(out, "%s%s", k ? ", " : " (", a->aliases[k]);
 	tg_buf_adds(out, a->naliases ? ")" : "");
 	if (a->severity)
-		tg_buf_addf(out, " [%s]", a->severity);
+		tg_str_addf(out, " [%s]", a->severity);
 	if (a->disputed)
 		tg_buf_adds(out, " [disputed]");
-	tg_buf_addf(out, "\n    %s\n", a->summary);
+	tg_str_addf(out, "\n    %s\n", a->summary);
 	if (a->fixed)
-		tg_buf_addf(out, "    fixed in %s\n", a->fixed);
+		tg_str_addf(out, "    fixed in %s\n", a->fixed);
 	else
 		tg_buf_adds(out, "    no fixed release named\n");
 }
@@ -88,19 +90,19 @@ tg_advisory_format_text(struct tg_buf *out, const struct tg_advisory_report *r)
 	size_t k;
 
 	if (!r->m->nhits && !r->m->nignored) {
-		tg_buf_addf(out,
+		tg_str_addf(out,
 			    "\nadvisories: none of the %s advisories (%s) "
 			    "affects torch %s\n",
 			    r->source, r->version, r->matched);
 		return;
 	}
-	tg_buf_addf(out, "\nadvisories: %zu affect%s torch %s (", r->m->nhits,
+	tg_str_addf(out, "\nadvisories: %zu affect%s torch %s (", r->m->nhits,
 		    r->m->nhits == 1 ? "s" : "", r->torch);
 	if (strcmp(r->torch, r->matched) != 0)
-		tg_buf_addf(out, "matched as %s; ", r->matched);
-	tg_buf_addf(out, "the %s advisories, %s)\n", r->source, r->version);
+		tg_str_addf(out, "matched as %s; ", r->matched);
+	tg_str_addf(out, "the %s advisories, %s)\n", r->source, r->version);
 	if (r->dpkg)
-		tg_buf_addf(out,
+		tg_str_addf(out,
 			    "  note: the Debian package is %s, newer than "
 			    "%s: Debian may carry\n"
 			    "  fixes the torch's own version does not show; "

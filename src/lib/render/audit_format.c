@@ -18,6 +18,7 @@
 #include "lib/audit/lang.h"
 #include "lib/util/grow.h"
 #include "lib/util/jsonw.h"
+#include "lib/util/str.h"
 
 static const char *
 in_name(enum tg_audit_in in)
@@ -152,14 +153,21 @@ state(struct tg_buf *b, const struct tg_audit_finding *f)
 	}
 }
 
+/* A finding's line, composed in msg as the other formats compose it,
+ * then escaped (str.h): a path, a name or a guard's text can neither
+ * drive a terminal nor forge a line. */
 static void
-text_item(struct tg_buf *b, const struct tg_audit_item *it)
+text_item(struct tg_buf *b, struct tg_buf *msg, const struct tg_audit_item *it)
 {
-	tg_buf_addf(b, "%s:%zu:%zu: %s: ", it->path, it->f->line, it->f->column,
-		    tg_audit_rank_name(it->rank));
-	tg_audit_format_message(b, it);
-	tg_buf_addf(b, " [%s]", it->f->kind);
-	state(b, it->f);
+	tg_buf_clear(msg);
+	tg_buf_addf(msg, "%s:%zu:%zu: %s: ", it->path, it->f->line,
+		    it->f->column, tg_audit_rank_name(it->rank));
+	tg_audit_format_message(msg, it);
+	tg_buf_addf(msg, " [%s]", it->f->kind);
+	state(msg, it->f);
+	if (tg_buf_error(msg) && !b->err)
+		b->err = tg_buf_error(msg);
+	tg_str_add_escaped(b, msg->data ? msg->data : "", msg->len);
 	tg_buf_addc(b, '\n');
 }
 
@@ -171,7 +179,7 @@ text_end(const struct tg_audit_report *rep, struct tg_buf *b)
 	for (k = 0; k < rep->ndead; k++) {
 		const struct tg_audit_dead *d = &rep->dead[k];
 
-		tg_buf_addf(b,
+		tg_str_addf(b,
 			    "%s:%zu: dead branch: lines %zu-%zu run only on "
 			    "torch %s, below the floor %s: %s\n",
 			    d->path, d->b->first_line, d->b->first_line,
@@ -732,12 +740,19 @@ sarif_end(struct tg_audit_writer *wr, const struct tg_audit_report *rep)
 }
 
 /* A workflow command's data (message: "%", CR, LF escaped) or property
- * value (also ':' and ','), as GitHub's toolkit escapes them. */
+ * value (also ':' and ','), as GitHub's toolkit escapes them; another
+ * control byte or invalid UTF-8 as text reports escape it (str.h),
+ * since the runner's log and a terminal show the line. */
 static void
 gh_escape(struct tg_buf *b, const char *s, int property)
 {
 	for (; *s; s++) {
-		if (*s == '%')
+		size_t n = strcspn(s, property ? "%\r\n:," : "%\r\n");
+
+		if (n) {
+			tg_str_add_escaped(b, s, n);
+			s += n - 1;
+		} else if (*s == '%')
 			tg_buf_adds(b, "%25");
 		else if (*s == '\r')
 			tg_buf_adds(b, "%0D");
@@ -854,7 +869,7 @@ tg_audit_format_items(struct tg_audit_writer *wr,
 	for (k = 0; k < n && !failed(wr); k++)
 		switch (wr->fmt) {
 		case TG_AUDIT_TEXT:
-			text_item(wr->out, &items[k]);
+			text_item(wr->out, &wr->tmp, &items[k]);
 			break;
 		case TG_AUDIT_JSON:
 			json_finding(wr, &items[k]);

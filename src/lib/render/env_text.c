@@ -8,6 +8,8 @@
  */
 #include "lib/render/env_format.h"
 
+#include "lib/util/str.h"
+
 static const char *const heading[TG_ENVCHECK_NSECTIONS] = {
     "torch on the path", "who depends on torch",       "what torch requires",
     "the torch family",	 "extensions built for torch",
@@ -46,16 +48,16 @@ tg_env_text_write(const struct tg_envcheck *ec, int verbose, struct tg_buf *out,
 		}
 		if (s)
 			tg_buf_addc(out, '\n');
-		tg_buf_addf(out, "%s: %zu", heading[s],
+		tg_str_addf(out, "%s: %zu", heading[s],
 			    ec->count[s] - inactive);
 		if (broken)
-			tg_buf_addf(out, ", %zu broken", broken);
+			tg_str_addf(out, ", %zu broken", broken);
 		if (inactive)
-			tg_buf_addf(out,
+			tg_str_addf(out,
 				    " (%zu more whose marker is false here)",
 				    inactive);
 		if (s == TG_ENVCHECK_EXTENSIONS)
-			tg_buf_addf(out,
+			tg_str_addf(out,
 				    " (%zu shared objects checked against "
 				    "%zu of torch's libraries)",
 				    ec->elf_objects, ec->torch_libraries);
@@ -66,24 +68,24 @@ tg_env_text_write(const struct tg_envcheck *ec, int verbose, struct tg_buf *out,
 			if (it->section != s ||
 			    (it->status == TG_ENVCHECK_INACTIVE && !verbose))
 				continue;
-			tg_buf_addf(out, "  %-7s ", label(it->status));
+			tg_str_addf(out, "  %-7s ", label(it->status));
 			if (it->dist)
-				tg_buf_addf(out, "%s: ", it->dist);
+				tg_str_addf(out, "%s: ", it->dist);
 			if (it->requirement)
-				tg_buf_addf(out, "'%s': ", it->requirement);
-			tg_buf_addf(out, "%s\n", it->message);
+				tg_str_addf(out, "'%s': ", it->requirement);
+			tg_str_addf(out, "%s\n", it->message);
 			if (it->file && s != TG_ENVCHECK_COPIES)
-				tg_buf_addf(out, "          in %s\n", it->file);
+				tg_str_addf(out, "          in %s\n", it->file);
 			for (k = 0; k < it->ndetails; k++)
-				tg_buf_addf(out, "          %s\n",
+				tg_str_addf(out, "          %s\n",
 					    it->details[k]);
 			if (it->more)
-				tg_buf_addf(out, "          and %zu more\n",
+				tg_str_addf(out, "          and %zu more\n",
 					    it->more);
 		}
 	}
 	if (ec->nbroken)
-		tg_buf_addf(out, "\n%zu broken\n", ec->nbroken);
+		tg_str_addf(out, "\n%zu broken\n", ec->nbroken);
 	else
 		tg_buf_adds(out, "\nnothing broken\n");
 	rc = tg_buf_error(out);

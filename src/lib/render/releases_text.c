@@ -4,6 +4,7 @@
 #include "lib/render/releases_format.h"
 
 #include "lib/table/releases.h"
+#include "lib/util/str.h"
 
 int
 tg_releases_text_write(const struct tg_index *ix, struct tg_buf *out)
@@ -13,9 +14,9 @@ tg_releases_text_write(const struct tg_index *ix, struct tg_buf *out)
 
 	if (ix)
 		for (k = 0; k < ix->n; k++)
-			tg_buf_addf(out, "%s\n", ix->v[k].str);
+			tg_str_addf(out, "%s\n", ix->v[k].str);
 	else
 		for (k = 0; (r = tg_releases_at(k)); k++)
-			tg_buf_addf(out, "%s\n", r);
+			tg_str_addf(out, "%s\n", r);
 	return tg_buf_error(out);
 }

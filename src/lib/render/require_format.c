@@ -14,6 +14,7 @@
 
 #include "lib/render/require_format.h"
 #include "lib/util/jsonw.h"
+#include "lib/util/str.h"
 
 /* Uses listed per reason in text. */
 #define TEXT_USES 3
@@ -23,22 +24,22 @@ text_fact(struct tg_buf *b, const struct tg_require *rq,
 	  const struct tg_require_reason *r)
 {
 	if (strcmp(r->fact, "introduced") == 0)
-		tg_buf_addf(&*b, "introduced in %s%s", r->version,
+		tg_str_addf(&*b, "introduced in %s%s", r->version,
 			    r->bound == TG_BOUND_AT_OR_BEFORE ||
 				    r->bound == TG_BOUND_BETWEEN
 				? " or earlier"
 				: "");
 	else if (strcmp(r->fact, "replacement") == 0)
-		tg_buf_addf(b, "exists since %s, as the replacement of %s",
+		tg_str_addf(b, "exists since %s, as the replacement of %s",
 			    r->version, r->repl_of->id);
 	else if (strcmp(r->fact, "removed") == 0)
-		tg_buf_addf(b, "removed in %s", r->version);
+		tg_str_addf(b, "removed in %s", r->version);
 	else
-		tg_buf_addf(b,
+		tg_str_addf(b,
 			    "private, present up to %s, the newest torch "
 			    "the table knows",
 			    tg_table_newest(rq->table));
-	tg_buf_addf(b, " (%s)", tg_api_fact_name(r->status));
+	tg_str_addf(b, " (%s)", tg_api_fact_name(r->status));
 }
 
 static void
@@ -48,19 +49,19 @@ text_reason(struct tg_buf *b, const struct tg_require *rq, const char *what,
 	size_t k;
 
 	if (strcmp(what, "floor") == 0)
-		tg_buf_addf(b, "floor >=%s: ", r->version);
+		tg_str_addf(b, "floor >=%s: ", r->version);
 	else if (strcmp(what, "ceiling") == 0)
-		tg_buf_addf(b, "ceiling <%s: ", r->version);
+		tg_str_addf(b, "ceiling <%s: ", r->version);
 	else
-		tg_buf_addf(b, "%s: ", what);
-	tg_buf_addf(b, "%s ", r->api->id);
+		tg_str_addf(b, "%s: ", what);
+	tg_str_addf(b, "%s ", r->api->id);
 	text_fact(b, rq, r);
 	tg_buf_adds(b, ":");
 	for (k = 0; k < r->nuses && k < TEXT_USES; k++)
-		tg_buf_addf(b, "%s %s:%zu", k ? "," : "", r->uses[k].path,
+		tg_str_addf(b, "%s %s:%zu", k ? "," : "", r->uses[k].path,
 			    r->uses[k].line);
 	if (r->nuses > TEXT_USES)
-		tg_buf_addf(b, " and %zu more", r->nuses - TEXT_USES);
+		tg_str_addf(b, " and %zu more", r->nuses - TEXT_USES);
 	tg_buf_addc(b, '\n');
 }
 
@@ -76,14 +77,14 @@ text(struct tg_buf *b, const struct tg_require *rq,
 {
 	size_t k;
 
-	tg_buf_addf(b, "%s\n", rq->requirement);
+	tg_str_addf(b, "%s\n", rq->requirement);
 	if (!rq->floor)
 		tg_buf_adds(b, "floor: none: no API the code uses needs one\n");
 	for (k = 0; rq->floor && k < rq->nfloors; k++)
 		if (same_bound(&rq->floors[k], rq->floor))
 			text_reason(b, rq, "floor", &rq->floors[k]);
 	if (!rq->ceiling)
-		tg_buf_addf(b,
+		tg_str_addf(b,
 			    "ceiling: none: no API the code uses is "
 			    "removed%s\n",
 			    rq->strict_private ? " or private" : "");
@@ -100,7 +101,7 @@ text(struct tg_buf *b, const struct tg_require *rq,
 	for (k = 0; k < rq->nconflicts; k++) {
 		const struct tg_require_conflict *c = &rq->conflicts[k];
 
-		tg_buf_addf(b,
+		tg_str_addf(b,
 			    "conflict: %s needs >=%s (%s:%zu), %s needs <%s "
 			    "(%s:%zu): no torch satisfies both\n",
 			    c->floor->api->id, c->floor->version,
@@ -112,10 +113,10 @@ text(struct tg_buf *b, const struct tg_require *rq,
 		const struct tg_declaration *d = &rep->l->v[k];
 
 		if (d->line)
-			tg_buf_addf(b, "declared: %s:%zu: %s: %s\n", d->path,
+			tg_str_addf(b, "declared: %s:%zu: %s: %s\n", d->path,
 				    d->line, d->field, d->text);
 		else
-			tg_buf_addf(b, "declared: %s: %s\n", d->path, d->text);
+			tg_str_addf(b, "declared: %s: %s\n", d->path, d->text);
 	}
 	for (k = 0; k < rq->nproblems; k++) {
 		const struct tg_require_problem *p = &rq->problems[k];
@@ -123,9 +124,9 @@ text(struct tg_buf *b, const struct tg_require *rq,
 		tg_buf_adds(b, tg_require_problem_fails(p) ? "problem: "
 							   : "info: ");
 		if (p->decl && p->kind != TG_REQUIRE_DISAGREE && p->decl->line)
-			tg_buf_addf(b, "%s:%zu: ", p->decl->path,
+			tg_str_addf(b, "%s:%zu: ", p->decl->path,
 				    p->decl->line);
-		tg_buf_addf(b, "%s\n", p->message);
+		tg_str_addf(b, "%s\n", p->message);
 	}
 }
 

@@ -12,6 +12,8 @@
  */
 #include "lib/util/jsonw.h"
 
+#include "lib/util/str.h"
+
 #include <assert.h>
 #include <stdint.h>
 #include <string.h>
@@ -330,11 +332,11 @@ room(struct tg_buf *b, size_t need)
 
 /* s[0..len) as a JSON string literal at p (at most 6 len + 2 bytes):
  * the end. */
-/* Whether one of the eight bytes of v needs an escape: below 0x20, '"',
- * '\\' or DEL. Each test is the exact one for "some byte is zero"
- * ((x - 0x01..) & ~x & 0x80..) or "some byte is below n" (n <= 0x80):
- * a borrow can mark a byte wrongly only above one that is marked
- * rightly. */
+/* Whether one of the eight bytes of v needs a look: below 0x20, '"',
+ * '\\', DEL, or 0x80 and above (UTF-8 to check). Each test is the exact
+ * one for "some byte is zero" ((x - 0x01..) & ~x & 0x80..) or "some
+ * byte is below n" (n <= 0x80): a borrow can mark a byte wrongly only
+ * above one that is marked rightly. */
 static int
 escape8(uint64_t v)
 {
@@ -344,8 +346,22 @@ escape8(uint64_t v)
 		 d = v ^ (ones * 0x7f);
 
 	return ((((v - ones * 0x20) & ~v) | ((q - ones) & ~q) |
-		 ((b - ones) & ~b) | ((d - ones) & ~d)) &
+		 ((b - ones) & ~b) | ((d - ones) & ~d) | v) &
 		high) != 0;
+}
+
+/* A byte that is no part of well-formed UTF-8 (a path's m\xff.py): the
+ * lone surrogate Python's surrogateescape gives it, U+DC80 + byte, as a
+ * \u escape (\udcff). The document stays valid JSON; json.loads gives
+ * the string os.fsencode() turns back into the bytes, and a consumer that
+ * insists on Unicode scalar values sees U+FFFD there. */
+static size_t
+escape_byte(unsigned char c, char *p)
+{
+	memcpy(p, "\\udc", 4);
+	p[4] = hex[c >> 4];
+	p[5] = hex[c & 15];
+	return 6;
 }
 
 static char *
@@ -354,22 +370,35 @@ quote_into(char *p, const char *s, size_t len)
 	size_t i = 0;
 
 	*p++ = '"';
-	/* eight bytes at a time while none needs an escape */
-	for (; len - i >= 8; i += 8, p += 8) {
-		uint64_t v;
+	while (i < len) {
+		unsigned char c;
+		size_t n;
 
-		memcpy(&v, s + i, 8);
-		if (escape8(v))
+		/* eight bytes at a time while none needs a look */
+		for (; len - i >= 8; i += 8, p += 8) {
+			uint64_t v;
+
+			memcpy(&v, s + i, 8);
+			if (escape8(v))
+				break;
+			memcpy(p, &v, 8);
+		}
+		if (i == len)
 			break;
-		memcpy(p, &v, 8);
-	}
-	for (; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (esc_byte[c])
-			p += escape(c, p);
-		else
-			*p++ = (char)c;
+		c = (unsigned char)s[i];
+		if (c < 0x80) {
+			if (esc_byte[c])
+				p += escape(c, p);
+			else
+				*p++ = (char)c;
+			i++;
+		} else if ((n = tg_str_utf8_seq(s + i, len - i)) != 0) {
+			memcpy(p, s + i, n);
+			p += n, i += n;
+		} else {
+			p += escape_byte(c, p);
+			i++;
+		}
 	}
 	*p++ = '"';
 	return p;
@@ -393,15 +422,24 @@ quote(struct tg_buf *b, const char *s, size_t len, const char *tail)
 	while (i < len) {
 		char esc[6];
 
+		unsigned char c;
+		size_t n;
+
 		/* the bytes that go out as they are, in one append */
-		for (run = i; run < len && !esc_byte[(unsigned char)s[run]];
-		     run++)
-			;
+		for (run = i; run < len; run += n) {
+			c = (unsigned char)s[run];
+			n = c < 0x80 ? !esc_byte[c]
+				     : tg_str_utf8_seq(s + run, len - run);
+			if (n == 0)
+				break;
+		}
 		if (run > i)
 			tg_buf_add(b, s + i, run - i);
 		if (run == len)
 			break;
-		tg_buf_add(b, esc, escape((unsigned char)s[run], esc));
+		c = (unsigned char)s[run];
+		tg_buf_add(b, esc,
+			   c < 0x80 ? escape(c, esc) : escape_byte(c, esc));
 		i = run + 1;
 	}
 	tg_buf_addc(b, '"');

@@ -8,7 +8,11 @@
  * writer never fails on its own: appends go to the buffer, which keeps
  * its first failure (buf.h), so callers write straight through and check
  * tg_jsonw_finish() once. Strings are escaped as JSON requires (", \,
- * control characters); bytes >= 0x80 pass through, so UTF-8 stays UTF-8.
+ * control characters); well-formed UTF-8 passes through byte for byte,
+ * and a byte of invalid UTF-8 (a file name's \xff) becomes \udcXX, the
+ * lone surrogate Python's surrogateescape decodes it to (U+DC80 + byte):
+ * every document is valid JSON, and json.loads() then os.fsencode() give
+ * the bytes back.
  */
 #ifndef TG_LIB_UTIL_JSONW_H
 #define TG_LIB_UTIL_JSONW_H

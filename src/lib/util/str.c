@@ -4,6 +4,7 @@
  */
 #include "lib/util/str.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,16 @@ utf8_seq(const unsigned char *s, size_t len)
 	return tg_str_utf8_valid((const char *)s, n, NULL) ? n : 0;
 }
 
+size_t
+tg_str_utf8_seq(const char *s, size_t len)
+{
+	if (len == 0)
+		return 0;
+	if ((unsigned char)s[0] < 0x80)
+		return 1;
+	return utf8_seq((const unsigned char *)s, len);
+}
+
 /* Append one escaped byte or sequence; 0 when it does not fit. */
 static int
 put(char *out, size_t cap, size_t *at, const char *s, size_t n)
@@ -100,8 +111,9 @@ put(char *out, size_t cap, size_t *at, const char *s, size_t n)
 }
 
 /* Escape s[0..len) into out from *at; stops at in_max input bytes (cut
- * on a character boundary, *cut set) or when out is full. */
-static void
+ * on a character boundary, *cut set) or when out is full. The input
+ * bytes consumed. */
+static size_t
 escape(char *out, size_t cap, size_t *at, const char *s, size_t len,
        size_t in_max, int *cut)
 {
@@ -123,7 +135,7 @@ escape(char *out, size_t cap, size_t *at, const char *s, size_t len,
 			n = 1;
 		if (i + n > in_max) {
 			*cut = 1;
-			return;
+			return i;
 		}
 		if (c >= 0x20 && c != 0x7f && (c < 0x80 || n > 1)) {
 			memcpy(e, s + i, n);
@@ -137,10 +149,11 @@ escape(char *out, size_t cap, size_t *at, const char *s, size_t len,
 		}
 		if (!put(out, cap, at, e, w)) {
 			*cut = 1;
-			return;
+			return i;
 		}
 		i += n;
 	}
+	return i;
 }
 
 char *
@@ -174,6 +187,213 @@ tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
 		*at = cap - 1;
 	out[*at] = '\0';
 	escape(out, cap, at, s, len, SIZE_MAX, &cut);
+}
+
+int
+tg_str_add_escaped(struct tg_buf *b, const char *s, size_t len)
+{
+	size_t done = 0;
+	int cut;
+
+	/* the common case, nothing to escape: one append */
+	if (len < 4096) {
+		size_t i;
+
+		for (i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)s[i];
+
+			if (c < 0x20 || c >= 0x7f)
+				break;
+		}
+		if (i == len)
+			return tg_buf_add(b, s, len);
+	}
+	while (done < len) {
+		char tmp[1024];
+		size_t at = 0;
+
+		done += escape(tmp, sizeof(tmp), &at, s + done, len - done,
+			       SIZE_MAX, &cut);
+		tg_buf_add(b, tmp, at);
+	}
+	return tg_buf_error(b);
+}
+
+int
+tg_str_adds_escaped(struct tg_buf *b, const char *s)
+{
+	return tg_str_add_escaped(b, s, strlen(s));
+}
+
+/* One conversion of tg_str_vaddf other than %s, its width and precision
+ * already in spec: the argument of its type taken from ap. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void
+add_conv(struct tg_buf *b, const char *spec, const char *len, char conv,
+	 va_list *ap)
+{
+	switch (conv) {
+	case 'c':
+		tg_buf_addf(b, spec, va_arg(*ap, int));
+		return;
+	case 'd':
+	case 'i':
+		if (strcmp(len, "l") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, long));
+		else if (strcmp(len, "ll") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, long long));
+		else if (strcmp(len, "z") == 0 || strcmp(len, "t") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, ptrdiff_t));
+		else if (strcmp(len, "j") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, intmax_t));
+		else
+			tg_buf_addf(b, spec, va_arg(*ap, int));
+		return;
+	case 'u':
+	case 'x':
+	case 'X':
+	case 'o':
+		if (strcmp(len, "l") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, unsigned long));
+		else if (strcmp(len, "ll") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, unsigned long long));
+		else if (strcmp(len, "z") == 0 || strcmp(len, "t") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, size_t));
+		else if (strcmp(len, "j") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, uintmax_t));
+		else
+			tg_buf_addf(b, spec, va_arg(*ap, unsigned));
+		return;
+	case 'e':
+	case 'E':
+	case 'f':
+	case 'F':
+	case 'g':
+	case 'G':
+		if (strcmp(len, "L") == 0)
+			tg_buf_addf(b, spec, va_arg(*ap, long double));
+		else
+			tg_buf_addf(b, spec, va_arg(*ap, double));
+		return;
+	case 'p':
+		tg_buf_addf(b, spec, va_arg(*ap, void *));
+		return;
+	default:
+		/* a conversion this printf does not know: a programming
+		 * error that -Wformat would not catch */
+		b->err = b->err ? b->err : TG_EINVAL;
+		return;
+	}
+}
+#pragma GCC diagnostic pop
+
+int
+tg_str_vaddf(struct tg_buf *b, const char *fmt, va_list ap0)
+{
+	const char *p = fmt;
+	va_list ap;
+
+	va_copy(ap, ap0);
+	while (*p) {
+		const char *q = strchr(p, '%'), *r;
+		char spec[64], len[3] = "";
+		size_t sl = 1, ll = 0;
+		int width = -1, prec = -1, left = 0;
+
+		if (!q) {
+			tg_buf_adds(b, p);
+			break;
+		}
+		tg_buf_add(b, p, (size_t)(q - p));
+		r = q + 1;
+		if (*r == '%') {
+			tg_buf_addc(b, '%');
+			p = r + 1;
+			continue;
+		}
+		spec[0] = '%';
+		for (; *r && strchr("-+ #0", *r); r++) {
+			left |= *r == '-';
+			if (sl < 8)
+				spec[sl++] = *r;
+		}
+		if (*r == '*') {
+			width = va_arg(ap, int);
+			if (width < 0)
+				left = 1, width = -width;
+			r++;
+		} else if (*r >= '1' && *r <= '9') {
+			width = (int)strtol(r, (char **)&r, 10);
+		}
+		if (*r == '.') {
+			r++;
+			if (*r == '*') {
+				prec = va_arg(ap, int);
+				r++;
+			} else {
+				prec = (int)strtol(r, (char **)&r, 10);
+			}
+		}
+		while (*r && strchr("hlzjtL", *r) && ll < 2)
+			len[ll++] = *r++;
+		len[ll] = '\0';
+		if (*r != 's') {
+			if (width >= 0)
+				sl += (size_t)snprintf(spec + sl, 12, "%s%d",
+						       left ? "-" : "", width);
+			if (prec >= 0)
+				sl += (size_t)snprintf(spec + sl, 13, ".%d",
+						       prec);
+			memcpy(spec + sl, len, ll);
+			sl += ll;
+			spec[sl++] = *r;
+			spec[sl] = '\0';
+			if (*r)
+				add_conv(b, spec, len, *r, &ap);
+		} else {
+			const char *s = va_arg(ap, const char *);
+			size_t n, at;
+
+			if (!s)
+				s = "(null)";
+			n = prec >= 0 ? strnlen(s, (size_t)prec) : strlen(s);
+			if (width > 0 && !left) {
+				struct tg_buf t = TG_BUF_INIT;
+
+				tg_str_add_escaped(&t, s, n);
+				for (at = t.len; at < (size_t)width; at++)
+					tg_buf_addc(b, ' ');
+				if (t.err)
+					b->err = b->err ? b->err : t.err;
+				else
+					tg_buf_add(b, t.data ? t.data : "",
+						   t.len);
+				tg_buf_release(&t);
+			} else {
+				at = b->len;
+				tg_str_add_escaped(b, s, n);
+				for (at = b->len - at;
+				     width > 0 && at < (size_t)width; at++)
+					tg_buf_addc(b, ' ');
+			}
+		}
+		p = *r ? r + 1 : r;
+	}
+	va_end(ap);
+	return tg_buf_error(b);
+}
+
+int
+tg_str_addf(struct tg_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = tg_str_vaddf(b, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 size_t

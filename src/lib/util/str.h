@@ -4,7 +4,10 @@
 #ifndef TG_LIB_UTIL_STR_H
 #define TG_LIB_UTIL_STR_H
 
+#include <stdarg.h>
 #include <stddef.h>
+
+#include "lib/util/buf.h"
 
 /* 1 when s[0..len) is well-formed UTF-8 (no surrogates, no overlongs);
  * otherwise 0 and *bad is the offset of the first bad byte. */
@@ -43,6 +46,25 @@ char *tg_str_quote_cstr(char *out, const char *s);
  * byte or newline reaches a terminal whatever a caller passed. */
 void tg_str_escape(char *out, size_t cap, size_t *at, const char *s,
 		   size_t len);
+
+/* The length of the UTF-8 character at s[0..len): 1 for ASCII, 2 to 4
+ * for a well-formed sequence, 0 for a byte that starts none (invalid
+ * UTF-8) or len == 0. */
+size_t tg_str_utf8_seq(const char *s, size_t len);
+
+/* Text outputs: s[0..len) escaped as tg_str_escape does, appended to b;
+ * b's first failure (buf.h). Every string a text report takes from
+ * what it inspected (a path, a name, a version string, a table's text)
+ * goes out through these, so that a control byte, a newline or invalid
+ * UTF-8 in it can neither drive a terminal nor forge a line. */
+int tg_str_add_escaped(struct tg_buf *b, const char *s, size_t len);
+int tg_str_adds_escaped(struct tg_buf *b, const char *s);
+/* tg_buf_addf with every %s argument escaped (the format's own text,
+ * newlines included, goes out as it is). Knows the conversions
+ * c d i u x X o e E f F g G p s with flags, width, precision (also *)
+ * and the length modifiers hh h l ll z j t L; another marks b failed. */
+int tg_str_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
+int tg_str_vaddf(struct tg_buf *b, const char *fmt, va_list ap);
 
 /* Longest string tg_str_distance compares. */
 #define TG_STR_DISTANCE_MAX 256
