@@ -129,6 +129,7 @@ done <<'MUT'
 e[0]["fix"] = {"applicability": "safe", "to": None, "replace": {"from": "data", "to": "abort()"}, "insert": None, "bare": None, "note": None}
 e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "True", "max_positional": None}, "bare": None, "note": None}
 e[0]["fix"] = {"applicability": "safe", "to": None, "replace": None, "insert": {"at": 0, "text": "x=1", "max_positional": None}, "bare": None, "note": None}
+e[0]["fix"] = {"applicability": "safe", "to": "at::Tensor::data_ptr", "replace": None, "insert": None, "bare": None, "note": None}
 MUT
 # and the forms the table uses load
 "$PY" - "$mini" "$tmp/cok.json" <<'PY'

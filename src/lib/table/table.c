@@ -385,13 +385,16 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 		rc = tg_tload_get_enum(L, o, "applicability", apps, &app);
 	if (!rc)
 		rc = tg_tload_get_str(L, o, "to", 1, &x->to);
+	rep = tg_json_get(o, "replace");
+	/* with replace, "to" only names the entry that decides the floor,
+	 * written nowhere: any id, C++ names included */
 	if (!rc && x->to &&
-	    (!tg_tload_check_id(x->to) || strstr(x->to, "::"))) {
+	    (!tg_tload_check_id(x->to) ||
+	     (strstr(x->to, "::") && tg_json_is_null(rep)))) {
 		tg_tload_enter(L, "to");
 		rc = tg_tload_fail(L, "\"%s\" is not a dotted name", x->to);
 		L->depth--;
 	}
-	rep = tg_json_get(o, "replace");
 	if (!rc && !tg_json_is_null(rep)) {
 		tg_tload_enter(L, "replace");
 		rc = tg_tload_check_keys(L, rep, rep_keys, rep_keys, "replace");

@@ -1,0 +1,13 @@
+"""torch._six (removed in 2.0): its inf and nan are math's floats, as
+torch.inf and torch.nan are; the from-import left unused is dropped."""
+import math
+
+import torch
+from torch._six import inf, nan
+
+
+def run():
+    x = torch.tensor([1.0, inf, -inf, nan])
+    n = torch.linalg.vector_norm(torch.tensor([3.0, -4.0]), ord=inf)
+    return (torch.isinf(x).tolist(), math.isnan(nan), inf == math.inf,
+            float(n), repr(inf), repr(nan))
