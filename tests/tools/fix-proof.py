@@ -22,7 +22,11 @@
 # deprecation warnings before and after; --json prints the same as one
 # JSON document. Exit 0 when every case run passes, 1 when one fails, 2
 # on usage. A case whose run() raises on both sides the same way counts
-# as the same result (a CUDA-only case on a machine without a GPU).
+# as the same result (a CUDA-only case on a machine without a GPU). A
+# case whose file removed holds a version (2.0: torch._six) fixes an API
+# that torch removed there: on that torch or a newer one, before.py must
+# raise (the removal is real) and after.py must run; the two results are
+# compared where both run (Debian's 1.13, in make check).
 #
 # It imports torch: a research and test tool, like import-check.py; the
 # product never does. Run it with Debian's /usr/bin/python3 (torch 1.13:
@@ -63,6 +67,19 @@ def run_file(path, name):
     deps = sorted({(w.category.__name__, str(w.message)[:80])
                    for w in seen if is_deprecation(w)})
     return result, deps
+
+
+def removed_here(d, version):
+    """The version in the case's file removed when this torch is that
+    one or newer, else None."""
+    path = os.path.join(d, "removed")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        gone = f.read().strip()
+    def key(v):
+        return tuple(int(x) for x in v.split("+")[0].split(".")[:2])
+    return gone if key(version) >= key(gone) else None
 
 
 def main(argv):
@@ -107,8 +124,15 @@ def main(argv):
         r.update(before=rb, after=ra, deprecations_before=len(wb),
                  deprecations_after=len(wa), deprecations_left=left)
         why = []
-        if rb != ra:
+        gone = removed_here(d, torch.__version__)
+        if gone and not rb.startswith("raised "):
+            why.append("before runs on a torch that removed its API")
+        elif gone and not ra.startswith("ok "):
+            why.append("after fails")
+        elif not gone and rb != ra:
             why.append("results differ")
+        if gone and not why:
+            r["removed"] = gone
         if left:
             why.append("deprecation warnings after")
         r["status"] = "ok" if not why else "FAIL: " + ", ".join(why)
@@ -126,6 +150,9 @@ def main(argv):
             if "deprecations_before" in r:
                 extra = " (deprecation warnings: %d before, %d after)" % (
                     r["deprecations_before"], r["deprecations_after"])
+            if "removed" in r:
+                extra += " (removed in %s: before raised, after ran)" % (
+                    r["removed"])
             print("%s: %s%s" % (r["case"], r["status"], extra))
             if r["status"].startswith("FAIL"):
                 print("  before: %s\n  after:  %s" % (r["before"], r["after"]))
