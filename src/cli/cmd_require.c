@@ -270,6 +270,11 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	    (tg_require_check(&run.rq, &l, &err) ||
 	     tg_advisory_check_judge(&run.ac, &run.rq, &l, &err)))
 		goto oom;
+	/* where every declaration file was read and the metadata is not
+	 * computed: whether pip enforces any */
+	if (check_declared && !bad_decl && !l.computed &&
+	    tg_require_check_enforced(&run.rq, &l, &err))
+		goto oom;
 	rep.tool_version = PACKAGE_VERSION;
 	rep.files = run.files;
 	rep.l = check_declared || declared_arg ? &l : NULL;

@@ -212,6 +212,12 @@ read_pyproject(struct rd *r, const char *s, size_t len)
 	size_t k;
 	int rc;
 
+	/* [project] dynamic = ["dependencies"]: a file fills them at build
+	 * time (the text is enough to say "maybe") */
+	if (memmem(s, len, "dynamic", 7) &&
+	    (memmem(s, len, "\"dependencies\"", 14) ||
+	     memmem(s, len, "'dependencies'", 14)))
+		r->l->computed = 1;
 	rc = tg_toml_parse(&doc, s, len, r->path, r->err);
 	if (rc == TG_ENOMEM)
 		r->oom = 1;
@@ -484,6 +490,10 @@ read_setup_py(struct rd *r, const char *s, size_t len)
 		if (c.kind == TG_PYLEX_COMMENT || c.kind == TG_PYLEX_NL)
 			continue;
 		if (a.kind == TG_PYLEX_NAME && op_is(s, &b, '=') &&
+		    !op_is(s, &c, '[') && a.len == 16 &&
+		    memcmp(s + a.off, "install_requires", 16) == 0)
+			r->l->computed = 1;
+		if (a.kind == TG_PYLEX_NAME && op_is(s, &b, '=') &&
 		    op_is(s, &c, '['))
 			for (k = 0; k < 2; k++)
 				if (a.len == strlen(keys[k]) &&
@@ -642,6 +652,24 @@ tg_declared_read(struct tg_declared_list *l, const char *dir,
 		if (err)
 			*err = first;
 		return TG_EINVAL;
+	}
+	return 0;
+}
+
+int
+tg_declared_enforced(const struct tg_declaration *d)
+{
+	static const char *const fields[] = {
+	    "[project] dependencies", "[project.optional-dependencies] ",
+	    "install_requires", "extras_require ", "Requires-Dist"};
+	size_t k, n;
+
+	for (k = 0; k < sizeof(fields) / sizeof(fields[0]); k++) {
+		n = strlen(fields[k]);
+		if (fields[k][n - 1] == ' '
+			? strncmp(d->field, fields[k], n) == 0
+			: strcmp(d->field, fields[k]) == 0)
+			return 1;
 	}
 	return 0;
 }

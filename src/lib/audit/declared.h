@@ -75,6 +75,15 @@ struct tg_declaration {
 	char *spec;	 /* the specifier set, normalized ("<3,>=2.4") */
 };
 
+/* Whether pip enforces declaration d when it installs the package: it
+ * is part of the package's metadata ([project] dependencies and
+ * optional-dependencies, install_requires and extras_require of
+ * setup.cfg or setup.py, Requires-Dist). A requirements*.txt is read
+ * only by a user's "pip install -r"; [build-system] requires and
+ * setup_requires bound the build's environment, not the installed
+ * torch. */
+int tg_declared_enforced(const struct tg_declaration *d);
+
 struct tg_declared_list {
 	struct tg_declaration *v;
 	size_t n, cap;
@@ -84,11 +93,16 @@ struct tg_declared_list {
 	 * to '/etc/x', outside 'dir'"): what is read stays in the tree, as
 	 * audit's walk does. */
 	struct tg_diag_list notes;
+	/* the metadata may name requirements no file read shows: setup.py
+	 * computes install_requires (install_requires=fetch_requirements(),
+	 * a name), or pyproject.toml's text says dynamic and
+	 * "dependencies" (filled from a file at build time) */
+	int computed;
 };
 
 #define TG_DECLARED_LIST_INIT                                                  \
 	{                                                                      \
-		NULL, 0, 0, TG_DIAG_LIST_INIT                                  \
+		NULL, 0, 0, TG_DIAG_LIST_INIT, 0                               \
 	}
 
 /* Judge the requirement text s[0..len) (PEP 508) found at path:line in

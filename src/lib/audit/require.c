@@ -566,6 +566,29 @@ tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
 }
 
 int
+tg_require_check_enforced(struct tg_require *rq,
+			  const struct tg_declared_list *l, struct tg_err *err)
+{
+	size_t k;
+
+	for (k = 0; k < l->n && !tg_declared_enforced(&l->v[k]); k++)
+		;
+	if (!l->n || k < l->n)
+		return 0;
+	if (add_problem(
+		rq, TG_REQUIRE_NOT_ENFORCED, &l->v[0], NULL,
+		"not enforced: '%s' is read %s, and the package's metadata "
+		"([project] dependencies, install_requires, Requires-Dist) "
+		"asks no torch: pip installs it beside any torch",
+		l->v[0].text,
+		strcmp(l->v[0].field, "requirements") == 0
+		    ? "only by 'pip install -r'"
+		    : "only for the build's environment"))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return 0;
+}
+
+int
 tg_require_add_problem(struct tg_require *rq, enum tg_require_problem_kind k,
 		       const struct tg_declaration *d, const char *message)
 {
@@ -599,6 +622,8 @@ tg_require_problem_name(enum tg_require_problem_kind k)
 		return "disagree";
 	case TG_REQUIRE_DISJOINT:
 		return "disjoint";
+	case TG_REQUIRE_NOT_ENFORCED:
+		return "not-enforced";
 	case TG_REQUIRE_ADVISORY:
 		return "advisory";
 	case TG_REQUIRE_ADVISORY_SEVERE:

@@ -80,6 +80,10 @@ enum tg_require_problem_kind {
 	/* admits no release the code runs on (the others are then not
 	 * judged for that declaration) */
 	TG_REQUIRE_DISJOINT,
+	/* torch is declared, but nowhere pip enforces at install (only
+	 * requirements*.txt, [build-system] requires, setup_requires:
+	 * tg_declared_enforced) */
+	TG_REQUIRE_NOT_ENFORCED,
 	/* the floor admits releases an advisory affects
 	 * (audit/advisory_check): on an API the code uses, a problem;
 	 * severe, the code using none of its APIs, information */
@@ -130,6 +134,14 @@ int tg_require_finish(struct tg_require *rq, struct tg_err *err);
 int tg_require_check(struct tg_require *rq, const struct tg_declared_list *l,
 		     struct tg_err *err);
 
+/* Judge declarations read from a package's files (l, borrowed, all of
+ * them read): TG_REQUIRE_NOT_ENFORCED where torch is declared but
+ * nowhere pip enforces when it installs the package
+ * (tg_declared_enforced). TG_ENOMEM. */
+int tg_require_check_enforced(struct tg_require *rq,
+			      const struct tg_declared_list *l,
+			      struct tg_err *err);
+
 /* Add a problem of kind k about d with message (copied). TG_ENOMEM. */
 int tg_require_add_problem(struct tg_require *rq,
 			   enum tg_require_problem_kind k,
@@ -139,7 +151,8 @@ int tg_require_add_problem(struct tg_require *rq,
  * TG_REQUIRE_ADVISORY_SEVERE). */
 int tg_require_problem_fails(const struct tg_require_problem *p);
 /* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
- * "ceiling-stale", "floor-over-tight", "disagree", "disjoint", "advisory",
+ * "ceiling-stale", "floor-over-tight", "disagree", "disjoint", "not-enforced",
+ * "advisory",
  * "advisory-severe". */
 const char *tg_require_problem_name(enum tg_require_problem_kind k);
 

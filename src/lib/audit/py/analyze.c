@@ -22,10 +22,12 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/audit/py/internal.h"
+#include "lib/util/grow.h"
 
 /* The span src[so..eo) of finding f, which starts at f's line and
  * column: its end's line and column (the position after its last
@@ -46,6 +48,34 @@ tg_audit_py_span(const struct state *st, struct tg_audit_finding *f, size_t so,
 		}
 	f->end_column =
 	    nl == SIZE_MAX ? f->column + (eo - so) : eo - (nl + 1) + 1;
+}
+
+/* A flag that guards finding f (about to be appended), which the file
+ * may yet show bad (tg_audit_py_flags_check puts back what guarded it
+ * before). */
+static void
+flag_guard(struct state *st, struct tg_audit_finding *f, const char **gt)
+{
+	const char *ft;
+	size_t fl, fk;
+	struct flag_use *u;
+
+	if (!tg_audit_py_flag_guard(st, st->via, &ft, &fl, &fk))
+		return;
+	if (TG_GROW(st->fuses, st->nfuses + 1, st->capfuses)) {
+		st->rc = TG_ENOMEM;
+		return;
+	}
+	u = &st->fuses[st->nfuses++];
+	u->finding = st->r->nfindings;
+	u->flag = fk;
+	u->guard = f->guard;
+	u->line = f->guard_line;
+	u->has_text = *gt != NULL;
+	snprintf(u->text, sizeof(u->text), "%s", *gt ? *gt : "");
+	f->guard = TG_AUDIT_GUARDED;
+	f->guard_line = fl;
+	*gt = ft;
 }
 
 void
@@ -86,6 +116,8 @@ tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 			gt = "getattr with a default";
 			f.guard_line = line;
 		}
+		if (f.guard != TG_AUDIT_GUARDED)
+			flag_guard(st, &f, &gt);
 	} else {
 		gt = NULL;
 	}
@@ -174,6 +206,7 @@ process_line(struct state *st)
 	if (!st->hot_line && !st->cont && !st->nstars) {
 		/* no use here: only the blocks it opens or closes */
 		tg_audit_py_blocks_line(st, &header);
+		tg_audit_py_flag_line(st);
 		goto out;
 	}
 	if (st->cont) {
@@ -183,6 +216,7 @@ process_line(struct state *st)
 		goto out;
 	}
 	start = tg_audit_py_blocks_line(st, &header);
+	tg_audit_py_flag_line(st);
 	mark_annotations(st);
 	tg_audit_py_line_intervals(st, 0, st->n);
 	/* a header's own tokens: its test and a one-line suite */
@@ -382,6 +416,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	}
 	while (st->nblocks)
 		tg_audit_py_pop_block(st);
+	tg_audit_py_flags_check(st);
 	rc = st->rc;
 out:
 	while (st->nblocks) {
@@ -394,6 +429,7 @@ out:
 		free(st->bind[k].target);
 	for (k = 0; k < st->nstars; k++)
 		free(st->stars[k]);
+	free(st->fuses);
 	free(st->t);
 	free(st->ann);
 	free(st->tc);

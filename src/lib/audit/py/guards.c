@@ -281,6 +281,11 @@ close_clause(struct state *st, struct block *b)
 	b->vb = 0;
 }
 
+/* What leaves a block: return, raise, continue, break,
+ * pytest.skip(...), self.skipTest(...). */
+static const char *const leavers[] = {"return", "raise",       "continue",
+				      "break",	"pytest.skip", "self.skipTest"};
+
 void
 tg_audit_py_pop_block(struct state *st)
 {
@@ -288,6 +293,24 @@ tg_audit_py_pop_block(struct state *st)
 	size_t k;
 
 	close_clause(st, b);
+	/* "if not FLAG: return": the rest of the enclosing clause (or the
+	 * module) runs only with the flag */
+	if (b->kind == B_IF && !b->clause && b->not_flag && b->last_exits) {
+		const struct flag *f = &st->flags[b->not_flag - 1];
+		struct block *p =
+		    st->nblocks > 1 ? &st->blocks[st->nblocks - 2] : NULL;
+		size_t *ex = p ? &p->exit_flag : &st->top_exit;
+		size_t *el = p ? &p->eline : &st->top_eline;
+		char *et = p ? p->etext : st->top_etext;
+
+		if (!*ex) {
+			*ex = b->not_flag;
+			*el = b->line;
+			snprintf(et, sizeof(p->etext), "if not %.*s: %s",
+				 (int)f->nlen, f->name,
+				 leavers[b->last_exits - 1]);
+		}
+	}
 	/* a def's body ends: the names its parameters hid are torch's
 	 * again */
 	for (k = b->nshadows; k-- > 0;) {
@@ -420,11 +443,15 @@ version_signal(const struct state *st, size_t a, size_t b)
 	return 0;
 }
 
+static void flag_test(struct state *st, struct block *b, size_t a, size_t c,
+		      int elif);
+
 static void
 if_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
 {
 	char text[80], pos[160], neg[160];
 
+	flag_test(st, b, a, c, elif);
 	if (b->guard == TG_AUDIT_UNGUARDED &&
 	    guard_test(st, a, c, text, sizeof(text))) {
 		b->guard = TG_AUDIT_GUARDED;
@@ -492,6 +519,15 @@ tg_audit_py_blocks_line(struct state *st, int *header)
 		top = &st->blocks[st->nblocks - 1];
 		*header = 1;
 		close_clause(st, top);
+		/* the clauses after "if not FLAG:" run only with the flag */
+		top->exit_flag = 0;
+		top->flag = top->kind == B_IF ? top->not_flag : 0;
+		if (top->flag)
+			snprintf(top->ftext, sizeof(top->ftext),
+				 "else of if not %.*s",
+				 (int)st->flags[top->flag - 1].nlen,
+				 st->flags[top->flag - 1].name);
+		top->fline = top->line;
 		if (top->kind == B_TRY) {
 			if (tok_kw(st, 0, "except")) {
 				top->clause = 1;
@@ -531,4 +567,458 @@ tg_audit_py_blocks_line(struct state *st, int *header)
 	if (tok_kw(st, a, "def") || tok_kw(st, 0, "class"))
 		return 0; /* its line holds names that are not code uses */
 	return c + 1 < st->n ? c + 1 : 0;
+}
+
+/* Flag guards. A flag is a name that a guarding handler (except
+ * ImportError, ...) of a try at the module's level sets False:
+ *
+ *     try:
+ *         from torch.distributed.tensor import DTensor
+ *         HAVE_DTENSOR = True
+ *     except ImportError:
+ *         HAVE_DTENSOR = False
+ *
+ * Where it is true, no handler that clears it ran, so the names the
+ * bodies of those tries bound are bound: their uses under "if FLAG:",
+ * "if FLAG and ...:", the other clauses of "if not FLAG:", after "if not
+ * FLAG: return" (raise, continue, break, pytest.skip, self.skipTest) in
+ * the same block, and in a def or class a skip decorator skips without
+ * the flag (skipIf(not FLAG, ...), skipif(not FLAG, ...),
+ * skipUnless(FLAG, ...)) are guarded. Only those names: the flag says
+ * nothing of other uses. The flag is known from its handler on (a use
+ * above it is not guarded), and tg_audit_py_flags_check withdraws every
+ * guard of a flag that is bound anywhere else in the file but as "FLAG
+ * = False" or, at the module's level, "FLAG = True" before its first try
+ * or inside a try's body (a def's parameter, a local, a later "FLAG =
+ * True", an import, a for target...): such a flag may be true without
+ * the import. One flag per block's clause and one early exit; at most
+ * FLAGS_MAX flags of FLAG_TRIES tries each. */
+
+/* Token i as a flag that is not known bad: its index + 1, or 0. */
+static size_t
+flag_at(const struct state *st, size_t i)
+{
+	size_t k;
+
+	if (!tok_name(st, i))
+		return 0;
+	for (k = 0; k < st->nflags; k++)
+		if (!st->flags[k].bad &&
+		    tok_isn(st, i, st->flags[k].name, st->flags[k].nlen))
+			return k + 1;
+	return 0;
+}
+
+static int
+at_module_level(const struct state *st)
+{
+	size_t k;
+
+	for (k = 0; k < st->nblocks; k++)
+		if (st->blocks[k].kind == B_OTHER)
+			return 0;
+	return 1;
+}
+
+/* Whether tokens [a, c) hold, at the depth of a, a word that could
+ * make "FLAG and X" true without the flag (or, a conditional
+ * expression, a lambda). */
+static int
+test_has_or(const struct state *st, size_t a, size_t c)
+{
+	size_t i, d = st->t[a].depth;
+
+	for (i = a; i < c; i++)
+		if (st->t[i].depth == d &&
+		    (tok_kw(st, i, "or") || tok_kw(st, i, "if") ||
+		     tok_kw(st, i, "else") || tok_kw(st, i, "lambda")))
+			return 1;
+	return 0;
+}
+
+/* The test [a, c) of block b's if (elif: its elif): a flag guard. */
+static void
+flag_test(struct state *st, struct block *b, size_t a, size_t c, int elif)
+{
+	size_t fk;
+
+	if (!elif) {
+		b->not_flag = 0;
+		b->flag = 0;
+	}
+	if (c == a + 2 && tok_kw(st, a, "not") && (fk = flag_at(st, a + 1))) {
+		if (!elif) {
+			b->not_flag = fk;
+			b->body_indent = 0;
+			b->last_exits = 0;
+		}
+	} else if ((fk = flag_at(st, a)) &&
+		   (c == a + 1 ||
+		    (tok_kw(st, a + 1, "and") && !test_has_or(st, a, c)))) {
+		b->flag = fk;
+		b->fline = st->t[a].line;
+		snprintf(b->ftext, sizeof(b->ftext), "%s %.*s%s",
+			 elif ? "elif" : "if", (int)st->flags[fk - 1].nlen,
+			 st->flags[fk - 1].name, c == a + 1 ? "" : " and ...");
+	}
+}
+
+/* Whether the statement at token i leaves the block: its leavers[]
+ * index + 1, else 0. */
+static int
+leaves(const struct state *st, size_t i)
+{
+	int k;
+
+	for (k = 0; k < 4; k++)
+		if (tok_kw(st, i, leavers[k]))
+			return k + 1;
+	if (tok_op(st, i + 1, ".") && tok_op(st, i + 3, "(")) {
+		if (tok_is(st, i, "pytest") && tok_is(st, i + 2, "skip"))
+			return 5;
+		if (tok_is(st, i, "self") && tok_is(st, i + 2, "skipTest"))
+			return 6;
+	}
+	return 0;
+}
+
+/* A decorator line "@...skipIf(not FLAG, ...)", "@...skipif(not FLAG,
+ * ...)" or "@...skipUnless(FLAG, ...)": its flag + 1, else 0. */
+static size_t
+skip_decorator(struct state *st)
+{
+	size_t i = tg_audit_py_chain_end(st, 1), fk;
+	const struct tg_pylex_tok *t = &st->t[i];
+	int unless;
+
+	if (!tok_name(st, 1) || !tok_op(st, i + 1, "("))
+		return 0;
+	unless = tok_is(st, i, "skipUnless");
+	if (!unless && !tok_is(st, i, "skipIf") && !tok_is(st, i, "skipif"))
+		return 0;
+	i += 2;
+	if (!unless) {
+		if (!tok_kw(st, i, "not"))
+			return 0;
+		i++;
+	}
+	if (!(fk = flag_at(st, i)) ||
+	    !(tok_op(st, i + 1, ",") || tok_op(st, i + 1, ")")))
+		return 0;
+	snprintf(st->deco_text, sizeof(st->deco_text), "%.*s(%s%.*s)",
+		 (int)t->len, st->s + t->off, unless ? "" : "not ",
+		 (int)st->flags[fk - 1].nlen, st->flags[fk - 1].name);
+	st->deco_line = st->t[0].line;
+	return fk;
+}
+
+/* "FLAG = False" in a guarding handler of a try at the module's level:
+ * the flag, and the try its bodies' names are bound in. */
+static void
+flag_register(struct state *st)
+{
+	struct block *b = st->nblocks ? &st->blocks[st->nblocks - 1] : NULL;
+	const char *s = st->s + st->t[0].off;
+	size_t n = st->t[0].len, k;
+	struct flag *f = NULL;
+
+	if (!b || b->kind != B_TRY || b->clause != 1 ||
+	    b->guard != TG_AUDIT_GUARDED || !at_module_level(st))
+		return;
+	for (k = 0; k < st->nflags; k++)
+		if (st->flags[k].nlen == n &&
+		    memcmp(st->flags[k].name, s, n) == 0)
+			f = &st->flags[k];
+	if (!f) {
+		if (st->nflags == FLAGS_MAX)
+			return;
+		f = &st->flags[st->nflags++];
+		memset(f, 0, sizeof(*f));
+		f->name = s;
+		f->nlen = n;
+	}
+	if (f->ntries && f->tries[f->ntries - 1].serial == b->serial)
+		return;
+	if (f->ntries == FLAG_TRIES) {
+		f->bad = 1;
+		return;
+	}
+	f->tries[f->ntries].serial = b->serial;
+	f->tries[f->ntries].line = b->line;
+	f->tries[f->ntries].handler = st->t[0].line;
+	f->ntries++;
+}
+
+/* After the block stack moved to a logical line (not the part of a
+ * longer one): what it says of flags. */
+void
+tg_audit_py_flag_line(struct state *st)
+{
+	struct block *top = st->nblocks ? &st->blocks[st->nblocks - 1] : NULL;
+	size_t a = tok_kw(st, 0, "async") ? 1 : 0;
+
+	if (st->n == 3 && tok_name(st, 0) && tok_op(st, 1, "=") &&
+	    tok_is(st, 2, "False"))
+		flag_register(st);
+	if (tok_op(st, 0, "@")) {
+		if (!st->deco_flag)
+			st->deco_flag = skip_decorator(st);
+		return;
+	}
+	if (top && top->line == st->t[0].line && top->kind == B_OTHER &&
+	    (tok_kw(st, a, "def") || tok_kw(st, 0, "class")) && st->deco_flag) {
+		top->flag = st->deco_flag;
+		top->fline = st->deco_line;
+		memcpy(top->ftext, st->deco_text, sizeof(top->ftext));
+	}
+	st->deco_flag = 0;
+	/* the body of "if not FLAG:": whether its last statement leaves */
+	if (!top || top->kind != B_IF || top->clause || !top->not_flag)
+		return;
+	if (top->line == st->t[0].line) {
+		size_t c = tg_audit_py_header_colon(st, 0, st->n);
+
+		if (c + 1 < st->n) {
+			top->last_exits = leaves(st, c + 1);
+			top->body_indent = SIZE_MAX;
+		}
+		return;
+	}
+	if (!top->body_indent)
+		top->body_indent = st->t[0].col;
+	if (st->t[0].col == top->body_indent)
+		top->last_exits = leaves(st, 0);
+}
+
+/* Whether flag fk guards the uses of binding via: made in the body of
+ * one of the flag's tries. */
+static int
+covers(const struct state *st, size_t fk, const struct binding *via)
+{
+	const struct flag *f = &st->flags[fk - 1];
+	size_t k;
+
+	if (f->bad)
+		return 0;
+	for (k = 0; k < f->ntries; k++)
+		if (f->tries[k].serial == via->site.block)
+			return 1;
+	return 0;
+}
+
+/* Whether a flag guards a use of binding via here: its text, line and
+ * the flag's index. */
+int
+tg_audit_py_flag_guard(struct state *st, const struct binding *via,
+		       const char **text, size_t *line, size_t *fk)
+{
+	size_t k;
+
+	if (!via || !via->target || via->site.clause != 0 || !via->site.block)
+		return 0;
+	for (k = st->nblocks; k-- > 0;) {
+		const struct block *b = &st->blocks[k];
+
+		if (b->flag && covers(st, b->flag, via)) {
+			*text = b->ftext;
+			*line = b->fline;
+			*fk = b->flag - 1;
+			return 1;
+		}
+		if (b->exit_flag && covers(st, b->exit_flag, via)) {
+			*text = b->etext;
+			*line = b->eline;
+			*fk = b->exit_flag - 1;
+			return 1;
+		}
+	}
+	if (st->top_exit && covers(st, st->top_exit, via)) {
+		*text = st->top_etext;
+		*line = st->top_eline;
+		*fk = st->top_exit - 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether "FLAG = True" at line may stay with flag f: before its first
+ * try or inside the body of one (a handler sets it False after). */
+static int
+true_allowed(const struct flag *f, size_t line)
+{
+	size_t k;
+
+	if (line < f->tries[0].line)
+		return 1;
+	for (k = 0; k < f->ntries; k++)
+		if (line >= f->tries[k].line && line < f->tries[k].handler)
+			return 1;
+	return 0;
+}
+
+#define OCC_MAX 16
+
+/* The end of a statement read by flags_check: its bindings of flags
+ * that are not the allowed ones make those flags bad. */
+struct fstmt {
+	size_t ntok, eqs, line, nocc;
+	int def, import, seen_import, eq1, bool2, is_true;
+	struct {
+		size_t flag, eqs, at;
+		int bind, top;
+	} occ[OCC_MAX];
+};
+
+static void
+fstmt_end(struct state *st, struct fstmt *m, size_t nscope)
+{
+	size_t k;
+
+	for (k = 0; k < m->nocc; k++) {
+		struct flag *f = &st->flags[m->occ[k].flag];
+		int bind =
+		    m->occ[k].bind || (m->occ[k].top && m->occ[k].eqs < m->eqs);
+
+		if (!bind)
+			continue;
+		if (m->ntok == 3 && m->occ[k].at == 0 && m->eq1 && m->bool2 &&
+		    (!m->is_true || (nscope == 0 && true_allowed(f, m->line))))
+			continue;
+		f->bad = 1;
+	}
+	memset(m, 0, sizeof(*m));
+}
+
+static int
+aug_assign(const char *s, size_t n)
+{
+	return n >= 2 && s[n - 1] == '=' &&
+	       !(n == 2 &&
+		 (s[0] == '=' || s[0] == '!' || s[0] == '<' || s[0] == '>'));
+}
+
+/* After the file: every flag that guarded a finding is checked against
+ * every binding of its name in the file (a second, light pass over the
+ * tokens); the guards of a bad one are withdrawn. */
+void
+tg_audit_py_flags_check(struct state *st)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok t;
+	struct fstmt m;
+	size_t scope[BLOCKS_MAX], nscope = 0, k, pending = SIZE_MAX;
+	size_t indent = 0;
+	int bol = 1, def_open = 0;
+	const char *ps = NULL; /* the previous token's text */
+	size_t pn = 0;
+
+	if (!st->nfuses || st->rc)
+		return;
+	memset(&m, 0, sizeof(m));
+	tg_pylex_init(&lx, st->s, st->len);
+	while (tg_pylex_next(&lx, &t)) {
+		const char *s = st->s + t.off;
+
+		if (t.kind == TG_PYLEX_NL || t.kind == TG_PYLEX_COMMENT)
+			continue;
+		if (t.kind == TG_PYLEX_NEWLINE || t.kind == TG_PYLEX_END ||
+		    (t.kind == TG_PYLEX_OP && t.len == 1 && *s == ';' &&
+		     !t.depth)) {
+			fstmt_end(st, &m, nscope);
+			if (def_open && nscope < BLOCKS_MAX)
+				scope[nscope++] = indent;
+			def_open = 0;
+			pending = SIZE_MAX;
+			ps = NULL;
+			if (t.kind != TG_PYLEX_OP)
+				bol = 1;
+			if (t.kind == TG_PYLEX_END)
+				break;
+			continue;
+		}
+		if (bol) {
+			indent = t.col;
+			while (nscope && scope[nscope - 1] >= indent)
+				nscope--;
+			bol = 0;
+		}
+		if (pending != SIZE_MAX) {
+			if (t.kind == TG_PYLEX_OP &&
+			    ((t.len == 2 && memcmp(s, ":=", 2) == 0) ||
+			     aug_assign(s, t.len)))
+				m.occ[pending].bind = 1;
+			pending = SIZE_MAX;
+		}
+		if (m.ntok == 0) {
+			m.line = t.line;
+			m.def = (t.len == 3 && memcmp(s, "def", 3) == 0) ||
+				(t.len == 5 && memcmp(s, "class", 5) == 0) ||
+				(t.len == 5 && memcmp(s, "async", 5) == 0);
+			m.import =
+			    (t.len == 6 && memcmp(s, "import", 6) == 0) ||
+			    (t.len == 4 && memcmp(s, "from", 4) == 0);
+			if (m.def)
+				def_open = 1;
+		}
+		if (m.ntok == 1)
+			m.eq1 =
+			    t.kind == TG_PYLEX_OP && t.len == 1 && *s == '=';
+		if (m.ntok == 2) {
+			m.is_true = t.len == 4 && memcmp(s, "True", 4) == 0;
+			m.bool2 = m.is_true ||
+				  (t.len == 5 && memcmp(s, "False", 5) == 0);
+		}
+		if (t.kind == TG_PYLEX_OP && t.len == 1 && *s == '=' &&
+		    !t.depth)
+			m.eqs++;
+		if (t.kind == TG_PYLEX_NAME && t.len == 6 &&
+		    memcmp(s, "import", 6) == 0)
+			m.seen_import = 1;
+		for (k = 0; t.kind == TG_PYLEX_NAME && k < st->nflags; k++) {
+			static const char *const binders[] = {
+			    "as", "for", "def", "class", "lambda", "import"};
+			size_t j, o;
+
+			if (st->flags[k].nlen != t.len ||
+			    memcmp(st->flags[k].name, s, t.len) != 0)
+				continue;
+			if (m.nocc == OCC_MAX) {
+				st->flags[k].bad = 1;
+				break;
+			}
+			o = m.nocc++;
+			m.occ[o].flag = k;
+			m.occ[o].eqs = m.eqs;
+			m.occ[o].at = m.ntok;
+			m.occ[o].top = !t.depth;
+			m.occ[o].bind =
+			    (m.import && m.seen_import) || (m.def && t.depth);
+			for (j = 0;
+			     ps && j < sizeof(binders) / sizeof(*binders); j++)
+				if (pn == strlen(binders[j]) &&
+				    memcmp(ps, binders[j], pn) == 0)
+					m.occ[o].bind = 1;
+			pending = o;
+			break;
+		}
+		ps = s;
+		pn = t.len;
+		m.ntok++;
+	}
+	for (k = 0; k < st->nfuses && !st->rc; k++) {
+		const struct flag_use *u = &st->fuses[k];
+		struct tg_audit_finding *f = &st->r->findings[u->finding];
+		char *c = NULL;
+
+		if (!st->flags[u->flag].bad)
+			continue;
+		if (u->has_text && !(c = strdup(u->text))) {
+			st->rc = TG_ENOMEM;
+			return;
+		}
+		free(f->guard_text);
+		f->guard_text = c;
+		f->guard = u->guard;
+		f->guard_line = u->line;
+	}
 }

@@ -39,6 +39,8 @@
 #define TEXT_MAX 200 /* bytes of a finding's text */
 #define EXPAND_MAX 64
 #define KW_SLOTS 128
+#define FLAGS_MAX 32 /* flags a guarded import clears, per file */
+#define FLAG_TRIES 8 /* the tries whose handlers clear one flag */
 
 struct name_ent {
 	char *name;
@@ -235,6 +237,16 @@ struct block {
 	size_t gline;
 	size_t first;  /* try: the first finding appended inside it */
 	size_t serial; /* if, try: its number in the file, from 1 */
+	/* flag guards (guards.c): the flag + 1 the current clause runs
+	 * under (if FLAG, elif/else of if not FLAG, a def a skip
+	 * decorator skips without it) and an early exit's (if not FLAG:
+	 * return) for the rest of the clause; 0: none */
+	size_t flag, fline, exit_flag, eline;
+	char ftext[96], etext[96];
+	/* an if whose test is "not FLAG": the flag + 1; the indent of its
+	 * body's statements and whether the last one so far leaves */
+	size_t not_flag, body_indent;
+	int last_exits;
 	/* version branch of the current clause */
 	int vb;
 	size_t cl_line;
@@ -246,6 +258,29 @@ enum { B_OTHER, B_IF, B_TRY };
 struct interval {
 	size_t a, b; /* token indexes, b exclusive */
 	char text[128];
+};
+
+/* A flag: a name set False in a guarding handler of a module-level
+ * try (try: from torch.x import y / except ImportError: HAVE_Y = False).
+ * Where it is true, the names those tries' bodies bound are bound
+ * (guards.c). */
+struct flag {
+	const char *name; /* into the source */
+	size_t nlen;
+	struct {
+		size_t serial, line, handler;
+	} tries[FLAG_TRIES];
+	size_t ntries;
+	int bad; /* bound elsewhere (tg_audit_py_flags_check): no guard */
+};
+
+/* A finding a flag guards, and what guarded it before (put back when
+ * the flag turns out bad). */
+struct flag_use {
+	size_t finding, flag, line;
+	enum tg_audit_guard guard;
+	char text[96];
+	int has_text;
 };
 
 struct state {
@@ -286,6 +321,15 @@ struct state {
 	/* reading a def's header: the index of its '(' (its parameters'
 	 * names are no uses), else SIZE_MAX */
 	size_t params_at;
+	/* the flags (guards.c), the findings they guard, a skip
+	 * decorator's flag for the def it decorates, an early exit's at
+	 * the module's level */
+	struct flag flags[FLAGS_MAX];
+	size_t nflags;
+	struct flag_use *fuses;
+	size_t nfuses, capfuses;
+	size_t deco_flag, deco_line, top_exit, top_eline;
+	char deco_text[96], top_etext[96];
 	int rc;
 	/* last, and not cleared for a new file: only [0, nblocks) and
 	 * [0, niv) are ever read */
@@ -465,6 +509,10 @@ void tg_audit_py_line_intervals(struct state *st, size_t a, size_t b);
 void tg_audit_py_pop_block(struct state *st);
 size_t tg_audit_py_header_colon(const struct state *st, size_t a, size_t b);
 size_t tg_audit_py_blocks_line(struct state *st, int *header);
+void tg_audit_py_flag_line(struct state *st);
+int tg_audit_py_flag_guard(struct state *st, const struct binding *via,
+			   const char **text, size_t *line, size_t *fk);
+void tg_audit_py_flags_check(struct state *st);
 
 /* version.c */
 int tg_audit_py_read_test_grid(const struct state *st, size_t a, size_t b,
