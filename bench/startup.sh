@@ -9,7 +9,9 @@
 # hyperfine -N, what every user runs: probe, and check (a table user)
 # without a cache, for OLD and NEW, then NEW's check with a cached table
 # (a copy of the built-in one with a newer table_version, which is
-# parsed and fully checked instead of the built-in one). Prints each
+# parsed and fully checked instead of the built-in one), and audit of an
+# empty directory (the built-in table's start-up, against /bin/true's:
+# issue 29). Prints each
 # mean and the shared libraries each binary loads (ldd). Environment:
 # PY (default /usr/bin/python3), RUNS (default 300).
 set -u
@@ -28,9 +30,12 @@ sed 's/"table_version": "[0-9.]*"/"table_version": "2999.01.01"/' \
 echo "libraries: old $(ldd "$old" | wc -l), new $(ldd "$new" | wc -l)"
 export XDG_CACHE_HOME=$tmp/empty
 hyperfine -N -w 20 -r "$RUNS" \
+	-n "/bin/true" "/bin/true" \
 	-n "old probe" "$old probe --python $PY" \
 	-n "new probe" "$new probe --python $PY" \
 	-n "old check" "$old check --torch-version 2.4" \
 	-n "new check" "$new check --torch-version 2.4" \
-	-n "new check, cached table" "env XDG_CACHE_HOME=$tmp/cached $new check --torch-version 2.4" |
+	-n "new check, cached table" "env XDG_CACHE_HOME=$tmp/cached $new check --torch-version 2.4" \
+	-n "old audit of an empty directory" "$old audit --torch-version 2.11 $tmp/empty" \
+	-n "new audit of an empty directory" "$new audit --torch-version 2.11 $tmp/empty" |
 	grep -E '^Benchmark|Time \(mean'

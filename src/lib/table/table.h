@@ -4,8 +4,9 @@
  * The table (data/apis.json, schema data/apis.schema.json) is loaded
  * strictly: every field type-checked, unknown fields rejected, versions
  * X.Y[.Z], regexes compiled, ids unique, replacement ids known. Errors
- * name the line and column of the problem. The build embeds
- * data/apis.json as the default table.
+ * name the line and column of the problem. The build loads
+ * data/apis.json and embeds the result as the default table (static
+ * data, builtin.h).
  */
 #ifndef TG_LIB_TABLE_TABLE_H
 #define TG_LIB_TABLE_TABLE_H
@@ -102,11 +103,14 @@ struct tg_table {
 	size_t n;
 	char *description;
 	char *table_version; /* YYYY.MM.DD[.N], NULL when the file has none */
+	/* the built-in table's static storage (builtin.h), never written:
+	 * tg_table_release frees nothing of it */
+	int is_static;
 };
 
 #define TG_TABLE_INIT                                                          \
 	{                                                                      \
-		NULL, 0, NULL, NULL                                            \
+		NULL, 0, NULL, NULL, 0                                         \
 	}
 
 /* Whether s is a table version: YYYY.MM.DD[.N] (a month 01-12, a day
@@ -122,7 +126,8 @@ int tg_table_parse(struct tg_table *t, const char *text, size_t len,
 		   const char *name, struct tg_err *err);
 /* Read and parse the file path (at most TG_TABLE_MAX bytes). */
 int tg_table_load(struct tg_table *t, const char *path, struct tg_err *err);
-/* The table built into the binary. */
+/* The table built into the binary: static data, nothing parsed or
+ * allocated (it cannot fail). */
 int tg_table_default(struct tg_table *t, struct tg_err *err);
 void tg_table_release(struct tg_table *t);
 
