@@ -39,6 +39,7 @@
 
 #include "lib/net/http.h"
 #include "lib/util/file.h"
+#include "lib/util/str.h"
 
 #define FETCH_MAX_SIZE_DEFAULT ((size_t)32 * 1024 * 1024)
 
@@ -46,17 +47,33 @@ static const char *who = "torchgate-fetch";
 
 static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "torchgate: WHO: message" on stderr, one line. */
+/* The longest message, in bytes before escaping; a longer one is cut
+ * there with "..." (as the CLI's messages, cli/cli.c). */
+#define SAY_MAX 32768
+
+/* "torchgate: WHO: message" on stderr, one line: both escaped
+ * with the CLI's escaper (tg_str_escape: a control byte, a newline or
+ * invalid UTF-8 as \e, \n, \xNN), so that a URL or a server's text
+ * cannot retitle the terminal or forge a second line. */
 static void
 say(const char *fmt, ...)
 {
+	static char raw[SAY_MAX + 1], out[SAY_MAX * 4 + 8];
+	size_t at = 0;
 	va_list ap;
+	int n;
 
-	fprintf(stderr, "torchgate: %s: ", who);
+	tg_str_escape(out, sizeof(out), &at, who, strlen(who));
+	tg_str_escape(out, sizeof(out), &at, ": ", 2);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	if (n < 0)
+		n = 0;
+	tg_str_escape(out, sizeof(out), &at, raw,
+		      (size_t)n < SAY_MAX ? (size_t)n : SAY_MAX);
+	fprintf(stderr, "torchgate: %s%s\n", out,
+		(size_t)n > SAY_MAX ? "..." : "");
 }
 
 static int

@@ -188,6 +188,37 @@ test_addf(void)
 	tg_buf_release(&b);
 }
 
+/* Lone CRs made LF in a copy, CRLF kept; no copy without one. */
+static void
+test_lone_cr(void)
+{
+	static const struct {
+		const char *in, *want; /* want NULL: no copy */
+	} cases[] = {
+	    {"", NULL},
+	    {"a\nb\r\n", NULL},
+	    {"a\rb", "a\nb"},
+	    {"a\r", "a\n"},
+	    {"\r\r\n\r", "\n\r\n\n"},
+	    {"x\r\ny\rz\r\r", "x\r\ny\nz\n\n"},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		size_t len = strlen(cases[k].in);
+		char *c = (char *)1;
+
+		CHECK(tg_str_lone_cr(cases[k].in, len, &c) == 0, "rc %zu", k);
+		if (!cases[k].want)
+			CHECK(c == NULL, "case %zu: a copy", k);
+		else
+			CHECK(c && memcmp(c, cases[k].want, len) == 0,
+			      "case %zu: '%.*s'", k, c ? (int)len : 0,
+			      c ? c : "");
+		free(c);
+	}
+}
+
 int
 main(void)
 {
@@ -196,5 +227,6 @@ main(void)
 	test_escape();
 	test_utf8();
 	test_distance();
+	test_lone_cr();
 	return check_result("test_str");
 }

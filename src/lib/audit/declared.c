@@ -19,11 +19,14 @@
 #include "lib/util/buf.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
+#include "lib/util/str.h"
 #include "lib/util/toml.h"
 #include "lib/util/grow.h"
 
 /* Requirement files looked at, at most (requirements*.txt). */
 #define REQ_FILES_MAX 64
+/* The strings of one setup.py list read. */
+#define PY_LIST_MAX 256
 
 static int
 is_space(char c)
@@ -410,9 +413,10 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 	struct tg_buf str = TG_BUF_INIT;
 	struct {
 		size_t off, len, line;
-	} items[256];
-	size_t n = 0, i = at, k;
+	} items[PY_LIST_MAX];
+	size_t n = 0, i = at, k, first = line;
 	char *texts = NULL;
+	int over = 0;
 
 	for (;;) {
 		if (i >= len)
@@ -427,7 +431,16 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 				i++;
 		} else if (s[i] == ']') {
 			break;
-		} else if ((s[i] == '"' || s[i] == '\'') && n < 256) {
+		} else if ((s[i] == '"' || s[i] == '\'') && n == PY_LIST_MAX) {
+			struct tg_buf one = TG_BUF_INIT;
+			int lit = py_literal(s, len, &i, &one);
+
+			/* past the cap: still a literal list, but said */
+			tg_buf_release(&one);
+			if (!lit)
+				goto out;
+			over = 1;
+		} else if (s[i] == '"' || s[i] == '\'') {
 			size_t before = str.len;
 
 			/* collect into one buffer: "a\0b\0..." */
@@ -459,6 +472,13 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 	for (k = 0; k < n && !r->oom; k++)
 		consider(r, texts + items[k].off, items[k].len, items[k].line,
 			 field);
+	if (over && !r->oom &&
+	    tg_diag_add(&r->l->notes, TG_SEV_WARNING, 0, r->path, first, 0,
+			"declared-skipped", NULL,
+			"'%s' line %zu: %s holds more than %d strings: only "
+			"the first %d are read",
+			r->path, first, field, PY_LIST_MAX, PY_LIST_MAX))
+		r->oom = 1;
 out:
 	tg_buf_release(&str);
 }
@@ -527,7 +547,8 @@ read_one(struct rd *r, const char *dir, const char *name,
 	 int (*reader)(struct rd *, const char *, size_t))
 {
 	struct tg_buf path = TG_BUF_INIT;
-	char *data = NULL, *link = NULL, *target = NULL;
+	struct tg_err ferr = TG_ERR_INIT;
+	char *data = NULL, *link = NULL, *target = NULL, *lf = NULL;
 	size_t len = 0;
 	int rc, absent = 0;
 
@@ -547,12 +568,30 @@ read_one(struct rd *r, const char *dir, const char *name,
 		goto out;
 	}
 	rc = tg_file_read(path.data, TG_DECLARED_FILE_MAX, &data, &len, &absent,
-			  NULL);
+			  &ferr);
 	if (rc == TG_ENOMEM)
 		goto out;
+	if (rc && !absent &&
+	    tg_diag_add(&r->l->notes, TG_SEV_WARNING, 0, path.data, 0, 0,
+			"declared-skipped", NULL, "skipped: %s", ferr.msg)) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
 	rc = 0;
 	if (!data)
 		goto out;
+	/* a lone CR ends a line for pip, configparser, the email parser
+	 * and Python's tokenizer (TOML does not take one) */
+	if (reader != read_pyproject) {
+		if (tg_str_lone_cr(data, len, &lf)) {
+			rc = TG_ENOMEM;
+			goto out;
+		}
+		if (lf) {
+			free(data);
+			data = lf;
+		}
+	}
 	r->path = path.data;
 	rc = reader(r, data, len);
 	r->path = NULL;
@@ -580,25 +619,31 @@ cmp_req_name(const void *a, const void *b)
 }
 
 /* Every requirements*.txt of dir, in name order; and the *.egg-info
- * directories' PKG-INFO. */
+ * directories' PKG-INFO. All names are collected and sorted first, so
+ * that the REQ_FILES_MAX read are the same whatever the directory's
+ * order; each one past them is a warning naming it. */
 static int
 read_dir_files(struct rd *r, const char *dir, int egg)
 {
-	char *names[REQ_FILES_MAX];
-	size_t n = 0, k, len;
+	char **names = NULL;
+	size_t n = 0, cap = 0, k, len;
 	struct dirent *de;
 	DIR *d = opendir(dir);
 	int rc = 0;
 
 	if (!d)
 		return 0;
-	while ((de = readdir(d)) && n < REQ_FILES_MAX) {
+	while ((de = readdir(d))) {
 		len = strlen(de->d_name);
 		if (egg ? len < 10 || strcmp(de->d_name + len - 9, ".egg-info")
 			: len < 16 ||
 			      strncmp(de->d_name, "requirements", 12) != 0 ||
 			      strcmp(de->d_name + len - 4, ".txt") != 0)
 			continue;
+		if (TG_GROW(names, n + 1, cap)) {
+			rc = TG_ENOMEM;
+			break;
+		}
 		names[n] = egg ? malloc(len + 10) : strdup(de->d_name);
 		if (!names[n]) {
 			rc = TG_ENOMEM;
@@ -611,12 +656,30 @@ read_dir_files(struct rd *r, const char *dir, int egg)
 		n++;
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_req_name);
-	for (k = 0; k < n && !rc; k++)
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_req_name);
+	for (k = 0; k < n && k < REQ_FILES_MAX && !rc; k++)
 		rc = read_one(r, dir, names[k],
 			      egg ? read_metadata : read_requirements);
+	for (; k < n && !rc; k++) {
+		struct tg_buf path = TG_BUF_INIT;
+
+		rc = join(&path, dir, names[k]) ||
+			     tg_diag_add(&r->l->notes, TG_SEV_WARNING, 0,
+					 path.data, 0, 0, "declared-skipped",
+					 NULL,
+					 "skipped '%s': only the first %d %s "
+					 "are read, in name order",
+					 path.data, REQ_FILES_MAX,
+					 egg ? "*.egg-info/PKG-INFO"
+					     : "requirements*.txt")
+			 ? TG_ENOMEM
+			 : 0;
+		tg_buf_release(&path);
+	}
 	for (k = 0; k < n; k++)
 		free(names[k]);
+	free(names);
 	return rc;
 }
 

@@ -13,7 +13,12 @@
  * else in it, and the list is left out). Each entry is parsed as PEP 508
  * (pep/requirement); entries that do not parse, or do not name torch,
  * are left out. Files are read to at most TG_DECLARED_FILE_MAX bytes; an
- * unreadable or larger file is left out. A file whose path leads out of
+ * unreadable or larger file (or a directory) is left out, a warning in
+ * the list's notes naming it; so is each requirements*.txt (and
+ * *.egg-info/PKG-INFO) past the first 64 in name order, and a setup.py
+ * list past its 256th string (the first 256 read). A lone CR ends a line
+ * (as pip, configparser, the email parser and Python take it) but in
+ * pyproject.toml (TOML takes none). A file whose path leads out of
  * the directory given through a symbolic link is not read (a note in the
  * list's notes).
  *
@@ -87,7 +92,8 @@ int tg_declared_enforced(const struct tg_declaration *d);
 struct tg_declared_list {
 	struct tg_declaration *v;
 	size_t n, cap;
-	/* Declaration files not read: a file (or a directory on its way,
+	/* Declaration files not read, or read in part (above), a warning
+	 * each naming it; and a file (or a directory on its way,
 	 * x.egg-info) that is a symbolic link leading out of the directory
 	 * given, a warning each ("skipped 'dir/pyproject.toml': a symlink
 	 * to '/etc/x', outside 'dir'"): what is read stays in the tree, as

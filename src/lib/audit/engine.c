@@ -40,6 +40,7 @@
 #include "lib/audit/judge.h"
 #include "lib/audit/sources.h"
 #include "lib/util/file.h"
+#include "lib/util/str.h"
 #include "lib/util/walk.h"
 
 #define QUEUE 256
@@ -269,6 +270,7 @@ analyze(const struct tg_engine *e, const struct tg_lang *L, const char *src,
 	size_t len, const char *path, struct tg_engine_file *f,
 	struct tg_err *err)
 {
+	char *lf = NULL;
 	void *ix;
 	int rc;
 
@@ -280,7 +282,13 @@ analyze(const struct tg_engine *e, const struct tg_lang *L, const char *src,
 	f->what = TG_ENGINE_ANALYZED;
 	if ((rc = index_of(e, L, &ix, err)))
 		return rc;
-	rc = L->analyze(ix, src, len, path, &f->r, err);
+	/* a lone CR ends a line for Python and for the C preprocessor: the
+	 * analyzers, which end lines at LF (and CRLF), read a copy with
+	 * each made LF, at the same offsets */
+	if ((rc = tg_str_lone_cr(src, len, &lf)))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = L->analyze(ix, lf ? lf : src, len, path, &f->r, err);
+	free(lf);
 	if (!rc && e->judged)
 		rc = tg_judge_result(&e->judge, path, &f->r, &f->notes);
 	if (rc == TG_ENOMEM)

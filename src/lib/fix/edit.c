@@ -117,6 +117,25 @@ tg_edit_normalize(struct tg_edit *e, size_t *n, size_t len, struct tg_err *err)
 	return 0;
 }
 
+void
+tg_edit_eol(const char *src, const char *lf, size_t len, size_t at, char *text,
+	    size_t tlen)
+{
+	const char *q = at < len ? memchr(lf + at, '\n', len - at) : NULL;
+	size_t k;
+
+	if (!q && at)
+		q = memrchr(lf, '\n', at < len ? at : len);
+	if (!q || src[q - lf] != '\r')
+		return;
+	for (k = 0; k < tlen; k++) {
+		if (text[k] == '\r' && k + 1 < tlen && text[k + 1] == '\n')
+			k++; /* a CRLF of the text stays */
+		else if (text[k] == '\n')
+			text[k] = '\r';
+	}
+}
+
 int
 tg_edit_apply(const char *src, size_t len, const struct tg_edit *e, size_t n,
 	      struct tg_buf *out)

@@ -35,6 +35,14 @@ int tg_edit_conflict(const struct tg_edit *a, const struct tg_edit *b);
 int tg_edit_normalize(struct tg_edit *e, size_t *n, size_t len,
 		      struct tg_err *err);
 
+/* A buffer with lone CRs is analyzed and fixed as a copy lf with each
+ * made LF (tg_str_lone_cr: the same offsets). text[0..tlen), to be
+ * written at offset at, is made to end its lines as src does there: each
+ * LF of it that no CR precedes becomes a CR when the line end at or
+ * after at in src (else the last one before it) is a lone CR. */
+void tg_edit_eol(const char *src, const char *lf, size_t len, size_t at,
+		 char *text, size_t tlen);
+
 /* Append to out the original src[0..len) with the normalized edits
  * e[0..n) applied. The first failure of out is returned. */
 int tg_edit_apply(const char *src, size_t len, const struct tg_edit *e,

@@ -17,6 +17,7 @@
 #include "lib/fix/offer.h"
 #include "lib/util/buf.h"
 #include "lib/util/grow.h"
+#include "lib/util/str.h"
 
 /* One finding's edits as the hook makes them; texts owned in owned[]
  * (tg_edit_normalize may drop an identical repeat). */
@@ -151,14 +152,14 @@ conflicts(const struct tg_plan *p, const struct collect *c)
 static int
 offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
       const char *guard_repl, int unsafe, size_t shared, struct collect *c,
-      struct lines *l, const char *src, size_t len)
+      struct lines *l, const char *src, const char *lf, size_t len)
 {
 	struct tg_err err = TG_ERR_INIT;
 	size_t k, n = c->n;
 
 	if (!n || tg_edit_normalize(c->e, &n, len, &err))
 		return 0; /* overlapping edits of one finding: none offered */
-	if (lines_make(l, src, len) ||
+	if (lines_make(l, lf, len) ||
 	    !(x->edits = calloc(n, sizeof(*x->edits))) ||
 	    !(x->message = message(f, to, guard_repl)))
 		return TG_ENOMEM;
@@ -182,6 +183,9 @@ offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
 		memcpy(d->text, c->e[k].text, c->e[k].len);
 		d->text[c->e[k].len] = '\0';
 		d->len = c->e[k].len;
+		if (lf != src)
+			tg_edit_eol(src, lf, len, c->e[k].start, d->text,
+				    d->len);
 		lines_at(l, c->e[k].start, &d->line, &d->column);
 		lines_at(l, c->e[k].end, &d->end_line, &d->end_column);
 		x->nedits++;
@@ -204,8 +208,10 @@ guard_added(const struct tg_plan *p, const struct tg_plan_use *u)
 
 int
 tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
-	      const struct tg_lang *L, const char *src, size_t len)
+	      const struct tg_lang *L, const char *raw, size_t len)
 {
+	const char *src = raw;
+	char *lf = NULL;
 	struct collect c;
 	struct lines l;
 	size_t k, nby_file = 0;
@@ -213,6 +219,12 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 
 	if (p->reverted || !L->fix || !p->uses)
 		return 0;
+	/* the hooks read lines as the plan did: lone CRs made LF (the
+	 * same offsets), the texts offered ending lines as raw does */
+	if (tg_str_lone_cr(raw, len, &lf))
+		return TG_ENOMEM;
+	if (lf)
+		src = lf;
 	memset(&c, 0, sizeof(c));
 	memset(&l, 0, sizeof(l));
 	/* the file-level step's fix: unsafe when one of its fixes is */
@@ -245,7 +257,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 						 p->block.len);
 			if (!rc && !why)
 				rc = offer(&out[k], f, u->to, u->guard_repl,
-					   x->unsafe, 0, &c, &l, src, len);
+					   x->unsafe, 0, &c, &l, raw, src, len);
 			continue;
 		}
 		/* the name the plan gave the hook: its replacement's id */
@@ -262,7 +274,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 				    p->shared[i].text, p->shared[i].len);
 			if (!rc)
 				rc = offer(&out[k], f, to, NULL, by_file_unsafe,
-					   nby_file - 1, &c, &l, src, len);
+					   nby_file - 1, &c, &l, raw, src, len);
 			continue;
 		}
 		rc = L->fix->use(src, len, f, to, collect_add, &c, &why);
@@ -270,12 +282,13 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 			continue;
 		if (u->outcome == TG_PLAN_HIDDEN && conflicts(p, &c))
 			continue;
-		rc =
-		    offer(&out[k], f, to, NULL, x->unsafe, 0, &c, &l, src, len);
+		rc = offer(&out[k], f, to, NULL, x->unsafe, 0, &c, &l, raw, src,
+			   len);
 	}
 	collect_clear(&c);
 	free(c.e);
 	free(c.owned);
 	free(l.start);
+	free(lf);
 	return rc;
 }

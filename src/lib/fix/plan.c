@@ -33,6 +33,7 @@
 
 #include "lib/fix/plan.h"
 #include "lib/util/grow.h"
+#include "lib/util/str.h"
 
 /* The edits one finding's hook made, before they are kept. */
 struct pending {
@@ -814,11 +815,12 @@ out:
 }
 
 /* One pass: plan src[0..len), analyzed here, or, when given, as *given
- * says (moved into p->before: the analysis of these very bytes). */
+ * says (moved into p->before: the analysis of these very bytes). src
+ * ends its lines at LF or CRLF (plan_pass). */
 static int
-plan_pass(struct tg_plan *p, const struct tg_plan_opts *o,
-	  const struct tg_lang *L, const char *src, size_t len,
-	  const char *path, struct tg_engine_file *given, struct tg_err *err)
+plan_lf_pass(struct tg_plan *p, const struct tg_plan_opts *o,
+	     const struct tg_lang *L, const char *src, size_t len,
+	     const char *path, struct tg_engine_file *given, struct tg_err *err)
 {
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	const char *why;
@@ -901,6 +903,43 @@ plan_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 oom:
 	free(nth);
 	return tg_err_set(err, rc, "out of memory");
+}
+
+/* One pass over src[0..len). A lone CR ends a line (as for Python and
+ * the C preprocessor), which the hooks do not know: a buffer with one is
+ * planned as a copy with each made LF (the same offsets), and the edits'
+ * texts then end their lines as the buffer does where they go
+ * (tg_edit_eol) before they are applied to the buffer itself: a fix
+ * keeps a CR-only file CR-only. */
+static int
+plan_pass(struct tg_plan *p, const struct tg_plan_opts *o,
+	  const struct tg_lang *L, const char *src, size_t len,
+	  const char *path, struct tg_engine_file *given, struct tg_err *err)
+{
+	char *lf = NULL;
+	size_t k;
+	int rc;
+
+	if (tg_str_lone_cr(src, len, &lf))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = plan_lf_pass(p, o, L, lf ? lf : src, len, path, given, err);
+	if (!rc && lf && p->nedits) {
+		for (k = 0; k < p->nedits; k++)
+			tg_edit_eol(src, lf, len, p->edits[k].start,
+				    (char *)p->edits[k].text, p->edits[k].len);
+		for (k = 0; k < p->nshared; k++)
+			tg_edit_eol(src, lf, len, p->shared[k].start,
+				    (char *)p->shared[k].text,
+				    p->shared[k].len);
+		if (p->block.text)
+			tg_edit_eol(src, lf, len, p->block.start,
+				    (char *)p->block.text, p->block.len);
+		tg_buf_clear(&p->fixed);
+		if (tg_edit_apply(src, len, p->edits, p->nedits, &p->fixed))
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	free(lf);
+	return rc;
 }
 
 /* Where offset y of the text p's edits wrote was in p's source, or

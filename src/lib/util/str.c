@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/err.h"
+
 int
 tg_str_utf8_valid(const char *s, size_t len, size_t *bad)
 {
@@ -75,6 +77,38 @@ tg_str_ndup(const char *s, size_t len)
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return p;
+}
+
+/* The first lone CR (a CR not followed by LF) of s[0..len), or NULL. */
+static const char *
+lone_cr(const char *s, size_t len)
+{
+	const char *p = s, *end = s + len;
+
+	while (p < end && (p = memchr(p, '\r', (size_t)(end - p)))) {
+		if (p + 1 == end || p[1] != '\n')
+			return p;
+		p += 2;
+	}
+	return NULL;
+}
+
+int
+tg_str_lone_cr(const char *s, size_t len, char **copy)
+{
+	const char *p = lone_cr(s, len);
+	char *c;
+
+	*copy = NULL;
+	if (!p)
+		return 0;
+	if (!(c = malloc(len ? len : 1)))
+		return TG_ENOMEM;
+	memcpy(c, s, len);
+	for (; p; p = lone_cr(p + 1, len - (size_t)(p + 1 - s)))
+		c[p - s] = '\n';
+	*copy = c;
+	return 0;
 }
 
 /* Length of the well-formed UTF-8 sequence at s[0..len), or 0. */

@@ -19,6 +19,14 @@ int tg_str_has_nul(const char *s, size_t len);
 /* Duplicate len bytes of s, NUL-terminated. */
 char *tg_str_ndup(const char *s, size_t len);
 
+/* Line ends as Python's tokenizer and the C preprocessor take them: LF,
+ * CRLF and a lone CR (a CR not followed by LF) each end a line. When
+ * s[0..len) holds a lone CR, *copy is a malloc'd copy of its len bytes
+ * with each lone CR made LF (the same offsets, so a position in the copy
+ * is one in s), for readers that end lines at LF only; else *copy is
+ * NULL. 0, or TG_ENOMEM. */
+int tg_str_lone_cr(const char *s, size_t len, char **copy);
+
 /* Messages quote at most this many bytes of the text they are about. */
 #define TG_STR_QUOTE_MAX 200
 /* The room one quoted text needs: every byte escaped (\xNN), "...", NUL. */
