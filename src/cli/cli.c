@@ -40,6 +40,9 @@ vmessage(const char *cmd, const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* a line cli_printf could not compose (out of memory) */
+static int line_lost;
+
 void
 cli_printf(FILE *f, const char *fmt, ...)
 {
@@ -49,12 +52,14 @@ cli_printf(FILE *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	tg_str_vaddf(&b, fmt, ap);
 	va_end(ap);
-	/* out of memory: never the raw text; said, and stdout's close
-	 * check turns a short report into a failure no more than any
-	 * other message would */
-	if (tg_buf_error(&b))
-		fputs("torchgate: out of memory\n", stderr);
-	else
+	/* out of memory: never the raw text; said once, and the report,
+	 * a line short, ends the command with status 5 when stdout is
+	 * closed (cli_close_stdout), as any lost answer does */
+	if (tg_buf_error(&b)) {
+		if (!line_lost)
+			fputs("torchgate: out of memory\n", stderr);
+		line_lost = 1;
+	} else
 		fwrite(b.data, 1, b.len, f);
 	tg_buf_release(&b);
 }
@@ -197,7 +202,7 @@ cli_close_stdout(const char *cmd, int status)
 			  strerror(errno));
 		return CLI_IO; /* a lost answer outweighs any other status */
 	}
-	return status;
+	return line_lost ? CLI_IO : status;
 }
 
 int
