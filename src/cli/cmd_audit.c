@@ -859,8 +859,11 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		      : strcmp(format, "github") == 0 ? TG_AUDIT_GITHUB
 						      : TG_AUDIT_TEXT;
 	if (floor_arg) {
-		if (tg_version_parse(&run.floor, floor_arg, strlen(floor_arg),
-				     &err))
+		rc = tg_version_parse(&run.floor, floor_arg, strlen(floor_arg),
+				      &err);
+		if (rc == TG_ENOMEM)
+			return cli_out_of_memory(CMD);
+		if (rc)
 			return cli_usage_error(CMD, "--floor: %s", err.msg);
 		run.have_floor = 1;
 		rep.floor = floor_arg;

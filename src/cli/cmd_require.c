@@ -270,9 +270,10 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	    (tg_require_check(&run.rq, &l, &err) ||
 	     tg_advisory_check_judge(&run.ac, &run.rq, &l, &err)))
 		goto oom;
-	/* where every declaration file was read and the metadata is not
-	 * computed: whether pip enforces any */
-	if (check_declared && !bad_decl && !l.computed &&
+	/* where every declaration file was read whole (no warning about
+	 * one left out or cut) and the metadata is not computed: whether
+	 * pip enforces any */
+	if (check_declared && !bad_decl && !l.computed && l.notes.n == 0 &&
 	    tg_require_check_enforced(&run.rq, &l, &err))
 		goto oom;
 	rep.tool_version = PACKAGE_VERSION;

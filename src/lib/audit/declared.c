@@ -221,6 +221,10 @@ read_pyproject(struct rd *r, const char *s, size_t len)
 	    (memmem(s, len, "\"dependencies\"", 14) ||
 	     memmem(s, len, "'dependencies'", 14)))
 		r->l->computed = 1;
+	/* [tool.poetry.dependencies]: metadata pip enforces (poetry-core
+	 * writes it), which this reader does not read */
+	if (memmem(s, len, "tool.poetry", 11))
+		r->l->computed = 1;
 	rc = tg_toml_parse(&doc, s, len, r->path, r->err);
 	if (rc == TG_ENOMEM)
 		r->oom = 1;
@@ -404,6 +408,17 @@ py_literal(const char *s, size_t len, size_t *i, struct tg_buf *out)
 	return 1;
 }
 
+/* Whether the code after a list's ']' at s + i goes on with + or *
+ * (blanks and a line continuation between): the list is extended. */
+static int
+py_extended(const char *s, size_t len, size_t i)
+{
+	while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\\' ||
+			   s[i] == '\r' || s[i] == '\n'))
+		i++;
+	return i < len && (s[i] == '+' || s[i] == '*');
+}
+
 /* The list after "KEY = [" at s + at, when it holds only plain string
  * literals, commas, comments and spaces: each added. */
 static void
@@ -416,7 +431,7 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 	} items[PY_LIST_MAX];
 	size_t n = 0, i = at, k, first = line;
 	char *texts = NULL;
-	int over = 0;
+	int over = 0, plain = 0;
 
 	for (;;) {
 		if (i >= len)
@@ -430,6 +445,7 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 			while (i < len && s[i] != '\n')
 				i++;
 		} else if (s[i] == ']') {
+			plain = 1;
 			break;
 		} else if ((s[i] == '"' || s[i] == '\'') && n == PY_LIST_MAX) {
 			struct tg_buf one = TG_BUF_INIT;
@@ -480,6 +496,13 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 			r->path, first, field, PY_LIST_MAX, PY_LIST_MAX))
 		r->oom = 1;
 out:
+	/* install_requires that this list does not show whole (a
+	 * comprehension or another expression in it, strings past the cap,
+	 * the list extended: ["a"] + read(), ["a"] * 2): what pip enforces
+	 * is computed */
+	if (strcmp(field, "install_requires") == 0 &&
+	    (!plain || over || py_extended(s, len, i + 1)))
+		r->l->computed = 1;
 	tg_buf_release(&str);
 }
 
@@ -512,6 +535,11 @@ read_setup_py(struct rd *r, const char *s, size_t len)
 		if (a.kind == TG_PYLEX_NAME && op_is(s, &b, '=') &&
 		    !op_is(s, &c, '[') && a.len == 16 &&
 		    memcmp(s + a.off, "install_requires", 16) == 0)
+			r->l->computed = 1;
+		/* a string naming it: a dict's key (**{"install_requires":
+		 * reqs}), setattr: not a list this reader sees */
+		if (c.kind == TG_PYLEX_STRING && c.len == 18 &&
+		    memcmp(s + c.off + 1, "install_requires", 16) == 0)
 			r->l->computed = 1;
 		if (a.kind == TG_PYLEX_NAME && op_is(s, &b, '=') &&
 		    op_is(s, &c, '['))

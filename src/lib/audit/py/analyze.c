@@ -118,6 +118,8 @@ tg_audit_py_emit(struct state *st, const struct tg_api *api, size_t line,
 		}
 		if (f.guard != TG_AUDIT_GUARDED)
 			flag_guard(st, &f, &gt);
+		if (st->rc) /* out of memory: not a finding less guarded */
+			return;
 	} else {
 		gt = NULL;
 	}

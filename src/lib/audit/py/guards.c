@@ -582,9 +582,10 @@ tg_audit_py_blocks_line(struct state *st, int *header)
  * bodies of those tries bound are bound: their uses under "if FLAG:",
  * "if FLAG and ...:", the other clauses of "if not FLAG:", after "if not
  * FLAG: return" (raise, continue, break, pytest.skip, self.skipTest) in
- * the same block, and in a def or class a skip decorator skips without
- * the flag (skipIf(not FLAG, ...), skipif(not FLAG, ...),
- * skipUnless(FLAG, ...)) are guarded. Only those names: the flag says
+ * the same block, and in a def a skip decorator skips without the flag
+ * (skipIf(not FLAG, ...), skipif(not FLAG, ...), skipUnless(FLAG, ...)),
+ * on the def or on its class (not the class body's own statements,
+ * which run at import, skipped or not), are guarded. Only those names: the flag says
  * nothing of other uses. The flag is known from its handler on (a use
  * above it is not guarded), and tg_audit_py_flags_check withdraws every
  * guard of a flag that is bound anywhere else in the file but as "FLAG
@@ -766,8 +767,12 @@ tg_audit_py_flag_line(struct state *st)
 		return;
 	}
 	if (top && top->line == st->t[0].line && top->kind == B_OTHER &&
+	    tok_kw(st, a, "def"))
+		top->is_def = 1;
+	if (top && top->line == st->t[0].line && top->kind == B_OTHER &&
 	    (tok_kw(st, a, "def") || tok_kw(st, 0, "class")) && st->deco_flag) {
 		top->flag = st->deco_flag;
+		top->flag_class = !top->is_def;
 		top->fline = st->deco_line;
 		memcpy(top->ftext, st->deco_text, sizeof(top->ftext));
 	}
@@ -813,13 +818,15 @@ tg_audit_py_flag_guard(struct state *st, const struct binding *via,
 		       const char **text, size_t *line, size_t *fk)
 {
 	size_t k;
+	int in_def = 0; /* a def inside block k */
 
 	if (!via || !via->target || via->site.clause != 0 || !via->site.block)
 		return 0;
-	for (k = st->nblocks; k-- > 0;) {
+	for (k = st->nblocks; k-- > 0; in_def |= st->blocks[k].is_def) {
 		const struct block *b = &st->blocks[k];
 
-		if (b->flag && covers(st, b->flag, via)) {
+		if (b->flag && (!b->flag_class || in_def) &&
+		    covers(st, b->flag, via)) {
 			*text = b->ftext;
 			*line = b->fline;
 			*fk = b->flag - 1;

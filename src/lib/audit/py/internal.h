@@ -243,6 +243,10 @@ struct block {
 	 * return) for the rest of the clause; 0: none */
 	size_t flag, fline, exit_flag, eline;
 	char ftext[96], etext[96];
+	/* a def's block; flag set by a class's skip decorator, which skips
+	 * its test methods but not the class body's own statements, run
+	 * at import: it guards only inside a def of the class */
+	int is_def, flag_class;
 	/* an if whose test is "not FLAG": the flag + 1; the indent of its
 	 * body's statements and whether the last one so far leaves */
 	size_t not_flag, body_indent;
