@@ -22,6 +22,9 @@ def scatter(out, inp):
 def run():
     if not dist.is_available():
         return None
+    # the loopback interface: no hostname to resolve (a chroot may have
+    # none, and gloo then warns on stderr)
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
     tmp = tempfile.TemporaryDirectory()
     name = os.path.join(tmp.name, "store")
     dist.init_process_group("gloo", init_method="file://" + name, rank=0, world_size=1)
