@@ -266,7 +266,10 @@ static const struct tcase cases[] = {
      "except ImportError:\n    try:\n        from "
      "torch._dynamo.external_utils import is_compiling as tic\n"
      "    except ImportError:\n        tic = lambda: False\ntic()\n",
-     "2:28 torch._six import code G@1 [try/except ModuleNotFoundError]\n"
+     "2:28 torch._six.inf import code G@1 [try/except "
+     "ModuleNotFoundError]\n"
+     "4:23 torch.inf import code G@1 [try/except ModuleNotFoundError]\n"
+     "5:6 torch.inf reference code G@1 [try/except ModuleNotFoundError]\n"
      "7:32 torch.compiler.is_compiling import code G@6 [try/except "
      "ImportError]\n"
      "10:50 torch._dynamo.is_compiling import code G@6 [try/except "
