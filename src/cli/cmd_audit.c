@@ -896,12 +896,19 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		 * that no fix breaks a torch the package may admit */
 		const char *oldest = tg_releases_at(0);
 
-		if (oldest && tg_version_parse(&run.floor, oldest,
-					       strlen(oldest), &err) == 0) {
+		rc = oldest ? tg_version_parse(&run.floor, oldest,
+					       strlen(oldest), &err)
+			    : TG_EINVAL;
+		if (rc == TG_ENOMEM) { /* never a fix without its floor */
+			status = cli_out_of_memory(CMD);
+			goto out;
+		}
+		if (rc == 0) {
 			run.have_floor = 1;
 			rep.floor = run.floor.str;
 			rep.floor_from = "oldest";
 		}
+		rc = 0;
 	}
 	status = pick_torch(ctx, &newest, &run.torch, &rep.torch_from);
 	if (status)
@@ -932,11 +939,18 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		run.po.unsafe = unsafe_fixes;
 		run.po.engine = run.engine;
 		run.po.table = &ctx->table;
+		rc = run.have_floor || !o
+			 ? 0
+			 : tg_version_parse(&fix_floor, o, strlen(o), &err);
+		if (rc == TG_ENOMEM) { /* never a fix without its floor */
+			status = cli_out_of_memory(CMD);
+			goto out;
+		}
 		if (run.have_floor)
 			run.po.floor = &run.floor;
-		else if (o &&
-			 tg_version_parse(&fix_floor, o, strlen(o), &err) == 0)
+		else if (o && rc == 0)
 			run.po.floor = &fix_floor;
+		rc = 0;
 	}
 	rep.tool_version = PACKAGE_VERSION;
 	rep.torch = run.torch->str;

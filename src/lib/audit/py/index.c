@@ -433,8 +433,10 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 	for (ix->nslots = 64; ix->nslots < t->n * 16; ix->nslots *= 2)
 		;
 	ix->slots = calloc(ix->nslots, sizeof(*ix->slots));
-	if (!ix->slots)
+	if (!ix->slots) {
+		ix->nslots = 0; /* nothing for tg_audit_py_index_free */
 		goto out;
+	}
 	for (k = 0; k < sizeof(keywords) / sizeof(keywords[0]); k++) {
 		unsigned h = kw_slot(keywords[k], strlen(keywords[k]));
 
