@@ -7,8 +7,9 @@
  * audited with the built-in table for torch 2.11; each outcome is
  * written as one line "WHAT PATH [LANG] FINDINGS | NOTES" and the lines
  * compared with what they must be, for 1, 2, 4 and the default number of
- * threads (the same lines in the same order each time), and with the
- * operands given in another order. Then: the results left as the
+ * threads (the same lines in the same order each time), with the
+ * operands given in another order, and for 5,000 files (more than the
+ * engine's ring of jobs holds). Then: the results left as the
  * analyzers give them (no torch), --exclude, a sink that stops the run,
  * operands that cannot be read, and tg_engine_buffer.
  */
@@ -195,6 +196,37 @@ main(void)
 		CHECK(rc == 0, "threads %zu: rc %d", threads[k], rc);
 		CHECK_STR(got, want_judged, "judged tree");
 		free(got);
+	}
+	/* more files than the engine's ring holds (4,096 jobs): it wraps,
+	 * and the outcomes still come in walk order for any number of
+	 * threads */
+	{
+		struct tg_buf want = TG_BUF_INIT;
+		const char *many[] = {"w"};
+		char path[64];
+		size_t n;
+
+		for (n = 0; n < 5000; n++) {
+			snprintf(path, sizeof(path), "w/d%02zu/f%04zu.py",
+				 n / 100, n % 100);
+			MK(path, "import torch\ntorch.cuda.amp.GradScaler()\n");
+			tg_buf_addf(&want,
+				    "analyzed %s [python] 2:1 "
+				    "torch.cuda.amp.GradScaler!\n",
+				    path);
+		}
+		CHECK(!tg_buf_error(&want), "out of memory");
+		for (k = 0; k < 3; k++) {
+			o.threads = threads[k];
+			got = audit(&o, many, 1, 0, &rc);
+			CHECK(rc == 0, "5,000 files, threads %zu: rc %d",
+			      threads[k], rc);
+			CHECK(want.data && strcmp(got, want.data) == 0,
+			      "5,000 files in walk order, threads %zu",
+			      threads[k]);
+			free(got);
+		}
+		tg_buf_release(&want);
 	}
 	/* the operands sorted as the walk sorts names, whatever their
 	 * order */

@@ -43,7 +43,13 @@
 #include "lib/util/str.h"
 #include "lib/util/walk.h"
 
-#define QUEUE 256
+/* The ring's length. Results go to the sink in walk order, so one slow
+ * file at the head holds back every job queued after it; once the ring
+ * is full the walk stops and the workers run dry. At 256 jobs the
+ * installed torch 2.11 tree (11,678 files, 16 CPUs) four times over
+ * took 519 ms against 273 ms at 4,096 (hyperfine, GPU machine), peak
+ * RSS 40 -> 42 MiB; 16,384 gained nothing more and cost 51 MiB. */
+#define QUEUE 4096
 
 /* A language's index, built once, when first needed (index_of). */
 struct slot {
