@@ -211,10 +211,19 @@ test_lone_cr(void)
 		CHECK(tg_str_lone_cr(cases[k].in, len, &c) == 0, "rc %zu", k);
 		if (!cases[k].want)
 			CHECK(c == NULL, "case %zu: a copy", k);
-		else
+		else {
+			size_t z;
+
 			CHECK(c && memcmp(c, cases[k].want, len) == 0,
 			      "case %zu: '%.*s'", k, c ? (int)len : 0,
 			      c ? c : "");
+			/* the NUL and the padding of a file's bytes (a
+			 * read past len is an error under ASan and
+			 * valgrind) */
+			for (z = 0; c && z <= TG_STR_PAD; z++)
+				CHECK(c[len + z] == '\0', "case %zu: byte %zu",
+				      k, len + z);
+		}
 		free(c);
 	}
 }

@@ -19,12 +19,18 @@ int tg_str_has_nul(const char *s, size_t len);
 /* Duplicate len bytes of s, NUL-terminated. */
 char *tg_str_ndup(const char *s, size_t len);
 
+/* The zero bytes after a file's bytes and their NUL as tg_file_read
+ * gives them, and after a copy of tg_str_lone_cr: vector code (PCRE2's
+ * JIT) may read past the end without touching undefined bytes. */
+#define TG_STR_PAD 64
+
 /* Line ends as Python's tokenizer and the C preprocessor take them: LF,
  * CRLF and a lone CR (a CR not followed by LF) each end a line. When
  * s[0..len) holds a lone CR, *copy is a malloc'd copy of its len bytes
  * with each lone CR made LF (the same offsets, so a position in the copy
- * is one in s), for readers that end lines at LF only; else *copy is
- * NULL. 0, or TG_ENOMEM. */
+ * is one in s), for readers that end lines at LF only, NUL-terminated
+ * and padded as a file's bytes are (TG_STR_PAD); else *copy is NULL. 0,
+ * or TG_ENOMEM. */
 int tg_str_lone_cr(const char *s, size_t len, char **copy);
 
 /* Messages quote at most this many bytes of the text they are about. */
