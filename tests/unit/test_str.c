@@ -69,9 +69,12 @@ test_escape(void)
 	char out[16];
 	size_t at = 0;
 
-	tg_str_escape(out, sizeof(out), &at, "a\x1b", 2);
+	CHECK(tg_str_escape(out, sizeof(out), &at, "a\x1b", 2) == 0,
+	      "all of it fits");
 	CHECK_STR(out, "a\\e", "escape");
-	tg_str_escape(out, sizeof(out), &at, "\n0123456789abcdef", 17);
+	CHECK(tg_str_escape(out, sizeof(out), &at, "\n0123456789abcdef", 17) ==
+		  1,
+	      "cut said");
 	CHECK(at < sizeof(out) && strlen(out) == at, "bounded %zu", at);
 	CHECK(strncmp(out, "a\\e\\n0123", 9) == 0, "kept '%s'", out);
 }

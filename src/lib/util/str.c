@@ -212,17 +212,18 @@ tg_str_quote_cstr(char *out, const char *s)
 		 : tg_str_quote(out, "(null)", 6);
 }
 
-void
+int
 tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
 {
 	int cut;
 
 	if (cap == 0)
-		return;
+		return len > 0;
 	if (*at >= cap)
 		*at = cap - 1;
 	out[*at] = '\0';
 	escape(out, cap, at, s, len, SIZE_MAX, &cut);
+	return cut;
 }
 
 int

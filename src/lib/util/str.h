@@ -55,11 +55,11 @@ char *tg_str_quote_cstr(char *out, const char *s);
 
 /* As tg_str_quote with no length bound: a control byte or invalid UTF-8
  * in s[0..len) escaped, the result appended to out[0..cap) from *at,
- * never past cap - 1 (NUL-terminated; what does not fit is dropped).
+ * never past cap - 1 (NUL-terminated; what does not fit is dropped, on
+ * a character's boundary, and 1 returned, else 0).
  * The last writer of every message line uses it, so that no raw control
  * byte or newline reaches a terminal whatever a caller passed. */
-void tg_str_escape(char *out, size_t cap, size_t *at, const char *s,
-		   size_t len);
+int tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len);
 
 /* The length of the UTF-8 character at s[0..len): 1 for ASCII, 2 to 4
  * for a well-formed sequence, 0 for a byte that starts none (invalid
