@@ -61,19 +61,21 @@ say(const char *fmt, ...)
 	static char raw[SAY_MAX + 1], out[SAY_MAX * 4 + 8];
 	size_t at = 0;
 	va_list ap;
-	int n;
+	int n, cut;
 
-	tg_str_escape(out, sizeof(out), &at, who, strlen(who));
-	tg_str_escape(out, sizeof(out), &at, ": ", 2);
+	/* who is the caller's --who, of any length: what does not fit
+	 * after it is cut, and said with "..." as a long message is */
+	cut = tg_str_escape(out, sizeof(out), &at, who, strlen(who));
+	cut |= tg_str_escape(out, sizeof(out), &at, ": ", 2);
 	va_start(ap, fmt);
 	n = vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		n = 0;
-	tg_str_escape(out, sizeof(out), &at, raw,
-		      (size_t)n < SAY_MAX ? (size_t)n : SAY_MAX);
+	cut |= tg_str_escape(out, sizeof(out), &at, raw,
+			     (size_t)n < SAY_MAX ? (size_t)n : SAY_MAX);
 	fprintf(stderr, "torchgate: %s%s\n", out,
-		(size_t)n > SAY_MAX ? "..." : "");
+		cut || (size_t)n > SAY_MAX ? "..." : "");
 }
 
 static int

@@ -69,9 +69,12 @@ test_escape(void)
 	char out[16];
 	size_t at = 0;
 
-	tg_str_escape(out, sizeof(out), &at, "a\x1b", 2);
+	CHECK(tg_str_escape(out, sizeof(out), &at, "a\x1b", 2) == 0,
+	      "all of it fits");
 	CHECK_STR(out, "a\\e", "escape");
-	tg_str_escape(out, sizeof(out), &at, "\n0123456789abcdef", 17);
+	CHECK(tg_str_escape(out, sizeof(out), &at, "\n0123456789abcdef", 17) ==
+		  1,
+	      "cut said");
 	CHECK(at < sizeof(out) && strlen(out) == at, "bounded %zu", at);
 	CHECK(strncmp(out, "a\\e\\n0123", 9) == 0, "kept '%s'", out);
 }
@@ -211,10 +214,19 @@ test_lone_cr(void)
 		CHECK(tg_str_lone_cr(cases[k].in, len, &c) == 0, "rc %zu", k);
 		if (!cases[k].want)
 			CHECK(c == NULL, "case %zu: a copy", k);
-		else
+		else {
+			size_t z;
+
 			CHECK(c && memcmp(c, cases[k].want, len) == 0,
 			      "case %zu: '%.*s'", k, c ? (int)len : 0,
 			      c ? c : "");
+			/* the NUL and the padding of a file's bytes (a
+			 * read past len is an error under ASan and
+			 * valgrind) */
+			for (z = 0; c && z <= TG_STR_PAD; z++)
+				CHECK(c[len + z] == '\0', "case %zu: byte %zu",
+				      k, len + z);
+		}
 		free(c);
 	}
 }

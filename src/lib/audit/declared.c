@@ -450,10 +450,13 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 		} else if ((s[i] == '"' || s[i] == '\'') && n == PY_LIST_MAX) {
 			struct tg_buf one = TG_BUF_INIT;
 			int lit = py_literal(s, len, &i, &one);
+			int oom = tg_buf_error(&one);
 
 			/* past the cap: still a literal list, but said */
 			tg_buf_release(&one);
-			if (!lit)
+			if (oom)
+				r->oom = 1;
+			if (!lit || oom)
 				goto out;
 			over = 1;
 		} else if (s[i] == '"' || s[i] == '\'') {
@@ -463,7 +466,12 @@ py_list(struct rd *r, const char *s, size_t len, size_t at, size_t line,
 			{
 				struct tg_buf one = TG_BUF_INIT;
 
-				if (!py_literal(s, len, &i, &one)) {
+				if (!py_literal(s, len, &i, &one) ||
+				    tg_buf_error(&one)) {
+					/* a string cut short by out of
+					 * memory is not read as it */
+					if (tg_buf_error(&one))
+						r->oom = 1;
 					tg_buf_release(&one);
 					goto out;
 				}

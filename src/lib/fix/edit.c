@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/str.h"
+
 int
 tg_edit_conflict(const struct tg_edit *a, const struct tg_edit *b)
 {
@@ -348,6 +350,60 @@ hunk(struct tg_buf *out, const struct side *o, const struct side *nw,
 		line(out, ' ', o, k);
 }
 
+/* Whether path's byte at p must be escaped in a diff header: a control
+ * byte, '"', '\\', or a byte of invalid UTF-8 or of a C1 control
+ * (what a terminal obeys); *n: the bytes of the character at p. */
+static int
+header_escapes(const char *p, size_t left, size_t *n)
+{
+	unsigned char c = (unsigned char)*p;
+
+	*n = 1;
+	if (c < 0x20 || c == 0x7f || c == '"' || c == '\\')
+		return 1;
+	if (c < 0x80)
+		return 0;
+	*n = tg_str_utf8_seq(p, left);
+	if (*n == 0 || (c == 0xc2 && (unsigned char)p[1] < 0xa0)) {
+		*n = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* One header line, "--- a/PATH": a path holding a byte that
+ * header_escapes is written as git writes it, in double quotes with C
+ * escapes (\t, \n, \", \\, else \ooo), which GNU patch and git apply
+ * read back; any other path as it is. */
+static void
+header(struct tg_buf *out, const char *prefix, const char *path)
+{
+	static const char names[] = "abtnvfr";
+	size_t len = strlen(path), i, n;
+
+	for (i = 0; i < len; i += n)
+		if (header_escapes(path + i, len - i, &n))
+			break;
+	if (i == len) {
+		tg_buf_addf(out, "%s%s\n", prefix, path);
+		return;
+	}
+	tg_buf_addf(out, "%.4s\"%s", prefix, prefix + 4);
+	for (i = 0; i < len; i += n) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (!header_escapes(path + i, len - i, &n))
+			tg_buf_add(out, path + i, n);
+		else if (c == '"' || c == '\\')
+			tg_buf_addf(out, "\\%c", c);
+		else if (c >= 7 && c <= 13)
+			tg_buf_addf(out, "\\%c", names[c - 7]);
+		else
+			tg_buf_addf(out, "\\%03o", c);
+	}
+	tg_buf_add(out, "\"\n", 2);
+}
+
 int
 tg_edit_diff(const char *path, const char *src, size_t len,
 	     const struct tg_edit *e, size_t n, struct tg_buf *out)
@@ -404,7 +460,8 @@ tg_edit_diff(const char *path, const char *src, size_t len,
 			nblk++;
 	}
 	if (nblk) {
-		tg_buf_addf(out, "--- a/%s\n+++ b/%s\n", path, path);
+		header(out, "--- a/", path);
+		header(out, "+++ b/", path);
 		for (first = 0, i = 1; i <= nblk; i++)
 			if (i == nblk ||
 			    blk[i].oa - blk[i - 1].ob > 2 * CONTEXT) {

@@ -32,7 +32,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define PAD 64
+#include "lib/util/str.h"
+
+#define PAD TG_STR_PAD
 
 static const char *kind_of(mode_t m);
 

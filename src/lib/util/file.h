@@ -27,7 +27,8 @@
 int tg_file_open(const char *path, size_t max, const char *what, int *fd,
 		 size_t *size, int *absent, struct tg_err *err);
 
-/* Read the regular file path whole into a NUL-terminated heap block.
+/* Read the regular file path whole into a NUL-terminated heap block,
+ * followed by TG_STR_PAD more zero bytes (lib/util/str.h).
  * TG_ELIMIT when it holds more than max bytes, TG_EIO when it cannot be
  * opened or read ("cannot read 'path': reason"). When absent is not NULL,
  * a missing file (ENOENT, ENOTDIR) is not an error: *absent is set to 1

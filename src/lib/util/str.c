@@ -102,9 +102,11 @@ tg_str_lone_cr(const char *s, size_t len, char **copy)
 	*copy = NULL;
 	if (!p)
 		return 0;
-	if (!(c = malloc(len ? len : 1)))
+	if (len > SIZE_MAX - 1 - TG_STR_PAD ||
+	    !(c = malloc(len + 1 + TG_STR_PAD)))
 		return TG_ENOMEM;
 	memcpy(c, s, len);
+	memset(c + len, 0, 1 + TG_STR_PAD);
 	for (; p; p = lone_cr(p + 1, len - (size_t)(p + 1 - s)))
 		c[p - s] = '\n';
 	*copy = c;
@@ -210,17 +212,18 @@ tg_str_quote_cstr(char *out, const char *s)
 		 : tg_str_quote(out, "(null)", 6);
 }
 
-void
+int
 tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
 {
 	int cut;
 
 	if (cap == 0)
-		return;
+		return len > 0;
 	if (*at >= cap)
 		*at = cap - 1;
 	out[*at] = '\0';
 	escape(out, cap, at, s, len, SIZE_MAX, &cut);
+	return cut;
 }
 
 int

@@ -19,12 +19,18 @@ int tg_str_has_nul(const char *s, size_t len);
 /* Duplicate len bytes of s, NUL-terminated. */
 char *tg_str_ndup(const char *s, size_t len);
 
+/* The zero bytes after a file's bytes and their NUL as tg_file_read
+ * gives them, and after a copy of tg_str_lone_cr: vector code (PCRE2's
+ * JIT) may read past the end without touching undefined bytes. */
+#define TG_STR_PAD 64
+
 /* Line ends as Python's tokenizer and the C preprocessor take them: LF,
  * CRLF and a lone CR (a CR not followed by LF) each end a line. When
  * s[0..len) holds a lone CR, *copy is a malloc'd copy of its len bytes
  * with each lone CR made LF (the same offsets, so a position in the copy
- * is one in s), for readers that end lines at LF only; else *copy is
- * NULL. 0, or TG_ENOMEM. */
+ * is one in s), for readers that end lines at LF only, NUL-terminated
+ * and padded as a file's bytes are (TG_STR_PAD); else *copy is NULL. 0,
+ * or TG_ENOMEM. */
 int tg_str_lone_cr(const char *s, size_t len, char **copy);
 
 /* Messages quote at most this many bytes of the text they are about. */
@@ -49,11 +55,11 @@ char *tg_str_quote_cstr(char *out, const char *s);
 
 /* As tg_str_quote with no length bound: a control byte or invalid UTF-8
  * in s[0..len) escaped, the result appended to out[0..cap) from *at,
- * never past cap - 1 (NUL-terminated; what does not fit is dropped).
+ * never past cap - 1 (NUL-terminated; what does not fit is dropped, on
+ * a character's boundary, and 1 returned, else 0).
  * The last writer of every message line uses it, so that no raw control
  * byte or newline reaches a terminal whatever a caller passed. */
-void tg_str_escape(char *out, size_t cap, size_t *at, const char *s,
-		   size_t len);
+int tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len);
 
 /* The length of the UTF-8 character at s[0..len): 1 for ASCII, 2 to 4
  * for a well-formed sequence, 0 for a byte that starts none (invalid
