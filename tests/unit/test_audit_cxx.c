@@ -57,9 +57,10 @@ static const struct ccase cases[] = {
     {"include, and an include in a comment",
      "#include <THC/THC.h>\n/* #include <THC/THC.h> */\n",
      "1:1 THC code include; 2:4 THC comment include", ""},
-    {"qualified type: one finding, the entry the pseudo-entry extends",
+    {"qualified type: one finding, the entry the pseudo-entry extends; "
+     "c10::nullopt, a constant, has its own",
      "c10::optional<int> f();\nauto n = c10::nullopt;\n",
-     "1:1 c10::optional code type; 2:10 c10::optional code type", ""},
+     "1:1 c10::optional code type; 2:10 c10::nullopt code reference", ""},
     {"function call", "auto s = at::cuda::getCurrentCUDAStream();\n",
      "1:10 c10::cuda::getCurrentCUDAStream code call", ""},
     {".type() on a tensor, a device, a scalar, options",
