@@ -232,6 +232,9 @@ struct block {
 	int kind;   /* B_IF, B_TRY, B_OTHER */
 	int clause; /* try: 0 body, 1 except, 2 else, 3 finally; if: 0 the
 		       if, 1... each elif and the else */
+	/* try, clause 1: the handler being read catches ImportError or
+	 * ModuleNotFoundError (only such a handler makes a flag) */
+	int catches_import;
 	enum tg_audit_guard guard;
 	char gtext[96];
 	size_t gline;
