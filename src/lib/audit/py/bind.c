@@ -332,6 +332,16 @@ import_finding(struct state *st, const char *full, size_t fl, size_t ti,
 	}
 }
 
+/* Module mod[0..ml) is torch or under it: the file imports torch (the
+ * first such line is kept). */
+static void
+note_torch_import(struct state *st, const char *mod, size_t ml, size_t line)
+{
+	if ((ml == 5 || (ml > 5 && mod[5] == '.')) &&
+	    memcmp(mod, "torch", 5) == 0 && !st->r->torch_import_line)
+		st->r->torch_import_line = line;
+}
+
 /* "import a.b [as c], ..." at tokens [a, b). */
 void
 tg_audit_py_stmt_import(struct state *st, size_t a, size_t b)
@@ -346,6 +356,7 @@ tg_audit_py_stmt_import(struct state *st, size_t a, size_t b)
 		i = read_module(st, i, b, mod, &ml, &rel);
 		if (!ml)
 			break;
+		note_torch_import(st, mod, ml, st->t[at].line);
 		if (head_is_root(st, mod, ml))
 			import_finding(st, mod, ml, at, 1, 1, &once);
 		if (tok_kw(st, i, "as") && tok_name(st, i + 1)) {
@@ -377,6 +388,8 @@ tg_audit_py_stmt_from(struct state *st, size_t a, size_t b)
 
 	i = read_module(st, a + 1, b, mod, &ml, &rel);
 	torch = !rel && ml && head_is_root(st, mod, ml);
+	if (!rel)
+		note_torch_import(st, mod, ml, st->t[mat].line);
 	if (!tok_kw(st, i, "import"))
 		return;
 	i++;

@@ -273,12 +273,17 @@ join_spec(char *dst, size_t cap, const char *a, const char *b)
 static void
 close_clause(struct state *st, struct block *b)
 {
-	if (b->kind == B_IF && b->vb && b->req[0] && !st->rc)
+	if (b->kind == B_IF && b->vb && b->req[0] && !st->rc) {
 		st->rc = tg_audit_result_add_branch(
 		    st->r, b->cl_line,
 		    st->last_line > b->cl_line ? st->last_line : b->cl_line,
 		    b->cond, b->req);
+		/* a gate: at the module's level, raising */
+		if (!st->rc && b == &st->blocks[0] && b->raises)
+			st->r->branches[st->r->nbranches - 1].gate = 1;
+	}
 	b->vb = 0;
+	b->raises = 0;
 }
 
 /* What leaves a block: return, raise, continue, break,
@@ -802,6 +807,20 @@ tg_audit_py_flag_line(struct state *st)
 		memcpy(top->ftext, st->deco_text, sizeof(top->ftext));
 	}
 	st->deco_flag = 0;
+	/* a raise directly in an if's clause (a gate where the clause is
+	 * a version branch at the module's level): on a line of its own
+	 * (the innermost block is the if's), or after the header's colon */
+	if (top && top->kind == B_IF) {
+		if (top->cl_line == st->t[0].line ||
+		    top->line == st->t[0].line) {
+			size_t c = tg_audit_py_header_colon(st, 0, st->n);
+
+			if (c + 1 < st->n && tok_kw(st, c + 1, "raise"))
+				top->raises = 1;
+		} else if (tok_kw(st, 0, "raise")) {
+			top->raises = 1;
+		}
+	}
 	/* the body of "if not FLAG:": whether its last statement leaves */
 	if (!top || top->kind != B_IF || top->clause || !top->not_flag)
 		return;

@@ -254,8 +254,9 @@ struct block {
 	 * body's statements and whether the last one so far leaves */
 	size_t not_flag, body_indent;
 	int last_exits;
-	/* version branch of the current clause */
-	int vb;
+	/* version branch of the current clause; raises: a raise statement
+	 * directly in the clause's body */
+	int vb, raises;
 	size_t cl_line;
 	char cond[TEXT_MAX], req[160], neg[160];
 };
