@@ -477,6 +477,9 @@ const char *tg_audit_py_resolve_head(const struct state *st, const char *s,
 void tg_audit_py_stmt_import(struct state *st, size_t a, size_t b);
 void tg_audit_py_stmt_from(struct state *st, size_t a, size_t b);
 void tg_audit_py_stmt_assign(struct state *st, size_t a, size_t b);
+/* A def or class header on a line that cannot hold a use: its name,
+ * where a later alternative may bind it to torch (bind.c). */
+void tg_audit_py_def_alternative(struct state *st);
 void tg_audit_py_header_targets(struct state *st, size_t e);
 void tg_audit_py_shadow_params(struct state *st, size_t p);
 
