@@ -12,7 +12,8 @@
  *
  * Exit: 2 usage; 5 an operand or a file under it could not be read;
  * else 1 when floor and ceiling conflict or a declaration has a problem
- * (an over-tight floor is information; a floor that admits releases an
+ * (an over-tight floor, a setup.py importing torch are information; a
+ * floor that admits releases an
  * advisory on an API the code uses affects is a problem, one that
  * admits a critical advisory's information: audit/advisory_check);
  * else 4 when a file could not be
@@ -87,7 +88,30 @@ struct run {
 	struct tg_advisory_check ac; /* with a declaration to judge */
 	size_t files;
 	int unreadable, undecodable, oom;
+	/* --check-declared: the operands, whose setup.py is judged */
+	char **argv;
+	size_t argc;
 };
+
+/* Whether path is the setup.py of a directory operand (dir "/setup.py",
+ * as the engine and audit/declared join them). */
+static int
+operand_setup(const struct run *run, const char *path)
+{
+	size_t k, n, pl = strlen(path);
+
+	if (pl < 8 || strcmp(path + pl - 8, "setup.py") != 0)
+		return 0;
+	for (k = 0; k < run->argc; k++) {
+		n = strlen(run->argv[k]);
+		if (n && run->argv[k][n - 1] != '/')
+			n++;
+		if (n + 8 == pl && strncmp(path, run->argv[k], n - 1) == 0 &&
+		    path[n - 1] == '/')
+			return 1;
+	}
+	return 0;
+}
 
 /* "SEVERITY: PATH: WHAT" on stderr, unless --quiet. */
 static void
@@ -132,6 +156,8 @@ on_source(void *ctx, struct tg_engine_file *f)
 		break;
 	}
 	rc = tg_require_add(&run->rq, f->path, &f->r);
+	if (!rc && check_declared && operand_setup(run, f->path))
+		rc = tg_require_add_setup(&run->rq, f->path, &f->r);
 	if (!rc && run->ac.a)
 		rc = tg_advisory_check_add(&run->ac, f->path, &f->r);
 	run->files++;
@@ -198,6 +224,8 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	memset(&rep, 0, sizeof(rep));
 	run.ctx = ctx;
+	run.argv = argv;
+	run.argc = (size_t)argc;
 	/* the list torchgate releases cached, when there is a valid one */
 	rc = tg_cache_index(&releases, 0, &releases_from, &err);
 	if (rc < 0)
@@ -276,6 +304,9 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	if (check_declared && !bad_decl && !l.computed && l.notes.n == 0 &&
 	    tg_require_check_enforced(&run.rq, &l, &err))
 		goto oom;
+	/* what each directory's setup.py does with torch when it builds */
+	if (check_declared && tg_require_check_setup(&run.rq, &l, &err))
+		goto oom;
 	rep.tool_version = PACKAGE_VERSION;
 	rep.files = run.files;
 	rep.l = check_declared || declared_arg ? &l : NULL;
@@ -340,7 +371,10 @@ const struct cli_command cmd_require = {
 	"floor (information), files that disagree, and a floor that admits\n"
 	"torch releases a security advisory affects when the code uses the\n"
 	"advisory's API (information when it does not, for an advisory\n"
-	"that is critical and not disputed). Nothing is imported or run.",
+	"that is critical and not disputed). With --check-declared, also a\n"
+	"setup.py whose own code raises below another torch than the floor\n"
+	"declared, and one that imports torch (information: its build needs\n"
+	"torch first). Nothing is imported or run.",
     .exits = "Exit status: 0 nothing to fix, 1 floor and ceiling conflict "
 	     "or a\n"
 	     "declaration has a problem, 2 usage, 4 a file could not be "

@@ -71,6 +71,7 @@ tg_audit_result_add_branch(struct tg_audit_result *r, size_t first_line,
 	b = &r->branches[r->nbranches];
 	b->first_line = first_line;
 	b->last_line = last_line;
+	b->gate = 0;
 	b->condition = dup_n(condition, strlen(condition), &ok);
 	b->requires = dup_n(requires, strlen(requires), &ok);
 	if (!ok) {

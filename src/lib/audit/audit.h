@@ -96,6 +96,11 @@ struct tg_audit_branch {
 	size_t first_line, last_line;
 	char *condition; /* the test's text, at most a line */
 	char *requires;	 /* a specifier set, e.g. "<2.4" or ">=2.1,<2.4" */
+	/* Python: an if/elif/else clause at the module's level (in no
+	 * block) with a raise statement directly in its body: where the
+	 * test holds, importing the module fails (a setup.py's gate on
+	 * torch: if TORCH_MAJOR == 0 and TORCH_MINOR < 4: raise ...) */
+	int gate;
 };
 
 /* A suppression comment "torchgate: ignore[id,...]" (or "ignore" with no
@@ -115,11 +120,15 @@ struct tg_audit_result {
 	struct tg_audit_suppression *suppressions;
 	size_t nsuppressions, capsuppressions;
 	struct tg_diag_list notes; /* undecodable bytes, limits reached... */
+	/* Python: the line of the first statement that imports torch or a
+	 * module under it (import torch, from torch.utils.cpp_extension
+	 * import ...), at any level; 0: none */
+	size_t torch_import_line;
 };
 
 #define TG_AUDIT_RESULT_INIT                                                   \
 	{                                                                      \
-		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, TG_DIAG_LIST_INIT          \
+		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, TG_DIAG_LIST_INIT, 0       \
 	}
 
 /* Append a copy of f (its strings copied; api and kind kept), a branch,

@@ -64,10 +64,19 @@ tg_require_release(struct tg_require *rq)
 	free(rq->ceilings);
 	free(rq->apis);
 	free(rq->conflicts);
-	for (k = 0; k < rq->nproblems; k++)
+	for (k = 0; k < rq->nproblems; k++) {
 		free(rq->problems[k].message);
+		free(rq->problems[k].path);
+	}
 	free(rq->problems);
 	free(rq->requirement);
+	for (k = 0; k < rq->nsetups; k++) {
+		free(rq->setups[k].path);
+		free(rq->setups[k].condition);
+		free(rq->setups[k].floor);
+		tg_version_release(&rq->setups[k].ver);
+	}
+	free(rq->setups);
 	memset(rq, 0, sizeof(*rq));
 }
 
@@ -352,6 +361,7 @@ add_problem(struct tg_require *rq, enum tg_require_problem_kind kind,
 		return TG_ENOMEM;
 	}
 	p = &rq->problems[rq->nproblems++];
+	memset(p, 0, sizeof(*p));
 	p->kind = kind;
 	p->decl = d;
 	p->other = other;
@@ -588,6 +598,162 @@ tg_require_check_enforced(struct tg_require *rq,
 	return 0;
 }
 
+/* A new record of rq->setups for path:line, or NULL (out of memory). */
+static struct tg_require_setup *
+setup_new(struct tg_require *rq, const char *path, size_t line)
+{
+	struct tg_require_setup *u;
+
+	if (TG_GROW(rq->setups, rq->nsetups + 1, rq->capsetups))
+		return NULL;
+	u = &rq->setups[rq->nsetups];
+	memset(u, 0, sizeof(*u));
+	u->path = strdup(path);
+	if (!u->path)
+		return NULL;
+	u->line = line;
+	rq->nsetups++;
+	return u;
+}
+
+int
+tg_require_add_setup(struct tg_require *rq, const char *path,
+		     const struct tg_audit_result *r)
+{
+	struct tg_require_setup *u;
+	size_t k;
+
+	for (k = 0; k < r->nbranches; k++) {
+		const struct tg_audit_branch *b = &r->branches[k];
+		const char *v = b->requires + 1;
+
+		/* a gate holding exactly below one version: "<V" */
+		if (!b->gate || b->requires[0] != '<' || strchr(v, ',') ||
+		    *v == '=' || !*v)
+			continue;
+		if (!(u = setup_new(rq, path, b->first_line)))
+			return TG_ENOMEM;
+		u->gate = 1;
+		u->condition = strdup(b->condition);
+		u->floor = strdup(v);
+		if (!u->condition || !u->floor)
+			return TG_ENOMEM;
+		if (tg_version_parse(&u->ver, v, strlen(v), NULL)) {
+			/* not a version after all: not a gate */
+			free(u->path);
+			free(u->condition);
+			free(u->floor);
+			tg_version_release(&u->ver);
+			rq->nsetups--;
+		}
+	}
+	if (r->torch_import_line && !setup_new(rq, path, r->torch_import_line))
+		return TG_ENOMEM;
+	return 0;
+}
+
+/* Whether declaration d was read from the directory of setup.py path
+ * (dir "/setup.py"). */
+static int
+same_dir(const struct tg_declaration *d, const char *path)
+{
+	size_t n = strlen(path) - strlen("setup.py");
+
+	return strncmp(d->path, path, n) == 0 && !strchr(d->path + n, '/');
+}
+
+/* The declaration of path's directory a gate is judged against: the
+ * first with a floor that pip enforces, else the first with a floor,
+ * else the first; NULL when it declares none. */
+static const struct tg_declaration *
+setup_decl(const struct tg_declared_list *l, const char *path)
+{
+	const struct tg_declaration *any = NULL, *floor = NULL;
+	size_t k;
+
+	for (k = 0; k < l->n; k++) {
+		const struct tg_declaration *d = &l->v[k];
+
+		if (!same_dir(d, path))
+			continue;
+		if (d->has_floor && tg_declared_enforced(d))
+			return d;
+		if (d->has_floor && !floor)
+			floor = d;
+		if (!any)
+			any = d;
+	}
+	return floor ? floor : any;
+}
+
+/* Whether path's directory lists torch in [build-system] requires. */
+static int
+builds_with_torch(const struct tg_declared_list *l, const char *path)
+{
+	size_t k;
+
+	for (k = 0; k < l->n; k++)
+		if (same_dir(&l->v[k], path) &&
+		    strcmp(l->v[k].field, "[build-system] requires") == 0)
+			return 1;
+	return 0;
+}
+
+int
+tg_require_check_setup(struct tg_require *rq, const struct tg_declared_list *l,
+		       struct tg_err *err)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < rq->nsetups && !rc; k++) {
+		const struct tg_require_setup *u = &rq->setups[k];
+		const struct tg_declaration *d = setup_decl(l, u->path);
+		size_t at = rq->nproblems;
+
+		if (!d)
+			continue;
+		if (u->gate && d->has_floor &&
+		    tg_version_cmp(&u->ver, &d->floor) == 0)
+			continue;
+		if (u->gate)
+			rc = add_problem(
+			    rq, TG_REQUIRE_BUILD_GATE, NULL, NULL,
+			    "build gate: setup.py raises at build time where "
+			    "'%s' holds, a floor of %s, but '%s' (%s:%zu) "
+			    "declares %s%s",
+			    u->condition, u->floor, d->text, d->path, d->line,
+			    d->has_floor ? ">=" : "no floor",
+			    d->has_floor ? d->floor.str : "");
+		else if (builds_with_torch(l, u->path))
+			rc = add_problem(
+			    rq, TG_REQUIRE_BUILD_IMPORT, NULL, NULL,
+			    "setup.py imports torch: its build needs torch "
+			    "first; [build-system] requires lists it, so an "
+			    "isolated build compiles against a torch pip "
+			    "picks, not the one installed beside the package "
+			    "(pip install --no-build-isolation uses that one)");
+		else
+			rc = add_problem(
+			    rq, TG_REQUIRE_BUILD_IMPORT, NULL, NULL,
+			    "setup.py imports torch: its build needs torch "
+			    "first, but [build-system] requires lists none, so "
+			    "an isolated build (pip's default) fails; listing "
+			    "it builds against a torch pip picks, not the one "
+			    "installed beside the package (pip install "
+			    "--no-build-isolation uses that one)");
+		if (!rc) {
+			rq->problems[at].path = strdup(u->path);
+			rq->problems[at].line = u->line;
+			if (!rq->problems[at].path)
+				rc = TG_ENOMEM;
+		}
+	}
+	if (rc)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return 0;
+}
+
 int
 tg_require_add_problem(struct tg_require *rq, enum tg_require_problem_kind k,
 		       const struct tg_declaration *d, const char *message)
@@ -599,7 +765,8 @@ int
 tg_require_problem_fails(const struct tg_require_problem *p)
 {
 	return p->kind != TG_REQUIRE_FLOOR_TIGHT &&
-	       p->kind != TG_REQUIRE_ADVISORY_SEVERE;
+	       p->kind != TG_REQUIRE_ADVISORY_SEVERE &&
+	       p->kind != TG_REQUIRE_BUILD_IMPORT;
 }
 
 const char *
@@ -628,6 +795,10 @@ tg_require_problem_name(enum tg_require_problem_kind k)
 		return "advisory";
 	case TG_REQUIRE_ADVISORY_SEVERE:
 		return "advisory-severe";
+	case TG_REQUIRE_BUILD_GATE:
+		return "build-gate";
+	case TG_REQUIRE_BUILD_IMPORT:
+		return "build-imports-torch";
 	}
 	return "?";
 }

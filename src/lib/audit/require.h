@@ -89,13 +89,38 @@ enum tg_require_problem_kind {
 	 * severe, the code using none of its APIs, information */
 	TG_REQUIRE_ADVISORY,
 	TG_REQUIRE_ADVISORY_SEVERE,
+	/* setup.py's own code raises at build time below a torch other
+	 * than the declared floor (tg_require_check_setup) */
+	TG_REQUIRE_BUILD_GATE,
+	/* setup.py imports torch: its build needs torch installed first
+	 * (information, not a failure) */
+	TG_REQUIRE_BUILD_IMPORT,
 };
 
 struct tg_require_problem {
 	enum tg_require_problem_kind kind;
-	const struct tg_declaration *decl;  /* NULL for NO_DECLARATION */
+	/* NULL for NO_DECLARATION, BUILD_GATE and BUILD_IMPORT */
+	const struct tg_declaration *decl;
 	const struct tg_declaration *other; /* DISAGREE: the other one */
 	char *message;			    /* one line */
+	/* where, when no declaration says it (BUILD_GATE, BUILD_IMPORT:
+	 * the setup.py and its line); NULL else */
+	char *path;
+	size_t line;
+};
+
+/* What a package's setup.py does with torch when it runs (the build),
+ * read from its text by the Python analyzer (never run): a gate, a
+ * version branch at the module's level that raises (struct
+ * tg_audit_branch's gate) whose test holds exactly below a version
+ * ("<0.4"), or (gate 0) its first import of torch. */
+struct tg_require_setup {
+	char *path; /* dir "/setup.py" */
+	size_t line;
+	int gate;
+	char *condition;       /* gate: the test as written */
+	char *floor;	       /* gate: the version it raises below */
+	struct tg_version ver; /* its parse */
 };
 
 struct tg_require {
@@ -115,6 +140,9 @@ struct tg_require {
 	struct tg_require_problem *problems;
 	size_t nproblems, capproblems;
 	char *requirement; /* "torch>=2.4,<2.12", "torch" */
+	/* the setup.py files' gates and imports (tg_require_add_setup) */
+	struct tg_require_setup *setups;
+	size_t nsetups, capsetups;
 };
 
 void tg_require_init(struct tg_require *rq, const struct tg_table *t,
@@ -142,18 +170,36 @@ int tg_require_check_enforced(struct tg_require *rq,
 			      const struct tg_declared_list *l,
 			      struct tg_err *err);
 
+/* Keep what the setup.py at path (a directory operand's: dir
+ * "/setup.py") does with torch when it runs, from r, the Python
+ * analyzer's result for it: its gates at the module's level (a version
+ * branch that raises, whose specifier set is "<V": the build fails below
+ * V) and its first import of torch. TG_ENOMEM. */
+int tg_require_add_setup(struct tg_require *rq, const char *path,
+			 const struct tg_audit_result *r);
+
+/* Judge the setup.py files kept against the declarations read from the
+ * same directories (l, borrowed): TG_REQUIRE_BUILD_GATE for a gate
+ * whose version differs from the floor declared (the first declaration
+ * of that directory with a floor, one pip enforces first; a torch
+ * declared without a floor differs from any); TG_REQUIRE_BUILD_IMPORT
+ * for an import of torch, saying whether [build-system] requires lists
+ * torch. Nothing where the directory declares no torch. TG_ENOMEM. */
+int tg_require_check_setup(struct tg_require *rq,
+			   const struct tg_declared_list *l,
+			   struct tg_err *err);
+
 /* Add a problem of kind k about d with message (copied). TG_ENOMEM. */
 int tg_require_add_problem(struct tg_require *rq,
 			   enum tg_require_problem_kind k,
 			   const struct tg_declaration *d, const char *message);
 
-/* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT and
- * TG_REQUIRE_ADVISORY_SEVERE). */
+/* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT,
+ * TG_REQUIRE_ADVISORY_SEVERE and TG_REQUIRE_BUILD_IMPORT). */
 int tg_require_problem_fails(const struct tg_require_problem *p);
 /* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
  * "ceiling-stale", "floor-over-tight", "disagree", "disjoint", "not-enforced",
- * "advisory",
- * "advisory-severe". */
+ * "advisory", "advisory-severe", "build-gate", "build-imports-torch". */
 const char *tg_require_problem_name(enum tg_require_problem_kind k);
 
 #endif

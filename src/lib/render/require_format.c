@@ -126,6 +126,8 @@ text(struct tg_buf *b, const struct tg_require *rq,
 		if (p->decl && p->kind != TG_REQUIRE_DISAGREE && p->decl->line)
 			tg_str_addf(b, "%s:%zu: ", p->decl->path,
 				    p->decl->line);
+		else if (!p->decl && p->path)
+			tg_str_addf(b, "%s:%zu: ", p->path, p->line);
 		tg_str_addf(b, "%s\n", p->message);
 	}
 }
@@ -249,12 +251,14 @@ json(struct tg_buf *b, const struct tg_require *rq,
 		tg_jsonw_kstr(&w, "severity",
 			      tg_require_problem_fails(p) ? "error" : "info");
 		tg_jsonw_key(&w, "path");
-		if (p->decl)
-			tg_jsonw_str(&w, p->decl->path);
+		if (p->decl || p->path)
+			tg_jsonw_str(&w, p->decl ? p->decl->path : p->path);
 		else
 			tg_jsonw_null(&w);
 		tg_jsonw_kint(&w, "line",
-			      p->decl ? (long long)p->decl->line : 0);
+			      p->decl	? (long long)p->decl->line
+			      : p->path ? (long long)p->line
+					: 0);
 		tg_jsonw_kstr(&w, "message", p->message);
 		tg_jsonw_end(&w);
 	}

@@ -272,6 +272,9 @@ problems(struct page *pg)
 		    p->decl->line) {
 			tg_html_use_link(b, p->decl->path, p->decl->line);
 			tg_buf_adds(b, ": ");
+		} else if (!p->decl && p->path) {
+			tg_html_use_link(b, p->path, p->line);
+			tg_buf_adds(b, ": ");
 		}
 		tg_html_esc(b, p->message);
 		tg_buf_adds(b, "</li>\n");

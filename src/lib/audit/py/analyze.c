@@ -206,9 +206,12 @@ process_line(struct state *st)
 	if (!st->n)
 		return;
 	if (!st->hot_line && !st->cont && !st->nstars) {
-		/* no use here: only the blocks it opens or closes */
+		/* no use here: only the blocks it opens or closes, and a
+		 * def's name a handler may bind to torch after */
 		tg_audit_py_blocks_line(st, &header);
 		tg_audit_py_flag_line(st);
+		if (header)
+			tg_audit_py_def_alternative(st);
 		goto out;
 	}
 	if (st->cont) {

@@ -8,9 +8,12 @@
  * uses: shadow_params). A name that a try's body bound to torch and a
  * handler of that try that guards binds again (a fallback: "except
  * ImportError: get_global_rank = _get_global_rank") keeps the body's
- * binding, and the try guards its later uses (bind_set). Only names bound
- * to a table root are kept, at most BINDINGS_MAX; a root name is bound to
- * itself until something else binds it. Star imports of a torch module
+ * binding, and the try guards its later uses (bind_set); so does a name
+ * a module-level try's body defines itself (def custom_fwd(...) wrapping
+ * torch.amp.custom_fwd) that such a handler imports from torch: it stays
+ * the body's name, no torch name. Only names bound to a table root, and
+ * those first alternatives, are kept, at most BINDINGS_MAX; a root name
+ * is bound to itself until something else binds it. Star imports of a torch module
  * make every entry directly under it a bare name (STARS_MAX modules).
  *
  * The statements that bind: import, from ... import (each with its
@@ -136,9 +139,31 @@ static int bind_status(const struct state *st, const char *target, size_t tn,
 
 static const struct bind_guard no_fallback = {TG_AUDIT_UNGUARDED, 0, ""};
 
+/* Whether a binding made now at site is the first of two alternatives
+ * that a later one may meet (bind_set): made at the module's level in
+ * a try's body or the first branch of an if that guards. */
+static int
+first_alternative(const struct state *st, struct bind_site site)
+{
+	size_t k;
+
+	if (!site.block || site.clause != 0)
+		return 0;
+	/* but the block a def or class header opens, that of its name */
+	for (k = 0; k < st->nblocks; k++)
+		if (st->blocks[k].kind == B_OTHER &&
+		    !(k + 1 == st->nblocks && st->n &&
+		      st->blocks[k].line == st->t[0].line))
+			return 0;
+	return 1;
+}
+
 /* Bind name to target (NULL: to something that is not torch), as made
  * at site, with guard fb. A name that was never bound to torch and is
- * not a root needs no record. */
+ * not a root needs no record, but where a handler or another branch
+ * may bind it to torch after (first_alternative: a try's body defines
+ * custom_fwd itself, its handler imports torch.cuda.amp's): that one is
+ * then the fallback, the body's name the meaning (bind_set). */
 void
 tg_audit_py_bind_put(struct state *st, const char *s, size_t n,
 		     const char *target, size_t tn, struct bind_site site,
@@ -148,7 +173,7 @@ tg_audit_py_bind_put(struct state *st, const char *s, size_t n,
 	size_t k;
 	char *c = NULL;
 
-	if (!b && !target && !is_root(st, s, n))
+	if (!b && !target && !is_root(st, s, n) && !first_alternative(st, site))
 		return;
 	if (target && !(c = strndup(target, tn))) {
 		st->rc = TG_ENOMEM;
@@ -332,6 +357,26 @@ import_finding(struct state *st, const char *full, size_t fl, size_t ti,
 	}
 }
 
+/* Module mod[0..ml) is torch or under it: the file imports torch (the
+ * first such line is kept). */
+static void
+note_torch_import(struct state *st, const char *mod, size_t ml, size_t line)
+{
+	if ((ml == 5 || (ml > 5 && mod[5] == '.')) &&
+	    memcmp(mod, "torch", 5) == 0 && !st->r->torch_import_line)
+		st->r->torch_import_line = line;
+}
+
+void
+tg_audit_py_def_alternative(struct state *st)
+{
+	size_t a = tok_kw(st, 0, "async") ? 1 : 0;
+
+	if ((tok_kw(st, a, "def") || (!a && tok_kw(st, 0, "class"))) &&
+	    first_alternative(st, bind_here(st)))
+		tg_audit_py_stmt_assign(st, 0, st->n);
+}
+
 /* "import a.b [as c], ..." at tokens [a, b). */
 void
 tg_audit_py_stmt_import(struct state *st, size_t a, size_t b)
@@ -346,6 +391,7 @@ tg_audit_py_stmt_import(struct state *st, size_t a, size_t b)
 		i = read_module(st, i, b, mod, &ml, &rel);
 		if (!ml)
 			break;
+		note_torch_import(st, mod, ml, st->t[at].line);
 		if (head_is_root(st, mod, ml))
 			import_finding(st, mod, ml, at, 1, 1, &once);
 		if (tok_kw(st, i, "as") && tok_name(st, i + 1)) {
@@ -377,6 +423,8 @@ tg_audit_py_stmt_from(struct state *st, size_t a, size_t b)
 
 	i = read_module(st, a + 1, b, mod, &ml, &rel);
 	torch = !rel && ml && head_is_root(st, mod, ml);
+	if (!rel)
+		note_torch_import(st, mod, ml, st->t[mat].line);
 	if (!tok_kw(st, i, "import"))
 		return;
 	i++;

@@ -273,12 +273,17 @@ join_spec(char *dst, size_t cap, const char *a, const char *b)
 static void
 close_clause(struct state *st, struct block *b)
 {
-	if (b->kind == B_IF && b->vb && b->req[0] && !st->rc)
+	if (b->kind == B_IF && b->vb && b->req[0] && !st->rc) {
 		st->rc = tg_audit_result_add_branch(
 		    st->r, b->cl_line,
 		    st->last_line > b->cl_line ? st->last_line : b->cl_line,
 		    b->cond, b->req);
+		/* a gate: at the module's level, raising */
+		if (!st->rc && b == &st->blocks[0] && b->raises)
+			st->r->branches[st->r->nbranches - 1].gate = 1;
+	}
 	b->vb = 0;
+	b->raises = 0;
 }
 
 /* What leaves a block: return, raise, continue, break,
@@ -335,8 +340,21 @@ tg_audit_py_header_colon(const struct state *st, size_t a, size_t b)
 	return b;
 }
 
+/* Whether a use guarded by g is guarded less than by try block b. */
+static int
+less_than_try(enum tg_audit_guard g, const struct block *b)
+{
+	if (g >= b->guard && g != TG_AUDIT_SOFT)
+		return 0;
+	return !(g == TG_AUDIT_GUARDED ||
+		 (g == TG_AUDIT_SOFT && b->guard == TG_AUDIT_SOFT));
+}
+
 /* Patch the findings of the try block b that are guarded less than it
- * now is. */
+ * now is. A finding a flag guards keeps the flag's guard, but what
+ * guarded it before (put back should the flag turn out bad,
+ * tg_audit_py_flags_check) is patched as the finding would have been:
+ * without the flag, the try guards it. */
 static void
 patch_try(struct state *st, const struct block *b)
 {
@@ -346,10 +364,7 @@ patch_try(struct state *st, const struct block *b)
 		struct tg_audit_finding *f = &st->r->findings[k];
 		char *c;
 
-		if (f->guard >= b->guard && f->guard != TG_AUDIT_SOFT)
-			continue;
-		if (f->guard == TG_AUDIT_GUARDED ||
-		    (f->guard == TG_AUDIT_SOFT && b->guard == TG_AUDIT_SOFT))
+		if (!less_than_try(f->guard, b))
 			continue;
 		c = strdup(b->gtext);
 		if (!c) {
@@ -360,6 +375,16 @@ patch_try(struct state *st, const struct block *b)
 		f->guard_text = c;
 		f->guard = b->guard;
 		f->guard_line = b->gline;
+	}
+	for (k = st->nfuses; k-- > 0 && st->fuses[k].finding >= b->first;) {
+		struct flag_use *u = &st->fuses[k];
+
+		if (!less_than_try(u->guard, b))
+			continue;
+		u->guard = b->guard;
+		u->line = b->gline;
+		u->has_text = 1;
+		snprintf(u->text, sizeof(u->text), "%s", b->gtext);
 	}
 }
 
@@ -374,12 +399,14 @@ except_clause(struct state *st, struct block *b, size_t a, size_t c)
 	size_t i, k;
 
 	snprintf(text, sizeof(text), "try/bare except");
+	b->catches_import = 0;
 	for (i = a + 1; i < c; i++) {
 		if (tok_kw(st, i, "as"))
 			break;
 		for (k = 0; k < 3; k++)
 			if (tok_is(st, i, hard[k])) {
 				g = TG_AUDIT_GUARDED;
+				b->catches_import |= k < 2;
 				snprintf(text, sizeof(text), "try/except %s",
 					 hard[k]);
 			}
@@ -569,8 +596,8 @@ tg_audit_py_blocks_line(struct state *st, int *header)
 	return c + 1 < st->n ? c + 1 : 0;
 }
 
-/* Flag guards. A flag is a name that a guarding handler (except
- * ImportError, ...) of a try at the module's level sets False:
+/* Flag guards. A flag is a name that a handler catching ImportError
+ * (or ModuleNotFoundError) of a try at the module's level sets False:
  *
  *     try:
  *         from torch.distributed.tensor import DTensor
@@ -713,8 +740,11 @@ skip_decorator(struct state *st)
 	return fk;
 }
 
-/* "FLAG = False" in a guarding handler of a try at the module's level:
- * the flag, and the try its bodies' names are bound in. */
+/* "FLAG = False" in a handler that catches ImportError (or
+ * ModuleNotFoundError) of a try at the module's level: the flag, and the
+ * try its bodies' names are bound in. A handler of other exceptions
+ * (except Exception: FLAG = False after except ImportError: pass) does
+ * not say the import failed. */
 static void
 flag_register(struct state *st)
 {
@@ -723,8 +753,8 @@ flag_register(struct state *st)
 	size_t n = st->t[0].len, k;
 	struct flag *f = NULL;
 
-	if (!b || b->kind != B_TRY || b->clause != 1 ||
-	    b->guard != TG_AUDIT_GUARDED || !at_module_level(st))
+	if (!b || b->kind != B_TRY || b->clause != 1 || !b->catches_import ||
+	    !at_module_level(st))
 		return;
 	for (k = 0; k < st->nflags; k++)
 		if (st->flags[k].nlen == n &&
@@ -777,6 +807,20 @@ tg_audit_py_flag_line(struct state *st)
 		memcpy(top->ftext, st->deco_text, sizeof(top->ftext));
 	}
 	st->deco_flag = 0;
+	/* a raise directly in an if's clause (a gate where the clause is
+	 * a version branch at the module's level): on a line of its own
+	 * (the innermost block is the if's), or after the header's colon */
+	if (top && top->kind == B_IF) {
+		if (top->cl_line == st->t[0].line ||
+		    top->line == st->t[0].line) {
+			size_t c = tg_audit_py_header_colon(st, 0, st->n);
+
+			if (c + 1 < st->n && tok_kw(st, c + 1, "raise"))
+				top->raises = 1;
+		} else if (tok_kw(st, 0, "raise")) {
+			top->raises = 1;
+		}
+	}
 	/* the body of "if not FLAG:": whether its last statement leaves */
 	if (!top || top->kind != B_IF || top->clause || !top->not_flag)
 		return;
@@ -872,7 +916,8 @@ struct fstmt {
 	int def, import, seen_import, eq1, bool2, is_true;
 	struct {
 		size_t flag, eqs, at;
-		int bind, top;
+		/* tent: a target only if no '.', '(' or '[' follows */
+		int bind, top, tent;
 	} occ[OCC_MAX];
 };
 
@@ -904,9 +949,46 @@ aug_assign(const char *s, size_t n)
 		 (s[0] == '=' || s[0] == '!' || s[0] == '<' || s[0] == '>'));
 }
 
+/* Whether token t (text s) opens a bracket. */
+static int
+opener(const struct tg_pylex_tok *t, const char *s)
+{
+	return t->kind == TG_PYLEX_OP && t->len == 1 &&
+	       (*s == '(' || *s == '[' || *s == '{');
+}
+
+/* Whether a bracket after token p (kind pk, text ps[0..pn); NULL: the
+ * statement's start) is a display (a tuple, a list: what an assignment
+ * may unpack into), not a call's or a subscript's. */
+static int
+display_after(const char *ps, size_t pn, enum tg_pylex_kind pk)
+{
+	static const char *const kws[] = {
+	    "and", "or",     "not",   "in",    "is",	 "if",	   "else",
+	    "for", "return", "yield", "await", "lambda", "assert", "del"};
+	size_t k;
+
+	if (!ps)
+		return 1;
+	if (pk == TG_PYLEX_STRING || pk == TG_PYLEX_NUMBER)
+		return 0;
+	if (pk == TG_PYLEX_OP)
+		return !(pn == 1 && (*ps == ')' || *ps == ']' || *ps == '}'));
+	for (k = 0; k < sizeof(kws) / sizeof(*kws); k++)
+		if (pn == strlen(kws[k]) && memcmp(ps, kws[k], pn) == 0)
+			return 1;
+	return 0;
+}
+
+#define DISP_MAX 64
+
 /* After the file: every flag that guarded a finding is checked against
  * every binding of its name in the file (a second, light pass over the
- * tokens); the guards of a bad one are withdrawn. */
+ * tokens); the guards of a bad one are withdrawn. A binding: an
+ * assignment's target, also inside the brackets of a tuple or list
+ * target ("(FLAG) = True", "a, [FLAG] = x"), a name after "as" (also in
+ * "with x as (a, FLAG)"), a for statement's targets ("for a, FLAG in
+ * ..."), a def's parameter, an import, ":=", an augmented assignment. */
 void
 tg_audit_py_flags_check(struct state *st)
 {
@@ -918,10 +1000,18 @@ tg_audit_py_flags_check(struct state *st)
 	int bol = 1, def_open = 0;
 	const char *ps = NULL; /* the previous token's text */
 	size_t pn = 0;
+	enum tg_pylex_kind pk = TG_PYLEX_END;
+	/* per bracket depth: every bracket open there is a display */
+	unsigned char disp[DISP_MAX];
+	/* the targets of a for statement (until its "in" at for_d) and
+	 * of "as (...)" (while deeper than as_d): SIZE_MAX when not */
+	size_t for_d = SIZE_MAX, as_d = SIZE_MAX;
 
 	if (!st->nfuses || st->rc)
 		return;
 	memset(&m, 0, sizeof(m));
+	memset(disp, 0, sizeof(disp));
+	disp[0] = 1;
 	tg_pylex_init(&lx, st->s, st->len);
 	while (tg_pylex_next(&lx, &t)) {
 		const char *s = st->s + t.off;
@@ -936,6 +1026,7 @@ tg_audit_py_flags_check(struct state *st)
 				scope[nscope++] = indent;
 			def_open = 0;
 			pending = SIZE_MAX;
+			for_d = as_d = SIZE_MAX;
 			ps = NULL;
 			if (t.kind != TG_PYLEX_OP)
 				bol = 1;
@@ -954,8 +1045,29 @@ tg_audit_py_flags_check(struct state *st)
 			    ((t.len == 2 && memcmp(s, ":=", 2) == 0) ||
 			     aug_assign(s, t.len)))
 				m.occ[pending].bind = 1;
+			/* FLAG.x, FLAG(...), FLAG[...]: not the name bound */
+			if (m.occ[pending].tent && t.kind == TG_PYLEX_OP &&
+			    t.len == 1 && (*s == '.' || *s == '(' || *s == '['))
+				m.occ[pending].bind = m.occ[pending].top = 0;
 			pending = SIZE_MAX;
 		}
+		if (opener(&t, s) && t.depth + 1 < DISP_MAX)
+			disp[t.depth + 1] =
+			    disp[t.depth] && display_after(ps, pn, pk);
+		if (as_d == SIZE_MAX && opener(&t, s) && pn == 2 && ps &&
+		    memcmp(ps, "as", 2) == 0)
+			as_d = t.depth;
+		else if (as_d != SIZE_MAX && t.depth <= as_d)
+			as_d = SIZE_MAX;
+		if (for_d != SIZE_MAX && t.depth == for_d &&
+		    t.kind == TG_PYLEX_NAME && t.len == 2 &&
+		    memcmp(s, "in", 2) == 0)
+			for_d = SIZE_MAX;
+		if (t.kind == TG_PYLEX_NAME && t.len == 3 &&
+		    memcmp(s, "for", 3) == 0 &&
+		    (m.ntok == 0 ||
+		     (m.ntok == 1 && pn == 5 && memcmp(ps, "async", 5) == 0)))
+			for_d = t.depth;
 		if (m.ntok == 0) {
 			m.line = t.line;
 			m.def = (t.len == 3 && memcmp(s, "def", 3) == 0) ||
@@ -1000,6 +1112,21 @@ tg_audit_py_flags_check(struct state *st)
 			m.occ[o].top = !t.depth;
 			m.occ[o].bind =
 			    (m.import && m.seen_import) || (m.def && t.depth);
+			m.occ[o].tent = 0;
+			/* an element of a tuple or list target: "(FLAG) =",
+			 * "a, [b, FLAG] =" */
+			if (t.depth && t.depth < DISP_MAX && disp[t.depth] &&
+			    ps && pk == TG_PYLEX_OP && pn == 1 && *ps &&
+			    strchr("([{,*", *ps)) {
+				m.occ[o].top = 1;
+				m.occ[o].tent = 1;
+			}
+			/* a target of "for ... in" or "as (...)" */
+			if ((for_d != SIZE_MAX || as_d != SIZE_MAX) &&
+			    !(ps && pn == 1 && *ps == '.')) {
+				m.occ[o].bind = 1;
+				m.occ[o].tent = 1;
+			}
 			for (j = 0;
 			     ps && j < sizeof(binders) / sizeof(*binders); j++)
 				if (pn == strlen(binders[j]) &&
@@ -1010,6 +1137,7 @@ tg_audit_py_flags_check(struct state *st)
 		}
 		ps = s;
 		pn = t.len;
+		pk = t.kind;
 		m.ntok++;
 	}
 	for (k = 0; k < st->nfuses && !st->rc; k++) {

@@ -232,6 +232,9 @@ struct block {
 	int kind;   /* B_IF, B_TRY, B_OTHER */
 	int clause; /* try: 0 body, 1 except, 2 else, 3 finally; if: 0 the
 		       if, 1... each elif and the else */
+	/* try, clause 1: the handler being read catches ImportError or
+	 * ModuleNotFoundError (only such a handler makes a flag) */
+	int catches_import;
 	enum tg_audit_guard guard;
 	char gtext[96];
 	size_t gline;
@@ -251,8 +254,9 @@ struct block {
 	 * body's statements and whether the last one so far leaves */
 	size_t not_flag, body_indent;
 	int last_exits;
-	/* version branch of the current clause */
-	int vb;
+	/* version branch of the current clause; raises: a raise statement
+	 * directly in the clause's body */
+	int vb, raises;
 	size_t cl_line;
 	char cond[TEXT_MAX], req[160], neg[160];
 };
@@ -473,6 +477,9 @@ const char *tg_audit_py_resolve_head(const struct state *st, const char *s,
 void tg_audit_py_stmt_import(struct state *st, size_t a, size_t b);
 void tg_audit_py_stmt_from(struct state *st, size_t a, size_t b);
 void tg_audit_py_stmt_assign(struct state *st, size_t a, size_t b);
+/* A def or class header on a line that cannot hold a use: its name,
+ * where a later alternative may bind it to torch (bind.c). */
+void tg_audit_py_def_alternative(struct state *st);
 void tg_audit_py_header_targets(struct state *st, size_t e);
 void tg_audit_py_shadow_params(struct state *st, size_t p);
 
