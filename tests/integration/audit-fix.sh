@@ -147,6 +147,15 @@ printf 'import torch\nfrom torch.cpu.amp import *\nwith autocast():\n    pass\n'
 out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/star.py" 2>&1)
 check "a star import: exit status" "$?" 0
 check_has "a star import: the reason" "$out" "import form not fixable: no import this file reads binds the name (a star import?)"
+# import torch._six (removed in 2.0) with a use through it left (no
+# fix): kept, with the reason; torch bound before: the import dropped
+printf 'import torch._six\nx = torch._six.string_classes\ny = torch._six.inf\n' >"$tmp/six.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/six.py" 2>&1)
+check_has "import torch._six, a use left: the reason" "$out" "six.py:1:8: left: torch._six: import kept: a use through the module is left"
+printf 'import torch\nimport torch._six\ny = torch._six.inf\n' >"$tmp/six.py"
+"$TG" audit --fix --floor 1.13 "$tmp/six.py" >/dev/null 2>&1
+check "import torch._six, torch bound before: dropped" "$(cat "$tmp/six.py")" "import torch
+y = torch.inf"
 
 # the notes of unsafe fixes: shown when hidden and when applied
 # (autocast without dtype= takes the current autocast dtype)

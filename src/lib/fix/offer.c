@@ -104,8 +104,9 @@ lines_at(const struct lines *l, size_t off, size_t *line, size_t *col)
 }
 
 /* "replace ID with TO and insert ARG (NOTE)", or the parts that
- * apply; a guarded fix: "replace ID with NAME, bound by a compat block
- * to REPL where torch has it (ARG passed), else to ID (NOTE)". */
+ * apply; a removed module's import: "rewrite the import of ID ..."; a
+ * guarded fix: "replace ID with NAME, bound by a compat block to REPL
+ * where torch has it (ARG passed), else to ID (NOTE)". */
 static char *
 message(const struct tg_audit_finding *f, const char *to,
 	const char *guard_repl)
@@ -121,7 +122,13 @@ message(const struct tg_audit_finding *f, const char *to,
 		if (x->insert)
 			tg_buf_addf(&b, " (%s passed)", x->insert);
 		tg_buf_addf(&b, ", else to %s", f->api->id);
-	} else if (x->replace_from)
+	} else if (!x->has)
+		/* a removed module's import (the plan's file-level step) */
+		tg_buf_addf(&b,
+			    "rewrite the import of %s: every use through it "
+			    "is rewritten, and %s stays bound",
+			    f->api->id, to);
+	else if (x->replace_from)
 		tg_buf_addf(&b, "replace %s with %s", x->replace_from,
 			    x->replace_to);
 	else if (x->to)

@@ -5,7 +5,8 @@
  * edits of the fixes kept and the fixed buffer with its analysis. The
  * decision for a finding, in order: a mention or a guarded use is left
  * as written; an entry without a fix, or a language without rewrite
- * hooks, is left; a replacement not available at the floor takes the
+ * hooks, is left (the import of a removed module right under torch
+ * goes to the file-level step: removed_module_import); a replacement not available at the floor takes the
  * language's guarded form (plan_guarded), else is left; an unsafe fix without unsafe is hidden (only
  * one that unsafe would apply counts); then the language's hook makes
  * the edits or says why it cannot (a hidden fix's shape is not asked). Fixes whose
@@ -333,6 +334,19 @@ plan_guarded(struct tg_plan *p, const struct tg_plan_opts *o,
 	return 0;
 }
 
+/* Whether f is the import of a module right under torch (torch.X)
+ * that torch removed: no fix of its own, but once every use through it
+ * is rewritten, the import binds no more than `import torch`. */
+static int
+removed_module_import(const struct tg_audit_finding *f)
+{
+	const char *id = f->api->id;
+
+	return strcmp(f->kind, "import") == 0 && f->api->kind &&
+	       strcmp(f->api->kind, "module") == 0 && f->api->removed.version &&
+	       strncmp(id, "torch.", 6) == 0 && id[6] && !strchr(id + 6, '.');
+}
+
 /* Decide finding k. */
 static int
 plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
@@ -357,6 +371,11 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	}
 	if (!x->has) {
 		u->why = "no fix in the table";
+		/* the import of a removed module right under torch (import
+		 * torch._six): the file-level step may rewrite it to
+		 * `import torch` once no use through it is left */
+		if (removed_module_import(f) && L->fix && L->fix->file)
+			u->refused_to = "torch";
 		return 0;
 	}
 	if (!L->fix) {
