@@ -98,7 +98,8 @@ check_has "floor too old, *args: the reason" "$out" "left: torch.cuda.amp.GradSc
 check "floor too old: one compat block per entry" "$(grep -c '^try:  # torchgate: compat for torch < ' "$tmp/r13.py")" 5
 expect "floor too old: py_compile" "$PY" -m py_compile "$tmp/r13.py"
 check_has "an alias of the old module: fixed" "$out" "fixed: torch.cuda.amp.autocast -> torch.amp.autocast"
-check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: an import, or a use through a name one binds"
+check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: import kept: a use of the name is left"
+check_has "a from-imported name as a value: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: not a call, and the fix inserts an argument"
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
 # the file re-audited: the old names the blocks hold are guarded

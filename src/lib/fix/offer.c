@@ -222,7 +222,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 	struct collect c;
 	struct lines l;
 	size_t k, nby_file = 0;
-	int rc = 0, by_file_unsafe = 0;
+	int rc = 0, by_file_unsafe = 0, by_file_block = 0;
 
 	if (p->reverted || !L->fix || !p->uses)
 		return 0;
@@ -240,6 +240,8 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 			nby_file++;
 			by_file_unsafe |=
 			    p->before.r.findings[k].api->fix.unsafe;
+			by_file_block |=
+			    p->uses[k].guarded && guard_added(p, &p->uses[k]);
 		}
 	for (k = 0; !rc && k < p->before.r.nfindings; k++) {
 		const struct tg_audit_finding *f = &p->before.r.findings[k];
@@ -252,7 +254,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 		if (u->outcome == TG_PLAN_LEFT || u->later ||
 		    (u->outcome == TG_PLAN_HIDDEN && u->guard_repl))
 			continue;
-		if (u->guarded) {
+		if (u->guarded && !u->by_file) {
 			/* the use's name, and the compat blocks the plan
 			 * inserts (one edit, the same for every such use) */
 			collect_clear(&c);
@@ -279,9 +281,17 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 				rc = collect_add(
 				    &c, p->shared[i].start, p->shared[i].end,
 				    p->shared[i].text, p->shared[i].len);
+			/* the compat blocks, where one of the step's fixes
+			 * is guarded (the same edit as every guarded fix's) */
+			if (!rc && by_file_block && p->block.text)
+				rc = collect_add(&c, p->block.start,
+						 p->block.end, p->block.text,
+						 p->block.len);
 			if (!rc)
-				rc = offer(&out[k], f, to, NULL, by_file_unsafe,
-					   nby_file - 1, &c, &l, raw, src, len);
+				rc = offer(&out[k], f, to,
+					   u->guarded ? u->guard_repl : NULL,
+					   by_file_unsafe, nby_file - 1, &c, &l,
+					   raw, src, len);
 			continue;
 		}
 		rc = L->fix->use(src, len, f, to, collect_add, &c, &why);

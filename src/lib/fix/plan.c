@@ -287,6 +287,21 @@ guard_of(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	return rc;
 }
 
+/* Why a use is left in the guarded form (u->why, owned). */
+static int
+guard_why(struct tg_plan_use *u, const struct tg_plan_opts *o,
+	  const struct tg_api *repl, const char *why)
+{
+	free(u->why_owned);
+	u->why_owned = NULL;
+	return set_why(u,
+		       "the replacement is newer than the floor (%s > "
+		       "%s) and its guarded form cannot be written: %s",
+		       repl->introduced.version ? repl->introduced.version
+						: "?",
+		       o->floor->str, why);
+}
+
 /* Finding k, whose replacement repl the floor lacks, in the language's
  * guarded form: its use written as the compat name, the block added
  * once per file after every use was decided (plan_blocks). */
@@ -320,12 +335,14 @@ plan_guarded(struct tg_plan *p, const struct tg_plan_opts *o,
 	}
 	if (why) {
 		drop_edits(p, pd.first);
-		return set_why(
-		    u,
-		    "the replacement is newer than the floor (%s > "
-		    "%s) and its guarded form cannot be written: %s",
-		    repl->introduced.version ? repl->introduced.version : "?",
-		    o->floor->str, why);
+		/* a use through a name an import binds, or the import: the
+		 * file-level step may write it as the compat name */
+		if (!g->why) {
+			u->refused_to = g->g.name;
+			u->guard_refused = 1;
+			u->guard_repl = repl->id;
+		}
+		return guard_why(u, o, repl, why);
 	}
 	u->outcome = TG_PLAN_FIXED;
 	u->to = g->g.name;
@@ -475,11 +492,40 @@ drop_conflicts(struct tg_plan *p, const size_t *nth)
 	return 0;
 }
 
-/* Drop the fixes made in the guarded form, with why. */
+/* Drop the fixes made in the guarded form, with why; when one is the
+ * file-level step's, every fix of that step (its edits are one fix). */
 static void
 drop_guarded(struct tg_plan *p, const char *why)
 {
-	size_t k, i, w = 0;
+	size_t k, i, j, w = 0;
+	int by_file = 0;
+
+	for (k = 0; k < p->before.r.nfindings; k++)
+		by_file |= p->uses[k].outcome == TG_PLAN_FIXED &&
+			   p->uses[k].guarded && p->uses[k].by_file;
+	if (by_file) {
+		for (i = 0; i < p->nedits; i++)
+			for (j = 0; j < p->nshared && p->edits[i].text; j++)
+				if (p->edits[i].start == p->shared[j].start &&
+				    p->edits[i].end == p->shared[j].end &&
+				    p->edits[i].len == p->shared[j].len &&
+				    memcmp(p->edits[i].text, p->shared[j].text,
+					   p->shared[j].len) == 0) {
+					free((char *)p->edits[i].text);
+					p->edits[i].text = NULL;
+				}
+		while (p->nshared)
+			free((char *)p->shared[--p->nshared].text);
+		for (k = 0; k < p->before.r.nfindings; k++)
+			if (p->uses[k].outcome == TG_PLAN_FIXED &&
+			    p->uses[k].by_file) {
+				p->uses[k].outcome = TG_PLAN_LEFT;
+				p->uses[k].why = why;
+				p->uses[k].to = NULL;
+				p->uses[k].guarded = 0;
+				p->uses[k].by_file = 0;
+			}
+	}
 
 	for (k = 0; k < p->before.r.nfindings; k++) {
 		struct tg_plan_use *u = &p->uses[k];
@@ -487,7 +533,8 @@ drop_guarded(struct tg_plan *p, const char *why)
 
 		if (u->outcome != TG_PLAN_FIXED || !u->guarded)
 			continue;
-		/* its one edit: the use's name, written as u->to */
+		/* its one edit: the use's name, written as u->to (the
+		 * file-level step's fixes are dropped above) */
 		for (i = 0; i < p->nedits; i++)
 			if (p->edits[i].text && p->edits[i].start == f->start &&
 			    p->edits[i].end == f->end &&
@@ -595,8 +642,9 @@ keep_shared(struct tg_plan *p, size_t first)
  * together against the ones kept before (and each other), and kept or
  * dropped together. */
 static int
-plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
-	       size_t len, const char *path)
+plan_file_step(struct tg_plan *p, const struct tg_plan_opts *o,
+	       const struct tg_lang *L, const char *src, size_t len,
+	       const char *path)
 {
 	size_t k, i, n = p->before.r.nfindings;
 	struct tg_lang_fix_use *fu;
@@ -618,6 +666,7 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 							  : TG_LANG_FIX_KEPT;
 		fu[k].to = u->refused_to;
 		fu[k].why = u->why;
+		fu[k].guarded = u->guard_refused;
 	}
 	pd.p = p;
 	pd.first = p->nedits;
@@ -649,6 +698,18 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 			u->to = u->refused_to;
 			u->why = NULL;
 			u->by_file = 1;
+			u->guarded = u->guard_refused;
+		} else if (u->guard_refused && fu[k].why != u->why) {
+			/* the step's reason, said as plan_guarded says one */
+			for (i = 0; i < p->nguards; i++)
+				if (strcmp(p->guards[i].g.name,
+					   u->refused_to) == 0)
+					break;
+			if (i < p->nguards)
+				rc = guard_why(u, o, p->guards[i].repl,
+					       fu[k].why);
+			else
+				u->why = fu[k].why;
 		} else
 			u->why = fu[k].why;
 	}
@@ -876,9 +937,11 @@ plan_lf_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 	nth = NULL;
 	if (rc)
 		goto oom;
-	if (p->nguards && (rc = plan_blocks(p)))
+	/* the file-level step before the blocks: its uses may be written
+	 * as compat names too */
+	if (L->fix && (rc = plan_file_step(p, o, L, src, len, path)))
 		goto oom;
-	if (L->fix && (rc = plan_file_step(p, L, src, len, path)))
+	if (p->nguards && (rc = plan_blocks(p)))
 		goto oom;
 	if (p->nedits) {
 		n = p->nedits;

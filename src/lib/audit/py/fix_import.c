@@ -32,7 +32,12 @@
  *   GradScaler("cuda", ...)`), arguments inserted as fix.c inserts them,
  *   which needs `torch` bound to the module: nothing in the file may
  *   bind `torch` but `import torch[.x]` (and no star import), else no
- *   such use is fixed.
+ *   such use is fixed;
+ * - in the guarded form (the replacement newer than the floor: the plan
+ *   gives the compat name, u->guarded) it becomes the compat name, its
+ *   shape checked as fix_guard.c checks it and nothing inserted (the
+ *   block's def passes the argument); it needs no `torch`, and counts as
+ *   rewritten to a whole name for dropping the import.
  *
  * `import torch` is added once per import statement S that binds a
  * name such uses rewrote, unless a module-level `import torch[.x]`
@@ -1098,6 +1103,40 @@ read_file(struct fx *x, const struct tg_audit_finding *f,
 	return 0;
 }
 
+static int
+add_none(void *ctx, size_t start, size_t end, const char *text, size_t n)
+{
+	(void)ctx;
+	(void)start;
+	(void)end;
+	(void)text;
+	(void)n;
+	return 0;
+}
+
+/* Use f written as the compat name name (the guarded form: the
+ * argument the fix inserts is the block's): its shape checked as the
+ * plain fix checks it, no edit of it made, then the name alone; with an
+ * inserted argument, a call or a decorator only (the compat name is a
+ * function there), as fix_guard.c's use hook says. */
+static int
+guarded_span(struct fx *x, const struct tg_audit_finding *f, const char *name,
+	     struct span_ctx *sc, const char **why)
+{
+	int rc =
+	    tg_audit_py_fix_span(x->s, x->len, f, name, add_none, NULL, why);
+
+	if (rc || *why)
+		return rc;
+	if (f->api->fix.insert && strcmp(f->kind, "call") != 0 &&
+	    strcmp(f->kind, "decorator") != 0) {
+		*why = "not a call or a decorator, and the compat name of a "
+		       "fix that inserts an argument is a function";
+		return 0;
+	}
+	return span_add(sc, f->start, f->end, name, strlen(name));
+}
+
 /* Fix use k through its head, or say why not. */
 static int
 fix_use(struct fx *x, const struct tg_audit_finding *f,
@@ -1109,7 +1148,7 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 	size_t restn = f->end - f->start - h->n, tl, ti, si, pv;
 	char *name = NULL;
 	struct span_ctx sc;
-	int full = 0;
+	int full = 0, rc;
 
 	ti = tok_at(x, f->start);
 	si = ti == NONE ? NONE : stmt_of(x, ti);
@@ -1145,7 +1184,13 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 			 "the entry's name";
 		return 0;
 	}
-	if (!f->api->fix.to)
+	if (u->guarded) {
+		/* the compat name a block binds: the whole use becomes it,
+		 * whatever binds torch */
+		if (!(name = strdup(to)))
+			return x->rc = TG_ENOMEM;
+		full = 1;
+	} else if (!f->api->fix.to)
 		name = NULL;
 	else if (strncmp(to, h->target, tl) == 0 && to[tl] == '.') {
 		/* an alias of a package of the replacement: kept */
@@ -1186,11 +1231,14 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 	}
 	sc.x = x;
 	sc.owner = k;
-	if (tg_audit_py_fix_span(x->s, x->len, f, name, span_add, &sc, &why)) {
-		free(name);
-		return x->rc = TG_ENOMEM;
-	}
+	if (u->guarded)
+		rc = guarded_span(x, f, name, &sc, &why);
+	else
+		rc = tg_audit_py_fix_span(x->s, x->len, f, name, span_add, &sc,
+					  &why);
 	free(name);
+	if (rc)
+		return x->rc = TG_ENOMEM;
 	if (x->rc)
 		return x->rc;
 	if (why) {
@@ -1203,7 +1251,7 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 		x->fixed_end = f->end;
 	h->nfixed++;
 	h->nfreed += full;
-	h->need_torch |= full;
+	h->need_torch |= full && !u->guarded;
 	return 0;
 }
 
