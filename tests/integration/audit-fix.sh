@@ -98,7 +98,8 @@ check_has "floor too old, *args: the reason" "$out" "left: torch.cuda.amp.GradSc
 check "floor too old: one compat block per entry" "$(grep -c '^try:  # torchgate: compat for torch < ' "$tmp/r13.py")" 5
 expect "floor too old: py_compile" "$PY" -m py_compile "$tmp/r13.py"
 check_has "an alias of the old module: fixed" "$out" "fixed: torch.cuda.amp.autocast -> torch.amp.autocast"
-check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: an import, or a use through a name one binds"
+check_has "a from-import kept: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: import kept: a use of the name is left"
+check_has "a from-imported name as a value: the reason" "$out" "left: torch.cuda.amp.custom_bwd: the replacement is newer than the floor (2.4 > 1.13) and its guarded form cannot be written: not a call, and the fix inserts an argument"
 check_has "guarded: the reason" "$out" "left: torch.cuda.amp.GradScaler: guarded: left as written"
 check_has "a string: the reason" "$out" "a mention in a comment or string: never rewritten"
 # the file re-audited: the old names the blocks hold are guarded
@@ -147,6 +148,15 @@ printf 'import torch\nfrom torch.cpu.amp import *\nwith autocast():\n    pass\n'
 out=$("$TG" audit --diff --unsafe-fixes --floor 1.13 "$tmp/star.py" 2>&1)
 check "a star import: exit status" "$?" 0
 check_has "a star import: the reason" "$out" "import form not fixable: no import this file reads binds the name (a star import?)"
+# import torch._six (removed in 2.0) with a use through it left (no
+# fix): kept, with the reason; torch bound before: the import dropped
+printf 'import torch._six\nx = torch._six.string_classes\ny = torch._six.inf\n' >"$tmp/six.py"
+out=$("$TG" audit --diff --floor 1.13 "$tmp/six.py" 2>&1)
+check_has "import torch._six, a use left: the reason" "$out" "six.py:1:8: left: torch._six: import kept: a use through the module is left"
+printf 'import torch\nimport torch._six\ny = torch._six.inf\n' >"$tmp/six.py"
+"$TG" audit --fix --floor 1.13 "$tmp/six.py" >/dev/null 2>&1
+check "import torch._six, torch bound before: dropped" "$(cat "$tmp/six.py")" "import torch
+y = torch.inf"
 
 # the notes of unsafe fixes: shown when hidden and when applied
 # (autocast without dtype= takes the current autocast dtype)

@@ -47,6 +47,10 @@ enum tg_lang_fix_state {
 struct tg_lang_fix_use {
 	enum tg_lang_fix_state state; /* the step turns REFUSED into DONE */
 	const char *to;		      /* REFUSED: the name use was given */
+	/* REFUSED in the guarded form: to is the compat name a block binds
+	 * (the argument the fix inserts is the block's): the whole use
+	 * becomes it, nothing inserted, no import needed */
+	int guarded;
 	const char *why; /* REFUSED: use's reason; the step may set its own
 			    (static) */
 };

@@ -104,8 +104,9 @@ lines_at(const struct lines *l, size_t off, size_t *line, size_t *col)
 }
 
 /* "replace ID with TO and insert ARG (NOTE)", or the parts that
- * apply; a guarded fix: "replace ID with NAME, bound by a compat block
- * to REPL where torch has it (ARG passed), else to ID (NOTE)". */
+ * apply; a removed module's import: "rewrite the import of ID ..."; a
+ * guarded fix: "replace ID with NAME, bound by a compat block to REPL
+ * where torch has it (ARG passed), else to ID (NOTE)". */
 static char *
 message(const struct tg_audit_finding *f, const char *to,
 	const char *guard_repl)
@@ -121,7 +122,13 @@ message(const struct tg_audit_finding *f, const char *to,
 		if (x->insert)
 			tg_buf_addf(&b, " (%s passed)", x->insert);
 		tg_buf_addf(&b, ", else to %s", f->api->id);
-	} else if (x->replace_from)
+	} else if (!x->has)
+		/* a removed module's import (the plan's file-level step) */
+		tg_buf_addf(&b,
+			    "rewrite the import of %s: every use through it "
+			    "is rewritten, and %s stays bound",
+			    f->api->id, to);
+	else if (x->replace_from)
 		tg_buf_addf(&b, "replace %s with %s", x->replace_from,
 			    x->replace_to);
 	else if (x->to)
@@ -215,7 +222,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 	struct collect c;
 	struct lines l;
 	size_t k, nby_file = 0;
-	int rc = 0, by_file_unsafe = 0;
+	int rc = 0, by_file_unsafe = 0, by_file_block = 0;
 
 	if (p->reverted || !L->fix || !p->uses)
 		return 0;
@@ -233,6 +240,8 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 			nby_file++;
 			by_file_unsafe |=
 			    p->before.r.findings[k].api->fix.unsafe;
+			by_file_block |=
+			    p->uses[k].guarded && guard_added(p, &p->uses[k]);
 		}
 	for (k = 0; !rc && k < p->before.r.nfindings; k++) {
 		const struct tg_audit_finding *f = &p->before.r.findings[k];
@@ -245,7 +254,7 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 		if (u->outcome == TG_PLAN_LEFT || u->later ||
 		    (u->outcome == TG_PLAN_HIDDEN && u->guard_repl))
 			continue;
-		if (u->guarded) {
+		if (u->guarded && !u->by_file) {
 			/* the use's name, and the compat blocks the plan
 			 * inserts (one edit, the same for every such use) */
 			collect_clear(&c);
@@ -272,9 +281,17 @@ tg_offer_plan(struct tg_audit_fix *out, const struct tg_plan *p,
 				rc = collect_add(
 				    &c, p->shared[i].start, p->shared[i].end,
 				    p->shared[i].text, p->shared[i].len);
+			/* the compat blocks, where one of the step's fixes
+			 * is guarded (the same edit as every guarded fix's) */
+			if (!rc && by_file_block && p->block.text)
+				rc = collect_add(&c, p->block.start,
+						 p->block.end, p->block.text,
+						 p->block.len);
 			if (!rc)
-				rc = offer(&out[k], f, to, NULL, by_file_unsafe,
-					   nby_file - 1, &c, &l, raw, src, len);
+				rc = offer(&out[k], f, to,
+					   u->guarded ? u->guard_repl : NULL,
+					   by_file_unsafe, nby_file - 1, &c, &l,
+					   raw, src, len);
 			continue;
 		}
 		rc = L->fix->use(src, len, f, to, collect_add, &c, &why);

@@ -5,7 +5,8 @@
  * edits of the fixes kept and the fixed buffer with its analysis. The
  * decision for a finding, in order: a mention or a guarded use is left
  * as written; an entry without a fix, or a language without rewrite
- * hooks, is left; a replacement not available at the floor takes the
+ * hooks, is left (the import of a removed module right under torch
+ * goes to the file-level step: removed_module_import); a replacement not available at the floor takes the
  * language's guarded form (plan_guarded), else is left; an unsafe fix without unsafe is hidden (only
  * one that unsafe would apply counts); then the language's hook makes
  * the edits or says why it cannot (a hidden fix's shape is not asked). Fixes whose
@@ -286,6 +287,21 @@ guard_of(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	return rc;
 }
 
+/* Why a use is left in the guarded form (u->why, owned). */
+static int
+guard_why(struct tg_plan_use *u, const struct tg_plan_opts *o,
+	  const struct tg_api *repl, const char *why)
+{
+	free(u->why_owned);
+	u->why_owned = NULL;
+	return set_why(u,
+		       "the replacement is newer than the floor (%s > "
+		       "%s) and its guarded form cannot be written: %s",
+		       repl->introduced.version ? repl->introduced.version
+						: "?",
+		       o->floor->str, why);
+}
+
 /* Finding k, whose replacement repl the floor lacks, in the language's
  * guarded form: its use written as the compat name, the block added
  * once per file after every use was decided (plan_blocks). */
@@ -319,18 +335,33 @@ plan_guarded(struct tg_plan *p, const struct tg_plan_opts *o,
 	}
 	if (why) {
 		drop_edits(p, pd.first);
-		return set_why(
-		    u,
-		    "the replacement is newer than the floor (%s > "
-		    "%s) and its guarded form cannot be written: %s",
-		    repl->introduced.version ? repl->introduced.version : "?",
-		    o->floor->str, why);
+		/* a use through a name an import binds, or the import: the
+		 * file-level step may write it as the compat name */
+		if (!g->why) {
+			u->refused_to = g->g.name;
+			u->guard_refused = 1;
+			u->guard_repl = repl->id;
+		}
+		return guard_why(u, o, repl, why);
 	}
 	u->outcome = TG_PLAN_FIXED;
 	u->to = g->g.name;
 	u->guarded = 1;
 	u->guard_repl = repl->id;
 	return 0;
+}
+
+/* Whether f is the import of a module right under torch (torch.X)
+ * that torch removed: no fix of its own, but once every use through it
+ * is rewritten, the import binds no more than `import torch`. */
+static int
+removed_module_import(const struct tg_audit_finding *f)
+{
+	const char *id = f->api->id;
+
+	return strcmp(f->kind, "import") == 0 && f->api->kind &&
+	       strcmp(f->api->kind, "module") == 0 && f->api->removed.version &&
+	       strncmp(id, "torch.", 6) == 0 && id[6] && !strchr(id + 6, '.');
 }
 
 /* Decide finding k. */
@@ -357,6 +388,11 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	}
 	if (!x->has) {
 		u->why = "no fix in the table";
+		/* the import of a removed module right under torch (import
+		 * torch._six): the file-level step may rewrite it to
+		 * `import torch` once no use through it is left */
+		if (removed_module_import(f) && L->fix && L->fix->file)
+			u->refused_to = "torch";
 		return 0;
 	}
 	if (!L->fix) {
@@ -456,11 +492,40 @@ drop_conflicts(struct tg_plan *p, const size_t *nth)
 	return 0;
 }
 
-/* Drop the fixes made in the guarded form, with why. */
+/* Drop the fixes made in the guarded form, with why; when one is the
+ * file-level step's, every fix of that step (its edits are one fix). */
 static void
 drop_guarded(struct tg_plan *p, const char *why)
 {
-	size_t k, i, w = 0;
+	size_t k, i, j, w = 0;
+	int by_file = 0;
+
+	for (k = 0; k < p->before.r.nfindings; k++)
+		by_file |= p->uses[k].outcome == TG_PLAN_FIXED &&
+			   p->uses[k].guarded && p->uses[k].by_file;
+	if (by_file) {
+		for (i = 0; i < p->nedits; i++)
+			for (j = 0; j < p->nshared && p->edits[i].text; j++)
+				if (p->edits[i].start == p->shared[j].start &&
+				    p->edits[i].end == p->shared[j].end &&
+				    p->edits[i].len == p->shared[j].len &&
+				    memcmp(p->edits[i].text, p->shared[j].text,
+					   p->shared[j].len) == 0) {
+					free((char *)p->edits[i].text);
+					p->edits[i].text = NULL;
+				}
+		while (p->nshared)
+			free((char *)p->shared[--p->nshared].text);
+		for (k = 0; k < p->before.r.nfindings; k++)
+			if (p->uses[k].outcome == TG_PLAN_FIXED &&
+			    p->uses[k].by_file) {
+				p->uses[k].outcome = TG_PLAN_LEFT;
+				p->uses[k].why = why;
+				p->uses[k].to = NULL;
+				p->uses[k].guarded = 0;
+				p->uses[k].by_file = 0;
+			}
+	}
 
 	for (k = 0; k < p->before.r.nfindings; k++) {
 		struct tg_plan_use *u = &p->uses[k];
@@ -468,7 +533,8 @@ drop_guarded(struct tg_plan *p, const char *why)
 
 		if (u->outcome != TG_PLAN_FIXED || !u->guarded)
 			continue;
-		/* its one edit: the use's name, written as u->to */
+		/* its one edit: the use's name, written as u->to (the
+		 * file-level step's fixes are dropped above) */
 		for (i = 0; i < p->nedits; i++)
 			if (p->edits[i].text && p->edits[i].start == f->start &&
 			    p->edits[i].end == f->end &&
@@ -576,8 +642,9 @@ keep_shared(struct tg_plan *p, size_t first)
  * together against the ones kept before (and each other), and kept or
  * dropped together. */
 static int
-plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
-	       size_t len, const char *path)
+plan_file_step(struct tg_plan *p, const struct tg_plan_opts *o,
+	       const struct tg_lang *L, const char *src, size_t len,
+	       const char *path)
 {
 	size_t k, i, n = p->before.r.nfindings;
 	struct tg_lang_fix_use *fu;
@@ -599,6 +666,7 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 							  : TG_LANG_FIX_KEPT;
 		fu[k].to = u->refused_to;
 		fu[k].why = u->why;
+		fu[k].guarded = u->guard_refused;
 	}
 	pd.p = p;
 	pd.first = p->nedits;
@@ -630,6 +698,18 @@ plan_file_step(struct tg_plan *p, const struct tg_lang *L, const char *src,
 			u->to = u->refused_to;
 			u->why = NULL;
 			u->by_file = 1;
+			u->guarded = u->guard_refused;
+		} else if (u->guard_refused && fu[k].why != u->why) {
+			/* the step's reason, said as plan_guarded says one */
+			for (i = 0; i < p->nguards; i++)
+				if (strcmp(p->guards[i].g.name,
+					   u->refused_to) == 0)
+					break;
+			if (i < p->nguards)
+				rc = guard_why(u, o, p->guards[i].repl,
+					       fu[k].why);
+			else
+				u->why = fu[k].why;
 		} else
 			u->why = fu[k].why;
 	}
@@ -857,9 +937,11 @@ plan_lf_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 	nth = NULL;
 	if (rc)
 		goto oom;
-	if (p->nguards && (rc = plan_blocks(p)))
+	/* the file-level step before the blocks: its uses may be written
+	 * as compat names too */
+	if (L->fix && (rc = plan_file_step(p, o, L, src, len, path)))
 		goto oom;
-	if (L->fix && (rc = plan_file_step(p, L, src, len, path)))
+	if (p->nguards && (rc = plan_blocks(p)))
 		goto oom;
 	if (p->nedits) {
 		n = p->nedits;

@@ -60,6 +60,10 @@ struct tg_plan_use {
 	 * (HIDDEN: guard_repl set, the unsafe fix would be guarded) */
 	int guarded;
 	const char *guard_repl;
+	/* LEFT in the guarded form because the use hook refused its shape:
+	 * refused_to is the compat name, for the file-level step (a use
+	 * through a name an import binds, the import itself) */
+	int guard_refused;
 	/* FIXED by a pass after the first (tg_plan_file's fixed point):
 	 * its edits are not the first pass's alone */
 	int later;

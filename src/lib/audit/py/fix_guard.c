@@ -27,7 +27,11 @@
  * own arguments; without an insert, the try binds the replacement
  * itself (a class stays a class). A use is renamed only where the fix's
  * shape holds (the checks of fix.c's use hook); with an insert, only a
- * call or a decorator (the compat name is a function there).
+ * call or a decorator (the compat name is a function there). A use
+ * through a name an import binds (`@cfwd` after `from torch.cuda.amp
+ * import custom_fwd as cfwd`, `amp.GradScaler(...)`) and the import are
+ * refused here: the file-level step (fix_import.c) writes them as the
+ * compat name with the whole file in view.
  *
  * Names start with _torchgate_ and the old API's last name; a file that
  * holds one of them without the very block is left with the reason.

@@ -32,7 +32,12 @@
  *   GradScaler("cuda", ...)`), arguments inserted as fix.c inserts them,
  *   which needs `torch` bound to the module: nothing in the file may
  *   bind `torch` but `import torch[.x]` (and no star import), else no
- *   such use is fixed.
+ *   such use is fixed;
+ * - in the guarded form (the replacement newer than the floor: the plan
+ *   gives the compat name, u->guarded) it becomes the compat name, its
+ *   shape checked as fix_guard.c checks it and nothing inserted (the
+ *   block's def passes the argument); it needs no `torch`, and counts as
+ *   rewritten to a whole name for dropping the import.
  *
  * `import torch` is added once per import statement S that binds a
  * name such uses rewrote, unless a module-level `import torch[.x]`
@@ -55,6 +60,12 @@
  * is dropped; else it is left with the reason it is kept. Strings,
  * comments and guarded uses are never touched (guarded and mention
  * findings are not REFUSED); every other byte stays as it was.
+ *
+ * `import torch.M` of a module torch removed, which has no fix (the plan
+ * hands its import finding over with "torch" as its name:
+ * module_imports), is dropped like an item once every occurrence of
+ * torch.M in code is a use fixed to another name, `import torch` in its
+ * place unless a module-level `import torch[.x]` comes before it.
  *
  * Limits: at most HEADS_MAX names followed per file (the rest left
  * with a reason). Worst case: the tokens of the file, kept once, and
@@ -95,6 +106,12 @@ struct item {
 	int plain_torch;   /* `import torch` or `import torch.x` */
 	size_t head;	   /* into heads, or NONE */
 	int drop, finding; /* dropped; an import finding is on it */
+	/* `import P.M` whose finding asks for `import P` (module_imports):
+	 * the entry; whether P replaces it (else it is dropped); why it is
+	 * kept */
+	const struct tg_api *mod;
+	int repl;
+	const char *mod_why;
 };
 
 /* A name the refused uses start with. */
@@ -953,6 +970,33 @@ item_of(const struct fx *x, const struct tg_audit_finding *f)
 	return NONE;
 }
 
+/* Whether to is the package of the module id (torch of torch._six). */
+static int
+parent_of(const char *id, const char *to)
+{
+	size_t n = to ? strlen(to) : 0;
+
+	return n && strncmp(id, to, n) == 0 && id[n] == '.' &&
+	       !strchr(id + n + 1, '.');
+}
+
+/* Whether item it is `import ID` (no alias): its tokens spell id. */
+static int
+item_spells(const struct fx *x, const struct item *it, const char *id)
+{
+	size_t i, n = 0, idn = strlen(id);
+
+	if (!it->plain_torch || it->bound != it->a)
+		return 0;
+	for (i = it->a; i <= it->last; i++) {
+		if (!is_code(&x->t[i]) || n + x->t[i].len > idn ||
+		    memcmp(id + n, x->s + x->t[i].off, x->t[i].len) != 0)
+			return 0;
+		n += x->t[i].len;
+	}
+	return n == idn;
+}
+
 /* Read the file: statements, imports, heads, bindings, occurrences. */
 static int
 read_file(struct fx *x, const struct tg_audit_finding *f,
@@ -985,6 +1029,10 @@ read_file(struct fx *x, const struct tg_audit_finding *f,
 		    (ui[k] = item_of(x, &f[k])) == NONE)
 			continue;
 		x->it[ui[k]].finding = 1;
+		if (u[k].to && strcmp(u[k].to, "torch") == 0 &&
+		    parent_of(f[k].api->id, u[k].to) &&
+		    item_spells(x, &x->it[ui[k]], f[k].api->id))
+			x->it[ui[k]].mod = f[k].api;
 	}
 	for (i = 0; i < x->nit; i++) {
 		struct item *it = &x->it[i];
@@ -1055,6 +1103,40 @@ read_file(struct fx *x, const struct tg_audit_finding *f,
 	return 0;
 }
 
+static int
+add_none(void *ctx, size_t start, size_t end, const char *text, size_t n)
+{
+	(void)ctx;
+	(void)start;
+	(void)end;
+	(void)text;
+	(void)n;
+	return 0;
+}
+
+/* Use f written as the compat name name (the guarded form: the
+ * argument the fix inserts is the block's): its shape checked as the
+ * plain fix checks it, no edit of it made, then the name alone; with an
+ * inserted argument, a call or a decorator only (the compat name is a
+ * function there), as fix_guard.c's use hook says. */
+static int
+guarded_span(struct fx *x, const struct tg_audit_finding *f, const char *name,
+	     struct span_ctx *sc, const char **why)
+{
+	int rc =
+	    tg_audit_py_fix_span(x->s, x->len, f, name, add_none, NULL, why);
+
+	if (rc || *why)
+		return rc;
+	if (f->api->fix.insert && strcmp(f->kind, "call") != 0 &&
+	    strcmp(f->kind, "decorator") != 0) {
+		*why = "not a call or a decorator, and the compat name of a "
+		       "fix that inserts an argument is a function";
+		return 0;
+	}
+	return span_add(sc, f->start, f->end, name, strlen(name));
+}
+
 /* Fix use k through its head, or say why not. */
 static int
 fix_use(struct fx *x, const struct tg_audit_finding *f,
@@ -1066,7 +1148,7 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 	size_t restn = f->end - f->start - h->n, tl, ti, si, pv;
 	char *name = NULL;
 	struct span_ctx sc;
-	int full = 0;
+	int full = 0, rc;
 
 	ti = tok_at(x, f->start);
 	si = ti == NONE ? NONE : stmt_of(x, ti);
@@ -1102,7 +1184,13 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 			 "the entry's name";
 		return 0;
 	}
-	if (!f->api->fix.to)
+	if (u->guarded) {
+		/* the compat name a block binds: the whole use becomes it,
+		 * whatever binds torch */
+		if (!(name = strdup(to)))
+			return x->rc = TG_ENOMEM;
+		full = 1;
+	} else if (!f->api->fix.to)
 		name = NULL;
 	else if (strncmp(to, h->target, tl) == 0 && to[tl] == '.') {
 		/* an alias of a package of the replacement: kept */
@@ -1143,11 +1231,14 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 	}
 	sc.x = x;
 	sc.owner = k;
-	if (tg_audit_py_fix_span(x->s, x->len, f, name, span_add, &sc, &why)) {
-		free(name);
-		return x->rc = TG_ENOMEM;
-	}
+	if (u->guarded)
+		rc = guarded_span(x, f, name, &sc, &why);
+	else
+		rc = tg_audit_py_fix_span(x->s, x->len, f, name, span_add, &sc,
+					  &why);
 	free(name);
+	if (rc)
+		return x->rc = TG_ENOMEM;
 	if (x->rc)
 		return x->rc;
 	if (why) {
@@ -1160,8 +1251,106 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 		x->fixed_end = f->end;
 	h->nfixed++;
 	h->nfreed += full;
-	h->need_torch |= full;
+	h->need_torch |= full && !u->guarded;
 	return 0;
+}
+
+/* Whether the code tokens of statement s from i spell id (names and
+ * dots), not as an attribute of something else. */
+static int
+spells_at(const struct fx *x, const struct stmt *s, size_t i, const char *id)
+{
+	size_t n = 0, idn = strlen(id), pv = prev_code(x, s, i);
+
+	if (pv != NONE && teq(x, pv, "."))
+		return 0;
+	for (; i < s->b && n < idn; i = next_code(x, s, i)) {
+		if (x->t[i].len > idn - n ||
+		    memcmp(id + n, x->s + x->t[i].off, x->t[i].len) != 0)
+			return 0;
+		n += x->t[i].len;
+	}
+	return n == idn;
+}
+
+/* Whether a use at offset off is fixed with its name replaced: a
+ * finding starting there (f sorted by start) that is DONE, of an entry
+ * whose fix writes another name. */
+static int
+fixed_at(const struct tg_audit_finding *f, const struct tg_lang_fix_use *u,
+	 size_t n, size_t off)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && f[lo].start == off; lo++)
+		if (u[lo].state == TG_LANG_FIX_DONE && f[lo].api->fix.to)
+			return 1;
+	return 0;
+}
+
+/* The imports `import torch.M` of a module torch removed (the plan
+ * asks for `import torch`, its package): dropped when every use
+ * through them is fixed with its name replaced (torch._six.inf ->
+ * torch.inf), `import torch` in their place unless a module-level
+ * `import torch[.x]` comes before (`import torch.M` binds torch as
+ * `import torch` does; inside a block it is replaced, the binding
+ * local as before). Else kept, with why. */
+static void
+module_imports(struct fx *x, const struct tg_audit_finding *f,
+	       const struct tg_lang_fix_use *u, size_t n)
+{
+	size_t i, j, k;
+
+	for (i = 0; i < x->nit; i++) {
+		struct item *it = &x->it[i];
+		const struct stmt *s = &x->st[it->stmt];
+		int left = 0, before = 0;
+
+		if (!it->mod)
+			continue;
+		if (!s->alone) {
+			it->mod_why = "import kept: the statement shares its "
+				      "line with another";
+			continue;
+		}
+		for (k = 0; k < x->nst && !left; k++) {
+			const struct stmt *o = &x->st[k];
+
+			if (o->import)
+				continue;
+			for (j = o->a; j < o->b && !left; j++)
+				left = tname(x, j) &&
+				       spells_at(x, o, j, it->mod->id) &&
+				       !fixed_at(f, u, n, x->t[j].off);
+		}
+		/* a use of the module itself left in code (audit reads
+		 * getattr(torch, "_six") as torch._six) */
+		for (k = 0; k < n && !left; k++)
+			left = f[k].api == it->mod &&
+			       f[k].in == TG_AUDIT_IN_CODE &&
+			       strcmp(f[k].kind, "import") != 0 &&
+			       u[k].state != TG_LANG_FIX_DONE;
+		if (left) {
+			it->mod_why = "import kept: a use through the module "
+				      "is left";
+			continue;
+		}
+		/* another module-level import that binds torch before it */
+		for (j = 0; j < x->nit && x->t[s->a].col == 0; j++)
+			before |= j != i && x->it[j].plain_torch &&
+				  x->t[x->st[x->it[j].stmt].a].col == 0 &&
+				  x->t[x->it[j].a].off < x->t[it->a].off;
+		it->drop = 1;
+		it->repl = !before;
+	}
 }
 
 /* The reason an import finding's item is kept. */
@@ -1170,6 +1359,10 @@ kept_why(const struct fx *x, const struct item *it, int init_py)
 {
 	const struct head *h = it->head == NONE ? NULL : &x->h[it->head];
 
+	if (it->mod)
+		return it->mod_why ? it->mod_why
+				   : "import kept: removing it would remove a "
+				     "comment";
 	if (init_py)
 		return "import kept: an __init__.py's imports may be "
 		       "re-exported";
@@ -1257,13 +1450,14 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 			   !h->other && !h->string_use &&
 			   x->st[it->stmt].alone && h->nfreed == h->nocc;
 	}
+	module_imports(x, f, u, n);
 	/* each import statement: `import torch` after it (or in its
 	 * place) when it binds a name a use was rewritten to the whole
 	 * name of, unless torch is bound before; its items dropped */
 	for (k = 0; k < x->nst; k++) {
 		struct stmt *s = &x->st[k];
 		size_t at = x->t[s->a].off, nall = 0, ndrop = 0;
-		int want = 0, indented = x->t[s->a].col != 0;
+		int want = 0, repl = 0, indented = x->t[s->a].col != 0;
 
 		if (!s->import || !s->alone)
 			continue;
@@ -1273,10 +1467,12 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 				ndrop += x->it[i].drop;
 				want |= x->it[i].head != NONE &&
 					x->h[x->it[i].head].need_torch;
+				repl |= x->it[i].drop && x->it[i].repl;
 			}
 		if (want && x->mod_torch != NONE &&
 		    (x->mod_torch < at || indented))
 			want = 0;
+		want |= repl;
 		if (want && !indented)
 			x->mod_torch = at;
 		if (ndrop == nall)

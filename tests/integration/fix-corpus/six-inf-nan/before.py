@@ -1,8 +1,10 @@
 """torch._six (removed in 2.0): its inf and nan are math's floats, as
-torch.inf and torch.nan are; the from-import left unused is dropped."""
+torch.inf and torch.nan are; the from-import left unused is dropped, and
+`import torch._six`, every use through it rewritten, becomes `import
+torch` (which it bound too)."""
 import math
 
-import torch
+import torch._six
 from torch._six import inf, nan
 
 
@@ -10,4 +12,5 @@ def run():
     x = torch.tensor([1.0, inf, -inf, nan])
     n = torch.linalg.vector_norm(torch.tensor([3.0, -4.0]), ord=inf)
     return (torch.isinf(x).tolist(), math.isnan(nan), inf == math.inf,
-            float(n), repr(inf), repr(nan))
+            float(n), repr(inf), repr(nan), torch._six.inf == math.inf,
+            math.isnan(torch._six.nan))
