@@ -273,7 +273,7 @@ static void
 test_helpers(void)
 {
 	struct tg_version v = TG_VERSION_INIT, fl = TG_VERSION_INIT;
-	struct tg_audit_branch b = {1, 2, (char *)"c", (char *)">=2.0,<2.4"};
+	struct tg_audit_branch b = {1, 2, (char *)"c", (char *)">=2.0,<2.4", 0};
 	const struct tg_api *a = tg_table_find(&table, "AT_CHECK");
 	size_t line = 0, col = 0;
 	const char *why = NULL;
