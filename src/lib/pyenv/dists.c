@@ -579,3 +579,34 @@ oom:
 	free(text);
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
+
+int
+tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
+		      struct tg_err *err)
+{
+	char *path, *text = NULL;
+	size_t len = 0, i, j, nl = strlen(name);
+	int rc, absent = 0;
+
+	*yes = 0;
+	path = tg_path_join(d->dir, "RECORD");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	for (i = 0; !rc && !absent && i < len && !*yes; i = j + 1) {
+		size_t s = i, e;
+
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		if (s < j && text[s] == '"')
+			s++;
+		for (e = s; e < j && text[e] != ',' && text[e] != '"'; e++)
+			;
+		*yes = e - s == nl && memcmp(text + s, name, nl) == 0;
+	}
+	free(text);
+	return 0;
+}

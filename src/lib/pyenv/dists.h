@@ -66,6 +66,12 @@ void tg_dists_release(struct tg_dists *ds);
 int tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 			    int *absent, struct tg_err *err);
 
+/* *yes when d's RECORD lists the file name (a path relative to the
+ * sys.path entry, as RECORD writes it). TG_ENOMEM only: an unreadable
+ * or absent RECORD lists nothing. */
+int tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
+			  struct tg_err *err);
+
 /* The distribution whose canonical name is canon, or NULL. */
 const struct tg_dist *tg_dists_find(const struct tg_dists *ds,
 				    const char *canon);
