@@ -415,20 +415,72 @@ out:
 	return rc;
 }
 
+static int modules(struct roots *x, const char *dir, char *const *names,
+		   size_t nnames, char ***out, size_t *n);
+
+/* A MAPPING entry: what the finder imports for it (setuptools'
+ * _EditableFinder): v/__init__.py, a package, walked whole; or
+ * v.<suffix>, a module, of which the extension modules v.*.so. */
 static int
 finder_pair(void *ctx, const char *k, size_t kn, const char *v, size_t vn)
 {
 	struct roots *x = ctx;
-	char *dir;
-	int rc;
+	const struct tg_dist *d = &x->ds->v[x->who];
+	char *dir = NULL, *init = NULL, *parent = NULL, **mods = NULL;
+	char *base, *p = NULL, *link = NULL, *target = NULL;
+	size_t nmods = 0, j;
+	int rc = 0;
 
 	(void)k;
 	(void)kn;
-	if (!vn || memchr(v, '\0', vn))
+	if (!vn || memchr(v, '\0', vn) || v[0] != '/')
 		return 0;
-	if (!(dir = tg_str_ndup(v, vn)))
-		return TG_ENOMEM;
-	rc = dir[0] == '/' ? add_root(x, dir) : 0;
+	if (!(dir = tg_str_ndup(v, vn)) || !(init = tg_path_join(dir, "__init__.py")) ||
+	    !(parent = tg_path_dirname(dir))) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
+	if (tg_path_is_dir(dir)) {
+		if (tg_path_is_file(init))
+			rc = add_root(x, dir);
+		else
+			rc = note(x, x->via,
+				  "'%s', which '%s' maps for %s %s, holds no "
+				  "__init__.py: not a package it imports, not "
+				  "checked",
+				  dir, x->via, d->name, d->version);
+	}
+	base = (char *)tg_path_basename(dir);
+	if (!rc && *base)
+		rc = modules(x, parent, &base, 1, &mods, &nmods);
+	for (j = 0; !rc && j < nmods; j++) {
+		free(link);
+		free(target);
+		link = target = NULL;
+		rc = tg_path_beneath(parent, mods[j], &link, &target, NULL);
+		if (rc == 0) {
+			rc = note(x, link,
+				  "skipped '%s' of %s %s: a symlink to '%s', "
+				  "outside '%s'",
+				  link, d->name, d->version,
+				  target ? target : "?", parent);
+			continue;
+		}
+		if (rc < 0)
+			break;
+		free(p);
+		rc = (p = tg_path_join(parent, mods[j])) ? add_root(x, p)
+							 : TG_ENOMEM;
+	}
+out:
+	for (j = 0; j < nmods; j++)
+		free(mods[j]);
+	free(mods);
+	free(p);
+	free(link);
+	free(target);
+	free(parent);
+	free(init);
 	free(dir);
 	return rc;
 }
@@ -473,11 +525,11 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in dir of the modules NAME.*.so of d's top-level names,
- * sorted. */
+/* The names in dir of the extension modules NAME.*.so for the names
+ * in names[0..nnames), sorted. */
 static int
-top_modules(struct roots *x, const char *dir, const struct tg_dist *d,
-	    char ***out, size_t *n)
+modules(struct roots *x, const char *dir, char *const *names, size_t nnames,
+	char ***out, size_t *n)
 {
 	DIR *dp = opendir(dir);
 	struct dirent *de;
@@ -496,18 +548,19 @@ top_modules(struct roots *x, const char *dir, const struct tg_dist *d,
 			rc = note(x, dir,
 				  "more than %d names in '%s': the rest not "
 				  "looked at for %s's extension modules",
-				  PTH_DIR_NAMES_MAX, dir, d->name);
+				  PTH_DIR_NAMES_MAX, dir,
+				  x->ds->v[x->who].name);
 			break;
 		}
 		if (l < 4 || strcmp(nm + l - 3, ".so") != 0)
 			continue;
-		for (k = 0; k < d->ntop; k++) {
-			size_t tl = strlen(d->top[k]);
+		for (k = 0; k < nnames; k++) {
+			size_t tl = strlen(names[k]);
 
-			if (strncmp(nm, d->top[k], tl) == 0 && nm[tl] == '.')
+			if (strncmp(nm, names[k], tl) == 0 && nm[tl] == '.')
 				break;
 		}
-		if (k == d->ntop)
+		if (k == nnames)
 			continue;
 		if (TG_GROW(*out, *n + 1, cap) ||
 		    !((*out)[*n] = strdup(nm))) {
@@ -536,7 +589,7 @@ pth_roots(struct roots *x, const struct tg_path_entry *e)
 		return rc;
 	d = &x->ds->v[x->who];
 	x->via = e->pth;
-	rc = top_modules(x, e->dir, d, &mods, &nmods);
+	rc = modules(x, e->dir, d->top, d->ntop, &mods, &nmods);
 	for (k = 0; !rc && k < d->ntop + nmods; k++) {
 		const char *name = k < d->ntop ? d->top[k] : mods[k - d->ntop];
 
