@@ -17,7 +17,9 @@
 #include "lib/util/err.h"
 #include "lib/pyenv/syspath.h"
 
-/* Most distributions kept. Requires-Dist lines have no count of their
+/* Most distributions kept: the first in name order of each directory,
+ * then in path order; what is left out is a warning in problems.
+ * Requires-Dist lines have no count of their
  * own: the metadata's header block (TG_META_HEAD_MAX bytes, at most
  * 100000 fields) and requires.txt's size bound them, and every one is
  * checked (a count cap once dropped the 4,097th without a word). */
