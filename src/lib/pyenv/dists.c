@@ -449,8 +449,8 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 	for (i = 0; i < sp->n && !rc; i++) {
 		rc = list_dir(sp->e[i].dir, &names, &n, &dropped, err);
 		if (!rc && dropped &&
-		    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0,
-				sp->e[i].dir, 0, 0, "dists-limit", NULL,
+		    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, sp->e[i].dir,
+				0, 0, "dists-limit", NULL,
 				"'%s' holds more than %d *.dist-info and "
 				"*.egg-info entries: the %zu after the first "
 				"%d in name order are not read",

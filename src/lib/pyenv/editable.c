@@ -224,8 +224,8 @@ struct roots {
 	int full;	 /* TG_EDITABLE_ROOTS_MAX reached, said */
 };
 
-static int
-note(struct roots *x, const char *path, const char *fmt, ...) TG_PRINTF(3, 4);
+static int note(struct roots *x, const char *path, const char *fmt, ...)
+    TG_PRINTF(3, 4);
 
 static int
 note(struct roots *x, const char *path, const char *fmt, ...)
@@ -366,12 +366,12 @@ add_root(struct roots *x, const char *path)
 		goto out;
 	}
 	if (!tg_path_inside(rp, x->project[x->who])) {
-		rc = note(x, x->via,
-			  "'%s', which '%s' puts on the path for %s %s, lies "
-			  "outside the project directory '%s' its "
-			  "direct_url.json names: not checked",
-			  path, x->via, d->name, d->version,
-			  x->project[x->who]);
+		rc =
+		    note(x, x->via,
+			 "'%s', which '%s' puts on the path for %s %s, lies "
+			 "outside the project directory '%s' its "
+			 "direct_url.json names: not checked",
+			 path, x->via, d->name, d->version, x->project[x->who]);
 		goto out;
 	}
 	for (k = 0; k < x->nenv; k++)
@@ -435,7 +435,8 @@ finder_pair(void *ctx, const char *k, size_t kn, const char *v, size_t vn)
 	(void)kn;
 	if (!vn || memchr(v, '\0', vn) || v[0] != '/')
 		return 0;
-	if (!(dir = tg_str_ndup(v, vn)) || !(init = tg_path_join(dir, "__init__.py")) ||
+	if (!(dir = tg_str_ndup(v, vn)) ||
+	    !(init = tg_path_join(dir, "__init__.py")) ||
 	    !(parent = tg_path_dirname(dir))) {
 		rc = TG_ENOMEM;
 		goto out;
@@ -545,11 +546,11 @@ modules(struct roots *x, const char *dir, char *const *names, size_t nnames,
 		size_t l = strlen(nm);
 
 		if (++seen > PTH_DIR_NAMES_MAX) {
-			rc = note(x, dir,
-				  "more than %d names in '%s': the rest not "
-				  "looked at for %s's extension modules",
-				  PTH_DIR_NAMES_MAX, dir,
-				  x->ds->v[x->who].name);
+			rc =
+			    note(x, dir,
+				 "more than %d names in '%s': the rest not "
+				 "looked at for %s's extension modules",
+				 PTH_DIR_NAMES_MAX, dir, x->ds->v[x->who].name);
 			break;
 		}
 		if (l < 4 || strcmp(nm + l - 3, ".so") != 0)
@@ -562,8 +563,7 @@ modules(struct roots *x, const char *dir, char *const *names, size_t nnames,
 		}
 		if (k == nnames)
 			continue;
-		if (TG_GROW(*out, *n + 1, cap) ||
-		    !((*out)[*n] = strdup(nm))) {
+		if (TG_GROW(*out, *n + 1, cap) || !((*out)[*n] = strdup(nm))) {
 			rc = TG_ENOMEM;
 			break;
 		}

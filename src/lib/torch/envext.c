@@ -846,7 +846,8 @@ editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
 	wo.skipped = walk_skipped;
 	for (k = 0; k < r->n && !c->rc; k++) {
 		struct walkctx w = {
-		    c, d, c->depends[i], r->v[k].path, {NULL, 0, 0, NULL, 0}, 1};
+		    c, d, c->depends[i], r->v[k].path, {NULL, 0, 0, NULL, 0},
+		    1};
 
 		if (r->v[k].dist != i)
 			continue;
