@@ -241,6 +241,31 @@ test_errors(void)
 	}
 }
 
+/* A .gnu.hash with nothing hashed, as ld writes it for a library that
+ * defines no dynamic symbol (Debian's libtorch_global_deps.so): one
+ * empty bucket, symoffset below the undefined symbols, no chain words.
+ * It was refused as "a chain without its end", a warning on every env
+ * run over Debian's torch. */
+static void
+test_empty_hash(void)
+{
+	struct image im;
+	struct tg_elfsym e;
+	struct tg_err err = TG_ERR_INIT;
+	uint32_t v = 0;
+
+	build(&im, 1);
+	memcpy(im.b + im.hashoff + 24, &v, 4); /* the one bucket: empty */
+	v = 1;
+	memcpy(im.b + im.hashoff + 4, &v, 4); /* symoffset 1 */
+	shdr(&im, 4, SHT_GNU_HASH, im.hashoff, 28, 2, 0);
+	CHECK(tg_elfsym_parse(&e, im.b, im.len, "mem", &err) == 0,
+	      "empty .gnu.hash refused: %s", err.msg);
+	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == 0,
+	      "found through an empty bucket");
+	tg_elfsym_release(&e);
+}
+
 static void
 test_demangle(void)
 {
@@ -262,6 +287,7 @@ main(void)
 {
 	test_read();
 	test_errors();
+	test_empty_hash();
 	test_demangle();
 	return check_result("test_elfsym");
 }

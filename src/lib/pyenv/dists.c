@@ -17,6 +17,7 @@
 #include "lib/pyenv/dists.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,9 +377,25 @@ cmp_dist(const void *a, const void *b)
 	return strcmp(x->dir, y->dir);
 }
 
-/* The *.dist-info and *.egg-info directories in dir, sorted. */
+/* Keep the first TG_DISTS_MAX of v[0..*cnt) in name order, counting
+ * the rest into *dropped. */
+static void
+keep_first(char **v, size_t *cnt, size_t *dropped)
+{
+	qsort(v, *cnt, sizeof(*v), cmp_str);
+	while (*cnt > TG_DISTS_MAX) {
+		free(v[--*cnt]);
+		++*dropped;
+	}
+}
+
+/* The *.dist-info and *.egg-info directories in dir, sorted: the first
+ * TG_DISTS_MAX in name order (whatever the order readdir gives), with
+ * how many more there were in *dropped. Memory stays under twice the
+ * cap: past it the names are sorted and cut back to it. */
 static int
-list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
+list_dir(const char *dir, char ***out, size_t *n, size_t *dropped,
+	 struct tg_err *err)
 {
 	DIR *dp;
 	struct dirent *de;
@@ -387,15 +404,19 @@ list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
 
 	*out = NULL;
 	*n = 0;
+	*dropped = 0;
+	errno = 0;
 	dp = opendir(dir);
-	if (!dp)
-		return 0; /* syspath keeps only directories; a race is none */
+	if (!dp) /* syspath keeps only directories; a race is none */
+		return errno == ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : 0;
 	while ((de = readdir(dp))) {
 		if (!ends_with(de->d_name, ".dist-info") &&
 		    !ends_with(de->d_name, ".egg-info"))
 			continue;
-		if (cnt >= TG_DISTS_MAX)
-			break;
+		if (cnt >= 2 * (size_t)TG_DISTS_MAX)
+			keep_first(v, &cnt, dropped);
 		if (TG_GROW(v, cnt + 1, cap))
 			goto oom;
 		v[cnt] = tg_path_join(dir, de->d_name);
@@ -405,7 +426,7 @@ list_dir(const char *dir, char ***out, size_t *n, struct tg_err *err)
 	}
 	closedir(dp);
 	if (cnt)
-		qsort(v, cnt, sizeof(*v), cmp_str);
+		keep_first(v, &cnt, dropped);
 	*out = v;
 	*n = cnt;
 	return 0;
@@ -421,12 +442,21 @@ int
 tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 	      struct tg_err *err)
 {
-	size_t i, k, j, n;
+	size_t i, k, j, n, dropped, over = 0;
 	char **names = NULL;
 	int rc = 0;
 
 	for (i = 0; i < sp->n && !rc; i++) {
-		rc = list_dir(sp->e[i].dir, &names, &n, err);
+		rc = list_dir(sp->e[i].dir, &names, &n, &dropped, err);
+		if (!rc && dropped &&
+		    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, sp->e[i].dir,
+				0, 0, "dists-limit", NULL,
+				"'%s' holds more than %d *.dist-info and "
+				"*.egg-info entries: the %zu after the first "
+				"%d in name order are not read",
+				sp->e[i].dir, TG_DISTS_MAX, dropped,
+				TG_DISTS_MAX))
+			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		for (k = 0; k < n; k++) {
 			struct tg_dist *d;
 			int r;
@@ -434,9 +464,12 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			int egg = ends_with(names[k], ".egg-info");
 			int file = egg && tg_path_is_file(names[k]);
 
-			if (rc || (!file && !tg_path_is_dir(names[k])) ||
-			    ds->n >= TG_DISTS_MAX)
+			if (rc || (!file && !tg_path_is_dir(names[k])))
 				continue;
+			if (ds->n >= TG_DISTS_MAX) {
+				over++;
+				continue;
+			}
 			if (TG_GROW(ds->v, ds->n + 1, ds->cap)) {
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -458,6 +491,13 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 		free(names);
 		names = NULL;
 	}
+	if (!rc && over &&
+	    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, NULL, 0, 0,
+			"dists-limit", NULL,
+			"more than %d distributions on the path: the %zu "
+			"after the first %d in path order are not read",
+			TG_DISTS_MAX, over, TG_DISTS_MAX))
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
 		return rc;
 	if (ds->n)
@@ -578,4 +618,35 @@ oom:
 	free(v);
 	free(text);
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
+}
+
+int
+tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
+		      struct tg_err *err)
+{
+	char *path, *text = NULL;
+	size_t len = 0, i, j, nl = strlen(name);
+	int rc, absent = 0;
+
+	*yes = 0;
+	path = tg_path_join(d->dir, "RECORD");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	for (i = 0; !rc && !absent && i < len && !*yes; i = j + 1) {
+		size_t s = i, e;
+
+		for (j = i; j < len && text[j] != '\n'; j++)
+			;
+		if (s < j && text[s] == '"')
+			s++;
+		for (e = s; e < j && text[e] != ',' && text[e] != '"'; e++)
+			;
+		*yes = e - s == nl && memcmp(text + s, name, nl) == 0;
+	}
+	free(text);
+	return 0;
 }

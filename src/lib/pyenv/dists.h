@@ -17,7 +17,9 @@
 #include "lib/util/err.h"
 #include "lib/pyenv/syspath.h"
 
-/* Most distributions kept. Requires-Dist lines have no count of their
+/* Most distributions kept: the first in name order of each directory,
+ * then in path order; what is left out is a warning in problems.
+ * Requires-Dist lines have no count of their
  * own: the metadata's header block (TG_META_HEAD_MAX bytes, at most
  * 100000 fields) and requires.txt's size bound them, and every one is
  * checked (a count cap once dropped the 4,097th without a word). */
@@ -65,6 +67,12 @@ void tg_dists_release(struct tg_dists *ds);
  * an absent one. */
 int tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 			    int *absent, struct tg_err *err);
+
+/* *yes when d's RECORD lists the file name (a path relative to the
+ * sys.path entry, as RECORD writes it). TG_ENOMEM only: an unreadable
+ * or absent RECORD lists nothing. */
+int tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
+			  struct tg_err *err);
 
 /* The distribution whose canonical name is canon, or NULL. */
 const struct tg_dist *tg_dists_find(const struct tg_dists *ds,

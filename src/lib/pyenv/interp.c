@@ -701,6 +701,8 @@ tg_interp_find(struct tg_interp *in, const char *python,
 		const char *name = python ? python : "python3";
 
 		found = tg_path_which(name, env->path, env->cwd, NULL);
+		if (!found && errno == ENOMEM)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!found)
 			return tg_err_set(err, TG_ENOENT,
 					  "no '%s' on PATH (%s)", name,
@@ -719,7 +721,10 @@ tg_interp_find(struct tg_interp *in, const char *python,
 			return rc;
 		}
 	}
-	root = tg_shim_root(found);
+	if ((rc = tg_shim_root(found, &root, err))) {
+		free(found);
+		return rc;
+	}
 	if (root) {
 		char *exe = NULL;
 

@@ -29,53 +29,57 @@
 #define SHIM_HEAD_MAX 8192
 #define VERSION_FILE_MAX ((size_t)64 * 1024)
 
-char *
-tg_shim_root(const char *path)
+int
+tg_shim_root(const char *path, char **out, struct tg_err *err)
 {
 	char *text = NULL, *root = NULL;
 	size_t len;
-	int trunc;
+	int trunc, rc;
 	const char *p, *q;
 
-	if (tg_file_read_head(path, SHIM_HEAD_MAX, &text, &len, &trunc, NULL,
-			      NULL) ||
-	    len < 2 || memcmp(text, "#!", 2) != 0 ||
+	*out = NULL;
+	rc = tg_file_read_head(path, SHIM_HEAD_MAX, &text, &len, &trunc, NULL,
+			       NULL);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc || len < 2 || memcmp(text, "#!", 2) != 0 ||
 	    !strstr(text, "/libexec/pyenv\" exec")) {
 		free(text);
-		return NULL;
+		return 0; /* no shim: read as an interpreter */
 	}
 	p = strstr(text, "export PYENV_ROOT=\"");
-	if (p) {
-		p += strlen("export PYENV_ROOT=\"");
-		q = strchr(p, '"');
-		if (q)
-			root = tg_str_ndup(p, (size_t)(q - p));
-	}
-	if (!root) {
+	q = p ? strchr(p += strlen("export PYENV_ROOT=\""), '"') : NULL;
+	if (!q) {
 		/* "exec "<root>/libexec/pyenv" exec" */
 		q = strstr(text, "/libexec/pyenv\" exec");
 		for (p = q; p > text && p[-1] != '"'; p--)
 			;
-		root = tg_str_ndup(p, (size_t)(q - p));
 	}
+	root = tg_str_ndup(p, (size_t)(q - p));
 	free(text);
-	return root;
+	if (!root)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	*out = root;
+	return 0;
 }
 
 /* The names of a pyenv version file as pyenv-version-file-read reads
  * them: the first word of each line (bash `read -r version _`: blanks,
  * tabs and CRs separate), lines that are blank or whose first word
- * starts with '#' skipped, joined with ':'; NULL when the file is
- * missing or names nothing. */
-static char *
-version_file_words(const char *path)
+ * starts with '#' skipped, joined with ':', into *out; NULL when the
+ * file is missing, cannot be read or names nothing. TG_ENOMEM only. */
+static int
+version_file_words(const char *path, char **out)
 {
 	char *text = NULL;
 	size_t len, i = 0;
-	struct tg_buf out = TG_BUF_INIT;
+	struct tg_buf words = TG_BUF_INIT;
+	int rc;
 
-	if (tg_file_read(path, VERSION_FILE_MAX, &text, &len, NULL, NULL))
-		return NULL;
+	*out = NULL;
+	rc = tg_file_read(path, VERSION_FILE_MAX, &text, &len, NULL, NULL);
+	if (rc)
+		return rc == TG_ENOMEM ? TG_ENOMEM : 0;
 	while (i < len) {
 		size_t e = i, j, w;
 
@@ -88,18 +92,21 @@ version_file_words(const char *path)
 		while (w < e && !strchr(" \t\r", text[w]))
 			w++;
 		if (w > j && text[j] != '#') {
-			if (out.len)
-				tg_buf_addc(&out, ':');
-			tg_buf_add(&out, text + j, w - j);
+			if (words.len)
+				tg_buf_addc(&words, ':');
+			tg_buf_add(&words, text + j, w - j);
 		}
 		i = e + 1;
 	}
 	free(text);
-	if (!out.len) {
-		tg_buf_release(&out);
-		return NULL;
+	if (tg_buf_error(&words)) {
+		tg_buf_release(&words);
+		return TG_ENOMEM;
 	}
-	return tg_buf_detach(&out);
+	if (words.len)
+		*out = tg_buf_detach(&words);
+	tg_buf_release(&words);
+	return 0;
 }
 
 /* Compare dotted numeric version names ("3.11.7" vs "3.11.10"). */
@@ -208,32 +215,35 @@ tg_shim_resolve(const char *shim, const char *root, const char *pyenv_version,
 		source = tg_str_ndup("PYENV_VERSION", 13);
 	} else {
 		dir = tg_str_ndup(cwd, strlen(cwd));
-		while (dir) {
+		while (dir && !rc) {
 			char *f = tg_path_join(dir, ".python-version"), *up;
 
-			names = f ? version_file_words(f) : NULL;
+			rc = f ? version_file_words(f, &names) : TG_ENOMEM;
 			if (names) {
 				source = f;
 				break;
 			}
 			free(f);
-			if (strcmp(dir, "/") == 0)
+			if (rc || strcmp(dir, "/") == 0)
 				break;
 			up = tg_path_dirname(dir);
 			free(dir);
 			dir = up;
 		}
-		if (!names) {
+		if (!dir)
+			rc = TG_ENOMEM;
+		if (!rc && !names) {
 			source = tg_path_join(root, "version");
-			names = source ? version_file_words(source) : NULL;
+			rc = source ? version_file_words(source, &names)
+				    : TG_ENOMEM;
 		}
-		if (!names) {
+		if (!rc && !names) {
 			names = tg_str_ndup("system", 6);
 			free(source);
 			source = tg_str_ndup("default", 7);
 		}
 	}
-	if (!names || !source) {
+	if (rc || !names || !source) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
@@ -245,10 +255,13 @@ tg_shim_resolve(const char *shim, const char *root, const char *pyenv_version,
 	}
 	for (tok = strtok_r(names, ":", &save); tok;
 	     tok = strtok_r(NULL, ":", &save)) {
-		if (strcmp(tok, "system") == 0)
+		if (strcmp(tok, "system") == 0) {
 			p = tg_path_which(program, pathvar, cwd, shims);
-		else
+			if (!p && errno == ENOMEM)
+				tg_err_set(&e, TG_ENOMEM, "out of memory");
+		} else {
 			p = pyenv_program(root, tok, program, &e);
+		}
 		if (!p && e.code) {
 			rc = e.code;
 			if (err)
@@ -263,12 +276,16 @@ tg_shim_resolve(const char *shim, const char *root, const char *pyenv_version,
 				 shim, TG_QUOTE(tok), source);
 			*exe = p;
 			*via = tg_str_ndup(msg, strlen(msg));
-			goto out;
+			goto found;
 		}
 	}
 	/* pyenv-which: when no version provides the program, "system" is
 	 * tried last whatever the versions are */
 	p = tg_path_which(program, pathvar, cwd, shims);
+	if (!p && errno == ENOMEM) {
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+		goto out;
+	}
 	if (p) {
 		char msg[4200];
 
@@ -278,14 +295,19 @@ tg_shim_resolve(const char *shim, const char *root, const char *pyenv_version,
 			 shim, program, TG_QUOTE(names_copy), source);
 		*exe = p;
 		*via = tg_str_ndup(msg, strlen(msg));
-		goto out;
+		goto found;
 	}
-	free(names);
-	names = tg_str_ndup(source, strlen(source));
 	rc = tg_err_set(err, TG_ENOENT,
 			"pyenv shim '%s': no '%s' in the version set by %s, "
 			"nor on PATH outside the shims (system)",
-			shim, program, names ? names : "?");
+			shim, program, source);
+	goto out;
+found:
+	if (!*via) {
+		free(*exe);
+		*exe = NULL;
+		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
 out:
 	free(names);
 	free(names_copy);

@@ -53,7 +53,7 @@ chains_end(const struct tg_elfsym *e, uint32_t nbuckets, uint32_t symoffset,
 	   uint32_t bloomsz)
 {
 	size_t chains = 16 + (size_t)bloomsz * 8 + (size_t)nbuckets * 4;
-	size_t sym, run = 0;
+	size_t sym, run = 0, first = e->nsyms;
 	uint32_t b, h;
 
 	for (b = 0; b < nbuckets; b++) {
@@ -63,12 +63,17 @@ chains_end(const struct tg_elfsym *e, uint32_t nbuckets, uint32_t symoffset,
 		       4);
 		if (start >= symoffset && start >= e->nsyms)
 			return -1;
+		if (start >= symoffset && start < first)
+			first = start;
 	}
-	if (symoffset > e->nsyms)
-		return e->nsyms ? -1 : 0;
+	/* no bucket starts a chain: nothing is hashed, and the linker
+	 * writes no chain words (Debian's libtorch_global_deps.so: one
+	 * empty bucket, symoffset 1, four undefined symbols) */
+	if (first == e->nsyms)
+		return 0;
 	if ((e->nsyms - symoffset) * 4 > e->gnuhashsz - chains)
 		return -1;
-	for (sym = symoffset; sym < e->nsyms; sym++) {
+	for (sym = first; sym < e->nsyms; sym++) {
 		memcpy(&h, e->gnuhash + chains + (sym - symoffset) * 4, 4);
 		if (h & 1)
 			run = 0;

@@ -8,7 +8,9 @@
  *
  * ELF. Every shared object that an installed distribution's RECORD
  * lists (or, without RECORD, that its top-level directories hold;
- * torch's own and the nvidia-* wheels' left out) is mapped, and kept
+ * torch's own and the nvidia-* wheels' left out), and every one under
+ * the directories its editable install maps (pyenv/editable.h: an
+ * in-place build that no RECORD lists), is mapped, and kept
  * when its distribution requires torch or it links libc10.so or a
  * libtorch*.so. Its undefined symbols in torch's namespaces (c10::,
  * at::, torch::, caffe2::, and the THP* C functions of libtorch_python)
@@ -31,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/pyenv/editable.h"
 #include "lib/torch/demangle.h"
 #include "lib/torch/elfsym.h"
 #include "lib/torch/envctx.h"
@@ -673,6 +676,7 @@ struct walkctx {
 	int depends;
 	const char *site;    /* d's sys.path entry: the bound of what is read */
 	struct strset noted; /* the links out of it noted for d */
+	int say_limits;	     /* a walk's limits are warnings */
 };
 
 /* Note, once per link and distribution, a link out of the sys.path
@@ -775,9 +779,15 @@ walk_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	struct walkctx *w = ctx;
 	char *target = NULL;
 
-	(void)msg;
 	/* loops and the rest: not this dist's; a link out is noted */
-	if (why == TG_WALK_OUTSIDE) {
+	if (w->say_limits && (why == TG_WALK_DEPTH || why == TG_WALK_ENTRIES ||
+			      why == TG_WALK_BYTES)) {
+		target = tg_envcheck_fmt(
+		    w->c, "%s; the rest of '%s' (%s %s) not checked", msg,
+		    w->site, w->d->name, w->d->version);
+		if (target)
+			tg_envcheck_warn(w->c, e->path, target);
+	} else if (why == TG_WALK_OUTSIDE) {
 		target = realpath(e->path, NULL);
 		note_out(w, e->path, target);
 		free(target);
@@ -813,12 +823,52 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 		qsort(*out, *n, sizeof(**out), cmp_cstr_p);
 }
 
+/* The extensions of editable installs and in-place builds, which no
+ * RECORD lists: the directories pyenv/editable.h finds (each inside
+ * its project, never the environment's own), walked as a top-level
+ * directory is, bounded by EDITABLE_WALK_ENTRIES names each, the limits
+ * said; checked with their distribution's other extensions. */
+#define EDITABLE_WALK_ENTRIES 100000
+
+/* The roots of r that belong to distribution i. */
+static void
+editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
+{
+	const struct tg_dist *d = &c->ds->v[i];
+	struct tg_walk_opts wo;
+	size_t k;
+
+	memset(&wo, 0, sizeof(wo));
+	wo.max_depth = 32;
+	wo.max_entries = EDITABLE_WALK_ENTRIES;
+	wo.want = walk_want;
+	wo.file = walk_file;
+	wo.skipped = walk_skipped;
+	for (k = 0; k < r->n && !c->rc; k++) {
+		struct walkctx w = {
+		    c, d, c->depends[i], r->v[k].path, {NULL, 0, 0, NULL, 0},
+		    1};
+
+		if (r->v[k].dist != i)
+			continue;
+		wo.ctx = &w;
+		if (tg_path_is_dir(r->v[k].path)) {
+			if (tg_walk(r->v[k].path, &wo, NULL) == TG_ENOMEM)
+				tg_envcheck_keep(c, NULL);
+		} else if (is_so(tg_path_basename(r->v[k].path))) {
+			extension(c, d, c->depends[i], r->v[k].path);
+		}
+		noted_release(&w);
+	}
+}
+
 void
 tg_envext_check(struct ctx *c)
 {
 	size_t i, k, j, entry = (size_t)-1, nobj = 0, nrec = 0;
 	char **objs = NULL, **rec = NULL;
 	int absent;
+	struct tg_editable_roots er = TG_EDITABLE_ROOTS_INIT;
 
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
@@ -829,15 +879,22 @@ tg_envext_check(struct ctx *c)
 	}
 	if (!c->elf)
 		return;
+	if (tg_editable_roots(&er, c->sp, c->ds, NULL)) {
+		tg_envcheck_keep(c, NULL);
+		return;
+	}
+	for (k = 0; k < er.notes.n && !c->rc; k++)
+		tg_envcheck_warn(c, er.notes.v[k].path, er.notes.v[k].message);
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
 		struct walkctx w = {
-		    c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}};
+		    c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}, 0};
 		struct tg_walk_opts wo;
 
 		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
 			continue;
+		editables(c, &er, i);
 		if (d->entry != entry) {
 			for (k = 0; k < nobj; k++)
 				free(objs[k]);
@@ -907,4 +964,5 @@ tg_envext_check(struct ctx *c)
 	for (k = 0; k < nobj; k++)
 		free(objs[k]);
 	free(objs);
+	tg_editable_roots_release(&er);
 }

@@ -297,7 +297,13 @@ tg_path_which(const char *name, const char *pathvar, const char *cwd,
 		char *abs = dir ? tg_path_abs(dir, cwd) : NULL;
 		char *cand = abs ? tg_path_join(abs, name) : NULL;
 
-		if (cand && !(skip && strcmp(abs, skip) == 0) &&
+		if (!cand) {
+			free(dir);
+			free(abs);
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (!(skip && strcmp(abs, skip) == 0) &&
 		    tg_path_is_executable(cand)) {
 			free(dir);
 			free(abs);
@@ -306,8 +312,10 @@ tg_path_which(const char *name, const char *pathvar, const char *cwd,
 		free(dir);
 		free(abs);
 		free(cand);
-		if (!colon)
+		if (!colon) {
+			errno = 0;
 			return NULL;
+		}
 		p = colon + 1;
 	}
 }

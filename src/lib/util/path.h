@@ -54,8 +54,8 @@ int tg_path_beneath(const char *root, const char *rel, char **link,
 int tg_path_is_executable(const char *p);
 /* The first executable name along the colon-separated pathvar (NULL:
  * "/usr/local/bin:/usr/bin:/bin"; an empty entry is cwd), skipping the
- * directory skip (may be NULL), as a new absolute path; NULL when none
- * (or out of memory). */
+ * directory skip (may be NULL), as a new absolute path; NULL with errno
+ * 0 when none, NULL with errno ENOMEM when out of memory. */
 char *tg_path_which(const char *name, const char *pathvar, const char *cwd,
 		    const char *skip);
 
