@@ -564,7 +564,7 @@ object_name(const char *s, size_t n)
 
 int
 tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
-			int *absent, struct tg_err *err)
+			int *absent, int *cut, struct tg_err *err)
 {
 	char *path, *text = NULL, **v = NULL;
 	size_t len = 0, i, j, cnt = 0, cap = 0;
@@ -573,6 +573,8 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 	*out = NULL;
 	*n = 0;
 	*absent = 0;
+	if (cut)
+		*cut = 0;
 	path = tg_path_join(d->dir, "RECORD");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -599,8 +601,11 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 		    memchr(text + s, '\0', e - s) ||
 		    !object_name(text + s, e - s))
 			continue;
-		if (cnt >= TG_DISTS_MAX)
+		if (cnt >= TG_DISTS_MAX) {
+			if (cut)
+				*cut = 1;
 			break;
+		}
 		if (TG_GROW(v, cnt + 1, cap))
 			goto oom;
 		v[cnt] = tg_str_ndup(text + s, e - s);

@@ -62,11 +62,12 @@ void tg_dists_release(struct tg_dists *ds);
 /* The files RECORD lists for d whose name is a shared object (*.so,
  * *.so.N) or a *.py with "torch" in it, as paths relative to the
  * sys.path entry (entries that leave it, "../x" or "/x", left out), in
- * RECORD's order, into a new array of new strings (*n of them). *absent
- * is set when d has no RECORD. TG_ENOMEM only: an unreadable RECORD is
- * an absent one. */
+ * RECORD's order, into a new array of new strings (*n of them), at most
+ * TG_DISTS_MAX (*cut, when not NULL, is set when RECORD lists more).
+ * *absent is set when d has no RECORD. TG_ENOMEM only: an unreadable
+ * RECORD is an absent one. */
 int tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
-			    int *absent, struct tg_err *err);
+			    int *absent, int *cut, struct tg_err *err);
 
 /* *yes when d's RECORD lists the file name (a path relative to the
  * sys.path entry, as RECORD writes it). TG_ENOMEM only: an unreadable

@@ -75,6 +75,7 @@ struct ctx {
 	struct symset syms;
 	int elf;
 	int syms_loaded; /* torch's symbols are read when first needed */
+	int objects_cut; /* EXT_MAX_OBJECTS reached: said once */
 	int rc;		 /* the first failure: TG_ENOMEM */
 };
 

@@ -575,8 +575,22 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path)
 	char **miss = NULL;
 	size_t nmiss = 0, cap = 0;
 
-	if (c->ec->elf_objects >= EXT_MAX_OBJECTS)
+	if (c->ec->elf_objects >= EXT_MAX_OBJECTS) {
+		/* said once, at the first one left */
+		if (!c->objects_cut) {
+			char *msg = tg_envcheck_fmt(
+			    c,
+			    "more than %d extension modules: '%s' and those "
+			    "after it are not checked",
+			    EXT_MAX_OBJECTS, path);
+
+			c->objects_cut = 1;
+			if (msg)
+				tg_envcheck_warn(c, path, msg);
+			free(msg);
+		}
 		return;
+	}
 	rc = tg_elfsym_open(&e, path, &err);
 	if (rc) {
 		if (rc == TG_ENOMEM)
@@ -867,7 +881,7 @@ tg_envext_check(struct ctx *c)
 {
 	size_t i, k, j, entry = (size_t)-1, nobj = 0, nrec = 0;
 	char **objs = NULL, **rec = NULL;
-	int absent;
+	int absent, cut;
 	struct tg_editable_roots er = TG_EDITABLE_ROOTS_INIT;
 
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
@@ -908,9 +922,21 @@ tg_envext_check(struct ctx *c)
 		wo.file = walk_file;
 		wo.skipped = walk_skipped;
 		wo.ctx = &w;
-		if (tg_dists_record_objects(d, &rec, &nrec, &absent, NULL)) {
+		if (tg_dists_record_objects(d, &rec, &nrec, &absent, &cut,
+					    NULL)) {
 			tg_envcheck_keep(c, NULL);
 			break;
+		}
+		if (cut) {
+			char *msg = tg_envcheck_fmt(
+			    c,
+			    "'%s/RECORD' lists more than %d files to check: "
+			    "those after the first %d are not checked",
+			    d->dir, TG_DISTS_MAX, TG_DISTS_MAX);
+
+			if (msg)
+				tg_envcheck_warn(c, d->dir, msg);
+			free(msg);
 		}
 		for (k = 0; !absent && k < nrec && !c->rc; k++) {
 			char *p =
