@@ -104,8 +104,10 @@ static const struct {
     {"torch; os_name == 'a\\'", 22, "invalid quoted string"},
 };
 
-int
-main(void)
+/* Each table through tg_requirement_parse, then twice through one marker
+ * cache (the second pass finds every marker there): the same answers. */
+static void
+run_tables(struct tg_marker_cache *mc)
 {
 	size_t k;
 
@@ -115,8 +117,9 @@ main(void)
 		struct tg_err err = TG_ERR_INIT;
 		struct tg_jsonw w;
 
-		if (tg_requirement_parse(&req, good[k].in, strlen(good[k].in),
-					 &err) != 0) {
+		if (tg_requirement_parse_cached(&req, good[k].in,
+						strlen(good[k].in), mc,
+						&err) != 0) {
 			CHECK(0, "'%s' should parse: %s", good[k].in, err.msg);
 			continue;
 		}
@@ -130,13 +133,47 @@ main(void)
 		struct tg_requirement req;
 		struct tg_err err = TG_ERR_INIT;
 
-		CHECK(tg_requirement_parse(&req, bad[k].in, strlen(bad[k].in),
-					   &err) == TG_EINVAL,
+		CHECK(tg_requirement_parse_cached(&req, bad[k].in,
+						  strlen(bad[k].in), mc,
+						  &err) == TG_EINVAL,
 		      "'%s' should be invalid", bad[k].in);
 		CHECK_STR(err.msg, bad[k].msg, bad[k].in);
 		CHECK(err.has_pos && err.pos == bad[k].pos,
 		      "'%s': position %zu, want %zu", bad[k].in, err.pos,
 		      bad[k].pos);
 	}
+}
+
+int
+main(void)
+{
+	struct tg_marker_cache mc = TG_MARKER_CACHE_INIT;
+	struct tg_requirement a, b, c;
+	struct tg_err err = TG_ERR_INIT;
+	size_t n;
+
+	run_tables(NULL);
+	run_tables(&mc);
+	n = mc.n;
+	CHECK(n > 0, "the cache holds the tables' markers");
+	run_tables(&mc);
+	CHECK(mc.n == n, "the second pass finds them: %zu, want %zu", mc.n,
+	      n);
+	/* one marker text, one marker, borrowed by both */
+	CHECK(tg_requirement_parse_cached(&a, "a; extra == 'x'", 15, &mc,
+					  &err) == 0 &&
+		  tg_requirement_parse_cached(&b, "b>1; extra == 'x'", 17, &mc,
+					      &err) == 0 &&
+		  a.marker == b.marker && a.marker_cached && b.marker_cached,
+	      "a marker shared by its text");
+	/* a marker that does not run to the end is not kept */
+	n = mc.n;
+	CHECK(tg_requirement_parse_cached(&c, "c; extra == 'x' d", 17, &mc,
+					  &err) == TG_EINVAL &&
+		  err.pos == 16 && mc.n == n,
+	      "a marker that stops early: %s at %zu", err.msg, err.pos);
+	tg_requirement_release(&a);
+	tg_requirement_release(&b);
+	tg_marker_cache_release(&mc);
 	return check_result("test_requirement");
 }

@@ -153,25 +153,55 @@ parse_specifier(struct tg_pep508_lexer *lx, struct tg_buf *spec,
 	return 0;
 }
 
+/* The marker after ';'. With a cache: the marker runs to the end of the
+ * requirement when it parses at all (what follows it must be the end),
+ * and what the lexer sees before it is the ';' in every requirement,
+ * so the rest of the text after ';' decides the marker: one that parsed
+ * to the end is found by that text. */
 static int
 parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
-		  const char *expected, struct tg_err *err)
+		  const char *expected, struct tg_marker_cache *mc,
+		  struct tg_err *err)
 {
+	size_t at;
 	int rc;
 
 	if (!tg_pep508_take(lx, TG_TOK_SEMICOLON, NULL, NULL))
 		return tg_err_set_at(err, TG_EINVAL, lx->pos,
 				     "expected %s or end", expected);
+	at = lx->pos;
+	if (mc) {
+		req->marker = tg_marker_cache_get(mc, lx->s + at, lx->len - at);
+		if (req->marker) {
+			req->marker_cached = 1;
+			lx->pos = lx->len;
+			return 0;
+		}
+	}
 	rc = tg_marker_parse_lex(&req->marker, lx, err);
 	if (rc)
 		return rc;
 	tg_pep508_ws(lx);
+	if (mc && tg_pep508_peek(lx, TG_TOK_END)) {
+		if (tg_marker_cache_put(mc, lx->s + at, lx->len - at,
+					req->marker))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		req->marker_cached = 1;
+	}
 	return 0;
 }
 
 int
 tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 		     struct tg_err *err)
+{
+	return tg_requirement_parse_cached(req, s, len, NULL, err);
+}
+
+int
+tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
+			    size_t len, struct tg_marker_cache *mc,
+			    struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
 	struct tg_buf spec = TG_BUF_INIT;
@@ -218,7 +248,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			if (!tg_pep508_peek(&lx, TG_TOK_END))
 				rc = parse_marker_part(
 				    &lx, req,
-				    "semicolon (after URL and whitespace)",
+				    "semicolon (after URL and whitespace)", mc,
 				    err);
 		}
 	} else {
@@ -233,7 +263,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 				       "semicolon (after version specifier)"
 				     : "semicolon (after name with no "
 				       "version specifier)",
-			    err);
+			    mc, err);
 	}
 	if (rc)
 		goto out;
@@ -269,7 +299,8 @@ tg_requirement_release(struct tg_requirement *req)
 	free(req->extras);
 	tg_spec_set_release(&req->spec);
 	free(req->url);
-	tg_marker_free(req->marker);
+	if (!req->marker_cached)
+		tg_marker_free(req->marker);
 	memset(req, 0, sizeof(*req));
 }
 

@@ -23,6 +23,7 @@ struct tg_requirement {
 	struct tg_specset spec;
 	char *url;		  /* NULL when none */
 	struct tg_marker *marker; /* NULL when none */
+	int marker_cached;	  /* marker belongs to a tg_marker_cache */
 };
 
 #define TG_REQUIREMENT_INIT                                                    \
@@ -32,6 +33,12 @@ struct tg_requirement {
 
 int tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			 struct tg_err *err);
+/* The same, with the marker taken from mc when its text is there (and
+ * put there when it parses): the requirement then borrows it, and must
+ * be released before mc. */
+int tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
+				size_t len, struct tg_marker_cache *mc,
+				struct tg_err *err);
 void tg_requirement_release(struct tg_requirement *req);
 
 /* Write {"name":..., "extras":[...], "specifier":..., "marker":...,

@@ -299,8 +299,9 @@ parse_reqs(struct ctx *c)
 
 			r->from = i;
 			r->text = d->requires[k];
-			rc = tg_requirement_parse(&r->r, r->text,
-						  strlen(r->text), &e);
+			rc = tg_requirement_parse_cached(&r->r, r->text,
+							 strlen(r->text),
+							 &c->markers, &e);
 			if (rc == TG_ENOMEM) {
 				tg_envcheck_keep(c, NULL);
 				break;
@@ -929,6 +930,7 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 		free(c.reqs[i].target);
 	}
 	free(c.reqs);
+	tg_marker_cache_release(&c.markers);
 	for (i = 0; c.active && i < ds->n; i++) {
 		size_t k;
 
