@@ -107,7 +107,7 @@ static const struct {
 /* Each table through tg_requirement_parse, then twice through one marker
  * cache (the second pass finds every marker there): the same answers. */
 static void
-run_tables(struct tg_marker_cache *mc)
+run_tables(struct tg_requirement_cache *mc)
 {
 	size_t k;
 
@@ -147,18 +147,20 @@ run_tables(struct tg_marker_cache *mc)
 int
 main(void)
 {
-	struct tg_marker_cache mc = TG_MARKER_CACHE_INIT;
-	struct tg_requirement a, b, c;
+	struct tg_requirement_cache mc = TG_REQUIREMENT_CACHE_INIT;
+	struct tg_requirement a, b, c, d;
 	struct tg_err err = TG_ERR_INIT;
-	size_t n;
+	size_t n, ns;
 
 	run_tables(NULL);
 	run_tables(&mc);
-	n = mc.n;
-	CHECK(n > 0, "the cache holds the tables' markers");
+	n = mc.markers.n;
+	ns = mc.specs.n;
+	CHECK(n > 0 && ns > 0, "the cache holds the tables' markers, specs");
 	run_tables(&mc);
-	CHECK(mc.n == n, "the second pass finds them: %zu, want %zu", mc.n,
-	      n);
+	CHECK(mc.markers.n == n && mc.specs.n == ns,
+	      "the second pass finds them: %zu %zu, want %zu %zu",
+	      mc.markers.n, mc.specs.n, n, ns);
 	/* one marker text, one marker, borrowed by both */
 	CHECK(tg_requirement_parse_cached(&a, "a; extra == 'x'", 15, &mc,
 					  &err) == 0 &&
@@ -166,14 +168,20 @@ main(void)
 					      &err) == 0 &&
 		  a.marker == b.marker && a.marker_cached && b.marker_cached,
 	      "a marker shared by its text");
+	/* one specifier text, one set */
+	CHECK(tg_requirement_parse_cached(&d, "d >1", 4, &mc, &err) == 0 &&
+		  d.spec.specs == b.spec.specs && d.spec_cached &&
+		  b.spec_cached,
+	      "a specifier set shared by its text");
+	tg_requirement_release(&d);
 	/* a marker that does not run to the end is not kept */
-	n = mc.n;
+	n = mc.markers.n;
 	CHECK(tg_requirement_parse_cached(&c, "c; extra == 'x' d", 17, &mc,
 					  &err) == TG_EINVAL &&
-		  err.pos == 16 && mc.n == n,
+		  err.pos == 16 && mc.markers.n == n,
 	      "a marker that stops early: %s at %zu", err.msg, err.pos);
 	tg_requirement_release(&a);
 	tg_requirement_release(&b);
-	tg_marker_cache_release(&mc);
+	tg_requirement_cache_release(&mc);
 	return check_result("test_requirement");
 }

@@ -10,7 +10,6 @@
 #include "lib/pep/marker.h"
 #include "lib/pep/name.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -411,101 +410,6 @@ parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
 	}
 	*out = m;
 	return 0;
-}
-
-/* ---- the cache of markers by text ---- */
-
-struct tg_marker_cache_entry {
-	char *key; /* NULL: a free slot */
-	size_t len;
-	size_t hash;
-	struct tg_marker *m;
-};
-
-static size_t
-text_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL;
-	size_t k;
-
-	for (k = 0; k < len; k++)
-		h = (h ^ (unsigned char)s[k]) * 1099511628211ULL;
-	return (size_t)h;
-}
-
-struct tg_marker *
-tg_marker_cache_get(const struct tg_marker_cache *mc, const char *s,
-		    size_t len)
-{
-	size_t h, i;
-
-	if (!mc->nslot)
-		return NULL;
-	h = text_hash(s, len);
-	for (i = h & (mc->nslot - 1); mc->slot[i].key;
-	     i = (i + 1) & (mc->nslot - 1))
-		if (mc->slot[i].hash == h && mc->slot[i].len == len &&
-		    memcmp(mc->slot[i].key, s, len) == 0)
-			return mc->slot[i].m;
-	return NULL;
-}
-
-static void
-cache_index(struct tg_marker_cache_entry *slot, size_t nslot,
-	    const struct tg_marker_cache_entry *e)
-{
-	size_t i;
-
-	for (i = e->hash & (nslot - 1); slot[i].key; i = (i + 1) & (nslot - 1))
-		;
-	slot[i] = *e;
-}
-
-int
-tg_marker_cache_put(struct tg_marker_cache *mc, const char *s, size_t len,
-		    struct tg_marker *m)
-{
-	struct tg_marker_cache_entry e;
-	size_t k;
-
-	if (2 * (mc->n + 1) > mc->nslot) {
-		size_t nslot = mc->nslot ? 2 * mc->nslot : 64;
-		struct tg_marker_cache_entry *slot;
-
-		if (nslot > SIZE_MAX / sizeof(*slot))
-			return TG_ENOMEM;
-		slot = calloc(nslot, sizeof(*slot));
-		if (!slot)
-			return TG_ENOMEM;
-		for (k = 0; k < mc->nslot; k++)
-			if (mc->slot[k].key)
-				cache_index(slot, nslot, &mc->slot[k]);
-		free(mc->slot);
-		mc->slot = slot;
-		mc->nslot = nslot;
-	}
-	e.key = tg_str_ndup(s, len);
-	if (!e.key)
-		return TG_ENOMEM;
-	e.len = len;
-	e.hash = text_hash(s, len);
-	e.m = m;
-	cache_index(mc->slot, mc->nslot, &e);
-	mc->n++;
-	return 0;
-}
-
-void
-tg_marker_cache_release(struct tg_marker_cache *mc)
-{
-	size_t k;
-
-	for (k = 0; k < mc->nslot; k++) {
-		free(mc->slot[k].key);
-		tg_marker_free(mc->slot[k].m);
-	}
-	free(mc->slot);
-	memset(mc, 0, sizeof(*mc));
 }
 
 int

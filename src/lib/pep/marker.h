@@ -47,29 +47,6 @@ int tg_marker_parse_lex(struct tg_marker **out, struct tg_pep508_lexer *lx,
 			struct tg_err *err);
 void tg_marker_free(struct tg_marker *m);
 
-/* Markers parsed once per distinct text, for a caller that parses many
- * requirements (torchgate env: some 2,500 markers, 470 distinct texts,
- * in a 200-distribution environment). The cache owns its markers; what
- * it hands out is valid until tg_marker_cache_release. */
-struct tg_marker_cache {
-	struct tg_marker_cache_entry *slot;
-	size_t nslot, n;
-};
-
-#define TG_MARKER_CACHE_INIT                                                   \
-	{                                                                      \
-		NULL, 0, 0                                                     \
-	}
-
-/* The marker parsed from exactly s[0..len), or NULL. */
-struct tg_marker *tg_marker_cache_get(const struct tg_marker_cache *mc,
-				      const char *s, size_t len);
-/* Remember m (taken) as the marker of s[0..len); TG_ENOMEM (m not
- * taken). */
-int tg_marker_cache_put(struct tg_marker_cache *mc, const char *s, size_t len,
-			struct tg_marker *m);
-void tg_marker_cache_release(struct tg_marker_cache *mc);
-
 /* As str(Marker): normalised quoting and parentheses. */
 int tg_marker_format(const struct tg_marker *m, struct tg_buf *out,
 		     struct tg_err *err);

@@ -160,7 +160,7 @@ parse_specifier(struct tg_pep508_lexer *lx, struct tg_buf *spec,
  * to the end is found by that text. */
 static int
 parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
-		  const char *expected, struct tg_marker_cache *mc,
+		  const char *expected, struct tg_requirement_cache *mc,
 		  struct tg_err *err)
 {
 	size_t at;
@@ -171,7 +171,8 @@ parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 				     "expected %s or end", expected);
 	at = lx->pos;
 	if (mc) {
-		req->marker = tg_marker_cache_get(mc, lx->s + at, lx->len - at);
+		req->marker =
+		    tg_strmap_get(&mc->markers, lx->s + at, lx->len - at);
 		if (req->marker) {
 			req->marker_cached = 1;
 			lx->pos = lx->len;
@@ -183,8 +184,8 @@ parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 		return rc;
 	tg_pep508_ws(lx);
 	if (mc && tg_pep508_peek(lx, TG_TOK_END)) {
-		if (tg_marker_cache_put(mc, lx->s + at, lx->len - at,
-					req->marker))
+		if (tg_strmap_put(&mc->markers, lx->s + at, lx->len - at,
+				  req->marker))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		req->marker_cached = 1;
 	}
@@ -200,7 +201,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 
 int
 tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
-			    size_t len, struct tg_marker_cache *mc,
+			    size_t len, struct tg_requirement_cache *mc,
 			    struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
@@ -272,10 +273,33 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 		    syntax(err, lx.pos, "expected end of dependency specifier");
 		goto out;
 	}
+	if (mc) {
+		struct tg_specset *hit =
+		    tg_strmap_get(&mc->specs, spec.data ? spec.data : "", spec.len);
+
+		if (hit) {
+			req->spec = *hit;
+			req->spec_cached = 1;
+			goto out;
+		}
+	}
 	rc = tg_spec_set_parse(&req->spec, spec.data ? spec.data : "", spec.len,
 			       err);
 	if (rc && err)
 		err->has_pos = 0; /* the offset is within the specifier */
+	if (!rc && mc) {
+		struct tg_specset *keep = malloc(sizeof(*keep));
+
+		if (!keep)
+			goto nomem;
+		*keep = req->spec;
+		if (tg_strmap_put(&mc->specs, spec.data ? spec.data : "",
+				  spec.len, keep)) {
+			free(keep);
+			goto nomem;
+		}
+		req->spec_cached = 1;
+	}
 	goto out;
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -297,11 +321,32 @@ tg_requirement_release(struct tg_requirement *req)
 	for (k = 0; k < req->nextras; k++)
 		free(req->extras[k]);
 	free(req->extras);
-	tg_spec_set_release(&req->spec);
+	if (!req->spec_cached)
+		tg_spec_set_release(&req->spec);
 	free(req->url);
 	if (!req->marker_cached)
 		tg_marker_free(req->marker);
 	memset(req, 0, sizeof(*req));
+}
+
+static void
+free_marker(void *m)
+{
+	tg_marker_free(m);
+}
+
+static void
+free_specset(void *p)
+{
+	tg_spec_set_release(p);
+	free(p);
+}
+
+void
+tg_requirement_cache_release(struct tg_requirement_cache *rc)
+{
+	tg_strmap_release(&rc->markers, free_marker);
+	tg_strmap_release(&rc->specs, free_specset);
 }
 
 int

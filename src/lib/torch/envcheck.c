@@ -301,7 +301,7 @@ parse_reqs(struct ctx *c)
 			r->text = d->requires[k];
 			rc = tg_requirement_parse_cached(&r->r, r->text,
 							 strlen(r->text),
-							 &c->markers, &e);
+							 &c->cache, &e);
 			if (rc == TG_ENOMEM) {
 				tg_envcheck_keep(c, NULL);
 				break;
@@ -930,7 +930,7 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 		free(c.reqs[i].target);
 	}
 	free(c.reqs);
-	tg_marker_cache_release(&c.markers);
+	tg_requirement_cache_release(&c.cache);
 	for (i = 0; c.active && i < ds->n; i++) {
 		size_t k;
 

@@ -64,7 +64,7 @@ struct ctx {
 	char *extra_own; /* its own value, restored before release */
 	struct req *reqs;
 	size_t nreqs;
-	struct tg_marker_cache markers; /* the reqs' markers, by text */
+	struct tg_requirement_cache cache; /* the reqs' markers, specs */
 	struct strset *active; /* per dist: extras asked for */
 	int *depends;	       /* per dist: a requirement on torch applies */
 	struct tg_version tv;
