@@ -218,6 +218,25 @@ holds(struct ctx *c, struct req *r, const char *x)
 	return rc ? -1 : res;
 }
 
+/* holds(c, r, ""), worked out once per marker: requirements with the
+ * same marker text share one marker (tg_requirement_cache), and "extra"
+ * is the only variable that changes during a run. */
+static int
+holds_plain(struct ctx *c, struct req *r)
+{
+	const char *key = (const char *)&r->r.marker;
+	void *hit = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
+	int h;
+
+	if (hit)
+		return (int)(uintptr_t)hit - 2;
+	h = holds(c, r, "");
+	if (!c->rc && tg_strmap_put(&c->plain, key, sizeof(r->r.marker),
+				    (void *)(uintptr_t)(h + 2)))
+		tg_envcheck_keep(c, NULL);
+	return h;
+}
+
 /* Evaluate r for its distribution's extras: sets applies, via and,
  * when the marker names a variable the environment does not know,
  * missing (applies is then 0). via is the first extra, in sorted order,
@@ -241,7 +260,7 @@ evaluate(struct ctx *c, struct req *r)
 	r->applies = 1;
 	if (!r->r.marker)
 		return;
-	h = holds(c, r, "");
+	h = holds_plain(c, r);
 	if (h == 1)
 		return;
 	r->applies = 0;
@@ -931,6 +950,7 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 	}
 	free(c.reqs);
 	tg_requirement_cache_release(&c.cache);
+	tg_strmap_release(&c.plain, NULL);
 	for (i = 0; c.active && i < ds->n; i++) {
 		size_t k;
 

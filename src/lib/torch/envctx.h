@@ -21,6 +21,7 @@
 #include "lib/torch/elfsym.h"
 #include "lib/torch/probe.h"
 #include "lib/util/err.h"
+#include "lib/util/strmap.h"
 
 struct tg_envcheck;
 struct tg_envcheck_item;
@@ -65,6 +66,7 @@ struct ctx {
 	struct req *reqs;
 	size_t nreqs;
 	struct tg_requirement_cache cache; /* the reqs' markers, specs */
+	struct tg_strmap plain; /* a marker's address -> its value + 2 */
 	struct strset *active; /* per dist: extras asked for */
 	int *depends;	       /* per dist: a requirement on torch applies */
 	struct tg_version tv;
