@@ -715,17 +715,25 @@ family_name(const char *canon)
 }
 
 /* The applying requirement of dist i on torch that pins it (==), or
- * NULL. */
+ * NULL. parse_reqs adds the requirements distribution by distribution,
+ * so those of dist i are one run of c->reqs, found by bisection. */
 static const struct req *
 torch_pin(const struct ctx *c, size_t i)
 {
-	size_t k, j;
+	size_t k, j, lo = 0, hi = c->nreqs;
 
-	for (k = 0; k < c->nreqs; k++) {
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->reqs[mid].from < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < c->nreqs && c->reqs[k].from == i; k++) {
 		const struct req *r = &c->reqs[k];
 
-		if (r->from != i || !r->applies ||
-		    strcmp(r->target, "torch") != 0)
+		if (!r->applies || strcmp(r->target, "torch") != 0)
 			continue;
 		for (j = 0; j < r->r.spec.n; j++)
 			if (r->r.spec.specs[j].op == TG_OP_EQ ||
