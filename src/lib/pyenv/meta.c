@@ -10,6 +10,7 @@
  */
 #include "lib/pyenv/meta.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -70,6 +71,28 @@ name_len(const char *s, size_t i, size_t e)
 	return j < e ? j - i : (size_t)-1;
 }
 
+/* The first byte at or after i and before e that is NUL or not ASCII,
+ * or e: the lines before it need neither check. Eight bytes at a time:
+ * (w - 0x01..) | w has a high bit set in a byte of a word that holds a
+ * 0x00 or a byte >= 0x80, and only then (a borrow starts at a zero). */
+static size_t
+next_odd(const char *s, size_t i, size_t e)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
+	uint64_t w;
+
+	for (; e - i >= 8; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (((w - ones) | w) & highs)
+			break;
+	}
+	for (; i < e; i++)
+		if (s[i] == '\0' || (unsigned char)s[i] >= 0x80)
+			return i;
+	return e;
+}
+
 /* Give the last field, if it has none yet, its value s[vs..ve), ended
  * in place: the line end at ve is behind the parse by now. */
 static void
@@ -92,7 +115,7 @@ static int
 parse_owned(struct tg_meta *m, char *s, size_t len, int truncated,
 	    const char *file, struct tg_err *err)
 {
-	size_t i = 0, bad, cap = 0, vs = 0, ve = 0, lineno = 1;
+	size_t i = 0, bad, cap = 0, vs = 0, ve = 0, lineno = 1, odd = 0;
 	int rc = 0, ended = 0;
 
 	m->fields = NULL;
@@ -118,14 +141,17 @@ parse_owned(struct tg_meta *m, char *s, size_t len, int truncated,
 		}
 		if (truncated && e == len)
 			break; /* the line goes on past what was read */
-		if (tg_str_has_nul(s + i, e - i)) {
+		/* looked for a page at a time: never far into the body */
+		if (odd < i)
+			odd = next_odd(s, i, len - i > 4096 ? i + 4096 : len);
+		if (odd < e && tg_str_has_nul(s + i, e - i)) {
 			rc = tg_err_set(err, TG_EINVAL,
 					"cannot parse '%s': line %zu: binary "
 					"data (a NUL byte)",
 					file, lineno);
 			goto out;
 		}
-		if (!tg_str_utf8_valid(s + i, e - i, &bad)) {
+		if (odd < e && !tg_str_utf8_valid(s + i, e - i, &bad)) {
 			rc = tg_err_set(err, TG_EINVAL,
 					"cannot parse '%s': line %zu: invalid "
 					"UTF-8",
