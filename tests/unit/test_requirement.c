@@ -117,9 +117,8 @@ run_tables(struct tg_requirement_cache *mc)
 		struct tg_err err = TG_ERR_INIT;
 		struct tg_jsonw w;
 
-		if (tg_requirement_parse_cached(&req, good[k].in,
-						strlen(good[k].in), mc,
-						&err) != 0) {
+		if (tg_requirement_parse_cached(
+			&req, good[k].in, strlen(good[k].in), mc, &err) != 0) {
 			CHECK(0, "'%s' should parse: %s", good[k].in, err.msg);
 			continue;
 		}
@@ -159,8 +158,8 @@ main(void)
 	CHECK(n > 0 && ns > 0, "the cache holds the tables' markers, specs");
 	run_tables(&mc);
 	CHECK(mc.markers.n == n && mc.specs.n == ns,
-	      "the second pass finds them: %zu %zu, want %zu %zu",
-	      mc.markers.n, mc.specs.n, n, ns);
+	      "the second pass finds them: %zu %zu, want %zu %zu", mc.markers.n,
+	      mc.specs.n, n, ns);
 	/* one marker text, one marker, borrowed by both */
 	CHECK(tg_requirement_parse_cached(&a, "a; extra == 'x'", 15, &mc,
 					  &err) == 0 &&

@@ -203,8 +203,8 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 	case TG_TOK_VARIABLE:
 		for (i = 0; n && i < sizeof(variables) / sizeof(variables[0]);
 		     i++)
-			if ((w = keyword(lx, variables[i].w,
-					 variables[i].n)) != 0)
+			if ((w = keyword(lx, variables[i].w, variables[i].n)) !=
+			    0)
 				return w;
 		return 0;
 	case TG_TOK_SPECIFIER:

@@ -274,8 +274,8 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 		goto out;
 	}
 	if (mc) {
-		struct tg_specset *hit =
-		    tg_strmap_get(&mc->specs, spec.data ? spec.data : "", spec.len);
+		struct tg_specset *hit = tg_strmap_get(
+		    &mc->specs, spec.data ? spec.data : "", spec.len);
 
 		if (hit) {
 			req->spec = *hit;

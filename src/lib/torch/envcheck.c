@@ -318,9 +318,8 @@ parse_reqs(struct ctx *c)
 
 			r->from = i;
 			r->text = d->requires[k];
-			rc = tg_requirement_parse_cached(&r->r, r->text,
-							 strlen(r->text),
-							 &c->cache, &e);
+			rc = tg_requirement_parse_cached(
+			    &r->r, r->text, strlen(r->text), &c->cache, &e);
 			if (rc == TG_ENOMEM) {
 				tg_envcheck_keep(c, NULL);
 				break;

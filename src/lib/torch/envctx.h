@@ -67,8 +67,8 @@ struct ctx {
 	size_t nreqs;
 	struct tg_requirement_cache cache; /* the reqs' markers, specs */
 	struct tg_strmap plain; /* a marker's address -> its value + 2 */
-	struct strset *active; /* per dist: extras asked for */
-	int *depends;	       /* per dist: a requirement on torch applies */
+	struct strset *active;	/* per dist: extras asked for */
+	int *depends;		/* per dist: a requirement on torch applies */
 	struct tg_version tv;
 	int have_tv;
 	const char *tver;	    /* torch's version text */

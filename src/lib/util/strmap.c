@@ -40,7 +40,8 @@ tg_strmap_get(const struct tg_strmap *m, const char *s, size_t len)
 	if (!m->nslot)
 		return NULL;
 	h = hash(s, len);
-	for (i = h & (m->nslot - 1); m->slot[i].key; i = (i + 1) & (m->nslot - 1))
+	for (i = h & (m->nslot - 1); m->slot[i].key;
+	     i = (i + 1) & (m->nslot - 1))
 		if (m->slot[i].hash == h && m->slot[i].len == len &&
 		    memcmp(m->slot[i].key, s, len) == 0)
 			return m->slot[i].value;

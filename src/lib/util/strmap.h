@@ -25,8 +25,7 @@ struct tg_strmap {
 void *tg_strmap_get(const struct tg_strmap *m, const char *s, size_t len);
 /* Add the key s[0..len) (not in m) with value (not NULL); TG_ENOMEM,
  * m unchanged. */
-int tg_strmap_put(struct tg_strmap *m, const char *s, size_t len,
-		  void *value);
+int tg_strmap_put(struct tg_strmap *m, const char *s, size_t len, void *value);
 /* Free the keys, and each value with free_value when not NULL. */
 void tg_strmap_release(struct tg_strmap *m, void (*free_value)(void *));
 
