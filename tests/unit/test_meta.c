@@ -72,6 +72,54 @@ parse_forms(void)
 	}
 }
 
+/* Lines are checked for NUL and UTF-8 only from the first byte that is
+ * neither ASCII nor NUL on, looked for 4,096 bytes at a time: a bad
+ * line after many pages of good ones, after a good non-ASCII line and
+ * across a page end, is still found, with its number. */
+static void
+long_block(void)
+{
+	static const char *const bad[] = {"X: \xff\n", "X: a\0b\n"};
+	static const size_t badlen[] = {5, 7};
+	static const char *const msg[] = {"invalid UTF-8",
+					  "binary data (a NUL byte)"};
+	char text[20000], want[128];
+	size_t k, n, line;
+
+	for (k = 0; k < 4; k++) {
+		struct tg_meta m = TG_META_INIT;
+		struct tg_err err = TG_ERR_INIT;
+
+		n = 0;
+		line = 1;
+		/* k odd: a good non-ASCII line first */
+		if (k & 1) {
+			memcpy(text, "Summary: caf\xc3\xa9\n", 15);
+			n = 15;
+			line++;
+		}
+		/* 23-byte lines: one crosses each 4,096-byte page end */
+		while (n < 9000) {
+			memcpy(text + n, "Classifier: abcdefghij\n", 23);
+			n += 23;
+			line++;
+		}
+		memcpy(text + n, bad[k / 2], badlen[k / 2]);
+		n += badlen[k / 2];
+		snprintf(want, sizeof(want), "cannot parse 'M': line %zu: %s",
+			 line, msg[k / 2]);
+		CHECK(tg_meta_parse(&m, text, n, 0, "M", &err) == TG_EINVAL,
+		      "long block %zu: invalid", k);
+		CHECK_STR(err.msg, want, "long block");
+		/* the same without the bad line: every field read */
+		CHECK(tg_meta_parse(&m, text, n - badlen[k / 2], 0, "M",
+				    &err) == 0 &&
+			  m.n == line - 1,
+		      "long block %zu: %zu fields", k, m.n);
+		tg_meta_release(&m);
+	}
+}
+
 static void
 parse_errors(void)
 {
@@ -121,6 +169,7 @@ parse_errors(void)
 		      "body not checked");
 		tg_meta_release(&m);
 	}
+	long_block();
 }
 
 int

@@ -104,8 +104,10 @@ static const struct {
     {"torch; os_name == 'a\\'", 22, "invalid quoted string"},
 };
 
-int
-main(void)
+/* Each table through tg_requirement_parse, then twice through one marker
+ * cache (the second pass finds every marker there): the same answers. */
+static void
+run_tables(struct tg_requirement_cache *mc)
 {
 	size_t k;
 
@@ -115,8 +117,8 @@ main(void)
 		struct tg_err err = TG_ERR_INIT;
 		struct tg_jsonw w;
 
-		if (tg_requirement_parse(&req, good[k].in, strlen(good[k].in),
-					 &err) != 0) {
+		if (tg_requirement_parse_cached(
+			&req, good[k].in, strlen(good[k].in), mc, &err) != 0) {
 			CHECK(0, "'%s' should parse: %s", good[k].in, err.msg);
 			continue;
 		}
@@ -130,13 +132,55 @@ main(void)
 		struct tg_requirement req;
 		struct tg_err err = TG_ERR_INIT;
 
-		CHECK(tg_requirement_parse(&req, bad[k].in, strlen(bad[k].in),
-					   &err) == TG_EINVAL,
+		CHECK(tg_requirement_parse_cached(&req, bad[k].in,
+						  strlen(bad[k].in), mc,
+						  &err) == TG_EINVAL,
 		      "'%s' should be invalid", bad[k].in);
 		CHECK_STR(err.msg, bad[k].msg, bad[k].in);
 		CHECK(err.has_pos && err.pos == bad[k].pos,
 		      "'%s': position %zu, want %zu", bad[k].in, err.pos,
 		      bad[k].pos);
 	}
+}
+
+int
+main(void)
+{
+	struct tg_requirement_cache mc = TG_REQUIREMENT_CACHE_INIT;
+	struct tg_requirement a, b, c, d;
+	struct tg_err err = TG_ERR_INIT;
+	size_t n, ns;
+
+	run_tables(NULL);
+	run_tables(&mc);
+	n = mc.markers.n;
+	ns = mc.specs.n;
+	CHECK(n > 0 && ns > 0, "the cache holds the tables' markers, specs");
+	run_tables(&mc);
+	CHECK(mc.markers.n == n && mc.specs.n == ns,
+	      "the second pass finds them: %zu %zu, want %zu %zu", mc.markers.n,
+	      mc.specs.n, n, ns);
+	/* one marker text, one marker, borrowed by both */
+	CHECK(tg_requirement_parse_cached(&a, "a; extra == 'x'", 15, &mc,
+					  &err) == 0 &&
+		  tg_requirement_parse_cached(&b, "b>1; extra == 'x'", 17, &mc,
+					      &err) == 0 &&
+		  a.marker == b.marker && a.marker_cached && b.marker_cached,
+	      "a marker shared by its text");
+	/* one specifier text, one set */
+	CHECK(tg_requirement_parse_cached(&d, "d >1", 4, &mc, &err) == 0 &&
+		  d.spec.specs == b.spec.specs && d.spec_cached &&
+		  b.spec_cached,
+	      "a specifier set shared by its text");
+	tg_requirement_release(&d);
+	/* a marker that does not run to the end is not kept */
+	n = mc.markers.n;
+	CHECK(tg_requirement_parse_cached(&c, "c; extra == 'x' d", 17, &mc,
+					  &err) == TG_EINVAL &&
+		  err.pos == 16 && mc.markers.n == n,
+	      "a marker that stops early: %s at %zu", err.msg, err.pos);
+	tg_requirement_release(&a);
+	tg_requirement_release(&b);
+	tg_requirement_cache_release(&mc);
 	return check_result("test_requirement");
 }

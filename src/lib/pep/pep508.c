@@ -30,13 +30,12 @@ boundary(const char *s, size_t len, size_t i)
 	return before != after;
 }
 
-/* \bword\b at pos */
+/* \bword\b at pos, w n bytes long */
 static size_t
-keyword(const struct tg_pep508_lexer *lx, const char *w)
+keyword(const struct tg_pep508_lexer *lx, const char *w, size_t n)
 {
-	size_t n = strlen(w);
-
-	if (lx->len - lx->pos < n || memcmp(lx->s + lx->pos, w, n) != 0)
+	if (lx->len - lx->pos < n || lx->s[lx->pos] != w[0] ||
+	    memcmp(lx->s + lx->pos, w, n) != 0)
 		return 0;
 	if (!boundary(lx->s, lx->len, lx->pos) ||
 	    !boundary(lx->s, lx->len, lx->pos + n))
@@ -44,27 +43,33 @@ keyword(const struct tg_pep508_lexer *lx, const char *w)
 	return n;
 }
 
-static const char *const variables[] = {
-    "python_version",
-    "python_full_version",
-    "os_name",
-    "os.name",
-    "sys_platform",
-    "sys.platform",
-    "platform_release",
-    "platform_system",
-    "platform_version",
-    "platform.version",
-    "platform_machine",
-    "platform.machine",
-    "platform_python_implementation",
-    "platform.python_implementation",
-    "python_implementation",
-    "implementation_name",
-    "implementation_version",
-    "extras",
-    "extra",
-    "dependency_groups",
+#define KW(w) w, sizeof(w) - 1
+
+/* In packaging's order: the first that matches is the token. */
+static const struct {
+	const char *w;
+	size_t n;
+} variables[] = {
+    {KW("python_version")},
+    {KW("python_full_version")},
+    {KW("os_name")},
+    {KW("os.name")},
+    {KW("sys_platform")},
+    {KW("sys.platform")},
+    {KW("platform_release")},
+    {KW("platform_system")},
+    {KW("platform_version")},
+    {KW("platform.version")},
+    {KW("platform_machine")},
+    {KW("platform.machine")},
+    {KW("platform_python_implementation")},
+    {KW("platform.python_implementation")},
+    {KW("python_implementation")},
+    {KW("implementation_name")},
+    {KW("implementation_version")},
+    {KW("extras")},
+    {KW("extra")},
+    {KW("dependency_groups")},
 };
 
 static int
@@ -190,14 +195,16 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 			return 2;
 		return n && (*s == '<' || *s == '>');
 	case TG_TOK_BOOLOP:
-		return (w = keyword(lx, "or")) ? w : keyword(lx, "and");
+		return (w = keyword(lx, KW("or"))) ? w : keyword(lx, KW("and"));
 	case TG_TOK_IN:
-		return keyword(lx, "in");
+		return keyword(lx, KW("in"));
 	case TG_TOK_NOT:
-		return keyword(lx, "not");
+		return keyword(lx, KW("not"));
 	case TG_TOK_VARIABLE:
-		for (i = 0; i < sizeof(variables) / sizeof(variables[0]); i++)
-			if ((w = keyword(lx, variables[i])) != 0)
+		for (i = 0; n && i < sizeof(variables) / sizeof(variables[0]);
+		     i++)
+			if ((w = keyword(lx, variables[i].w, variables[i].n)) !=
+			    0)
 				return w;
 		return 0;
 	case TG_TOK_SPECIFIER:

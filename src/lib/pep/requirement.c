@@ -153,25 +153,56 @@ parse_specifier(struct tg_pep508_lexer *lx, struct tg_buf *spec,
 	return 0;
 }
 
+/* The marker after ';'. With a cache: the marker runs to the end of the
+ * requirement when it parses at all (what follows it must be the end),
+ * and what the lexer sees before it is the ';' in every requirement,
+ * so the rest of the text after ';' decides the marker: one that parsed
+ * to the end is found by that text. */
 static int
 parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
-		  const char *expected, struct tg_err *err)
+		  const char *expected, struct tg_requirement_cache *mc,
+		  struct tg_err *err)
 {
+	size_t at;
 	int rc;
 
 	if (!tg_pep508_take(lx, TG_TOK_SEMICOLON, NULL, NULL))
 		return tg_err_set_at(err, TG_EINVAL, lx->pos,
 				     "expected %s or end", expected);
+	at = lx->pos;
+	if (mc) {
+		req->marker =
+		    tg_strmap_get(&mc->markers, lx->s + at, lx->len - at);
+		if (req->marker) {
+			req->marker_cached = 1;
+			lx->pos = lx->len;
+			return 0;
+		}
+	}
 	rc = tg_marker_parse_lex(&req->marker, lx, err);
 	if (rc)
 		return rc;
 	tg_pep508_ws(lx);
+	if (mc && tg_pep508_peek(lx, TG_TOK_END)) {
+		if (tg_strmap_put(&mc->markers, lx->s + at, lx->len - at,
+				  req->marker))
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		req->marker_cached = 1;
+	}
 	return 0;
 }
 
 int
 tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 		     struct tg_err *err)
+{
+	return tg_requirement_parse_cached(req, s, len, NULL, err);
+}
+
+int
+tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
+			    size_t len, struct tg_requirement_cache *mc,
+			    struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
 	struct tg_buf spec = TG_BUF_INIT;
@@ -218,7 +249,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			if (!tg_pep508_peek(&lx, TG_TOK_END))
 				rc = parse_marker_part(
 				    &lx, req,
-				    "semicolon (after URL and whitespace)",
+				    "semicolon (after URL and whitespace)", mc,
 				    err);
 		}
 	} else {
@@ -233,7 +264,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 				       "semicolon (after version specifier)"
 				     : "semicolon (after name with no "
 				       "version specifier)",
-			    err);
+			    mc, err);
 	}
 	if (rc)
 		goto out;
@@ -242,10 +273,33 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 		    syntax(err, lx.pos, "expected end of dependency specifier");
 		goto out;
 	}
+	if (mc) {
+		struct tg_specset *hit = tg_strmap_get(
+		    &mc->specs, spec.data ? spec.data : "", spec.len);
+
+		if (hit) {
+			req->spec = *hit;
+			req->spec_cached = 1;
+			goto out;
+		}
+	}
 	rc = tg_spec_set_parse(&req->spec, spec.data ? spec.data : "", spec.len,
 			       err);
 	if (rc && err)
 		err->has_pos = 0; /* the offset is within the specifier */
+	if (!rc && mc) {
+		struct tg_specset *keep = malloc(sizeof(*keep));
+
+		if (!keep)
+			goto nomem;
+		*keep = req->spec;
+		if (tg_strmap_put(&mc->specs, spec.data ? spec.data : "",
+				  spec.len, keep)) {
+			free(keep);
+			goto nomem;
+		}
+		req->spec_cached = 1;
+	}
 	goto out;
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -267,10 +321,32 @@ tg_requirement_release(struct tg_requirement *req)
 	for (k = 0; k < req->nextras; k++)
 		free(req->extras[k]);
 	free(req->extras);
-	tg_spec_set_release(&req->spec);
+	if (!req->spec_cached)
+		tg_spec_set_release(&req->spec);
 	free(req->url);
-	tg_marker_free(req->marker);
+	if (!req->marker_cached)
+		tg_marker_free(req->marker);
 	memset(req, 0, sizeof(*req));
+}
+
+static void
+free_marker(void *m)
+{
+	tg_marker_free(m);
+}
+
+static void
+free_specset(void *p)
+{
+	tg_spec_set_release(p);
+	free(p);
+}
+
+void
+tg_requirement_cache_release(struct tg_requirement_cache *rc)
+{
+	tg_strmap_release(&rc->markers, free_marker);
+	tg_strmap_release(&rc->specs, free_specset);
 }
 
 int

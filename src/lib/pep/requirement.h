@@ -13,6 +13,7 @@
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
 #include "lib/util/err.h"
+#include "lib/util/strmap.h"
 #include "lib/pep/marker.h"
 #include "lib/pep/spec.h"
 
@@ -23,6 +24,8 @@ struct tg_requirement {
 	struct tg_specset spec;
 	char *url;		  /* NULL when none */
 	struct tg_marker *marker; /* NULL when none */
+	/* marker, spec.specs belong to a tg_requirement_cache */
+	int marker_cached, spec_cached;
 };
 
 #define TG_REQUIREMENT_INIT                                                    \
@@ -32,6 +35,27 @@ struct tg_requirement {
 
 int tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 			 struct tg_err *err);
+/* Markers and specifier sets parsed once per distinct text, for a caller
+ * that parses many requirements (torchgate env: of some 2,800 in a
+ * 200-distribution environment, 2,500 have a marker and 470 distinct
+ * marker texts; 690 distinct specifiers). The cache owns what it holds;
+ * a requirement parsed with it borrows, and is released first. */
+struct tg_requirement_cache {
+	struct tg_strmap markers; /* text after ';' -> struct tg_marker */
+	struct tg_strmap specs;	  /* specifier text -> struct tg_specset */
+};
+
+#define TG_REQUIREMENT_CACHE_INIT                                              \
+	{                                                                      \
+		TG_STRMAP_INIT, TG_STRMAP_INIT                                 \
+	}
+
+/* tg_requirement_parse, with the marker and the specifier set taken from
+ * rc when their text is there, and put there when they parse. */
+int tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
+				size_t len, struct tg_requirement_cache *rc,
+				struct tg_err *err);
+void tg_requirement_cache_release(struct tg_requirement_cache *rc);
 void tg_requirement_release(struct tg_requirement *req);
 
 /* Write {"name":..., "extras":[...], "specifier":..., "marker":...,

@@ -50,12 +50,6 @@ ends_with_n(const char *s, size_t n, const char *suf)
 	return n > b && memcmp(s + n - b, suf, b) == 0;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void
 dist_release(struct tg_dist *d)
 {
@@ -377,29 +371,58 @@ cmp_dist(const void *a, const void *b)
 	return strcmp(x->dir, y->dir);
 }
 
+/* An entry of a site directory: its path, and what readdir says it is
+ * (DT_UNKNOWN and DT_LNK: ask stat). */
+struct entry {
+	char *path;
+	unsigned char type;
+};
+
+static int
+cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct entry *)a)->path,
+		      ((const struct entry *)b)->path);
+}
+
+/* Whether e is a directory (want_dir) or a regular file, links
+ * followed: readdir's type answers without a stat for all but links
+ * and file systems that do not say. */
+static int
+entry_is(const struct entry *e, int want_dir)
+{
+	if (e->type == DT_DIR)
+		return want_dir;
+	if (e->type == DT_REG)
+		return !want_dir;
+	if (e->type != DT_UNKNOWN && e->type != DT_LNK)
+		return 0;
+	return want_dir ? tg_path_is_dir(e->path) : tg_path_is_file(e->path);
+}
+
 /* Keep the first TG_DISTS_MAX of v[0..*cnt) in name order, counting
  * the rest into *dropped. */
 static void
-keep_first(char **v, size_t *cnt, size_t *dropped)
+keep_first(struct entry *v, size_t *cnt, size_t *dropped)
 {
-	qsort(v, *cnt, sizeof(*v), cmp_str);
+	qsort(v, *cnt, sizeof(*v), cmp_entry);
 	while (*cnt > TG_DISTS_MAX) {
-		free(v[--*cnt]);
+		free(v[--*cnt].path);
 		++*dropped;
 	}
 }
 
-/* The *.dist-info and *.egg-info directories in dir, sorted: the first
+/* The *.dist-info and *.egg-info entries in dir, sorted: the first
  * TG_DISTS_MAX in name order (whatever the order readdir gives), with
  * how many more there were in *dropped. Memory stays under twice the
  * cap: past it the names are sorted and cut back to it. */
 static int
-list_dir(const char *dir, char ***out, size_t *n, size_t *dropped,
+list_dir(const char *dir, struct entry **out, size_t *n, size_t *dropped,
 	 struct tg_err *err)
 {
 	DIR *dp;
 	struct dirent *de;
-	char **v = NULL;
+	struct entry *v = NULL;
 	size_t cnt = 0, cap = 0;
 
 	*out = NULL;
@@ -419,8 +442,9 @@ list_dir(const char *dir, char ***out, size_t *n, size_t *dropped,
 			keep_first(v, &cnt, dropped);
 		if (TG_GROW(v, cnt + 1, cap))
 			goto oom;
-		v[cnt] = tg_path_join(dir, de->d_name);
-		if (!v[cnt])
+		v[cnt].path = tg_path_join(dir, de->d_name);
+		v[cnt].type = de->d_type;
+		if (!v[cnt].path)
 			goto oom;
 		cnt++;
 	}
@@ -433,7 +457,7 @@ list_dir(const char *dir, char ***out, size_t *n, size_t *dropped,
 oom:
 	closedir(dp);
 	while (cnt)
-		free(v[--cnt]);
+		free(v[--cnt].path);
 	free(v);
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
@@ -443,7 +467,7 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 	      struct tg_err *err)
 {
 	size_t i, k, j, n, dropped, over = 0;
-	char **names = NULL;
+	struct entry *names = NULL;
 	int rc = 0;
 
 	for (i = 0; i < sp->n && !rc; i++) {
@@ -461,10 +485,10 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			struct tg_dist *d;
 			int r;
 
-			int egg = ends_with(names[k], ".egg-info");
-			int file = egg && tg_path_is_file(names[k]);
+			int egg = ends_with(names[k].path, ".egg-info");
+			int file = egg && entry_is(&names[k], 0);
 
-			if (rc || (!file && !tg_path_is_dir(names[k])))
+			if (rc || (!file && !entry_is(&names[k], 1)))
 				continue;
 			if (ds->n >= TG_DISTS_MAX) {
 				over++;
@@ -478,7 +502,7 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 			d = &ds->v[ds->n];
 			memset(d, 0, sizeof(*d));
 			d->entry = i;
-			r = load_one(ds, d, names[k], egg + file, err);
+			r = load_one(ds, d, names[k].path, egg + file, err);
 			if (r == 0)
 				ds->n++;
 			else
@@ -487,7 +511,7 @@ tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 				rc = r;
 		}
 		for (k = 0; k < n; k++)
-			free(names[k]);
+			free(names[k].path);
 		free(names);
 		names = NULL;
 	}

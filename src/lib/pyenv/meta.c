@@ -10,6 +10,7 @@
  */
 #include "lib/pyenv/meta.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,24 +25,22 @@
 void
 tg_meta_release(struct tg_meta *m)
 {
-	size_t k;
-
-	for (k = 0; k < m->n; k++) {
-		free(m->fields[k].name);
-		free(m->fields[k].value);
-	}
 	free(m->fields);
+	free(m->store);
 	m->fields = NULL;
 	m->n = 0;
+	m->store = NULL;
 }
 
 /* End of the line starting at i (the index of its terminator). */
 static size_t
 line_end(const char *s, size_t i, size_t len)
 {
-	while (i < len && s[i] != '\n' && s[i] != '\r')
-		i++;
-	return i;
+	const char *nl = memchr(s + i, '\n', len - i), *cr;
+	size_t e = nl ? (size_t)(nl - s) : len;
+
+	cr = memchr(s + i, '\r', e - i);
+	return cr ? (size_t)(cr - s) : e;
 }
 
 static size_t
@@ -72,70 +71,91 @@ name_len(const char *s, size_t i, size_t e)
 	return j < e ? j - i : (size_t)-1;
 }
 
+/* The first byte at or after i and before e that is NUL or not ASCII,
+ * or e: the lines before it need neither check. Eight bytes at a time:
+ * (w - 0x01..) | w has a high bit set in a byte of a word that holds a
+ * 0x00 or a byte >= 0x80, and only then (a borrow starts at a zero). */
 static size_t
-lineno_at(const char *s, size_t pos)
+next_odd(const char *s, size_t i, size_t e)
 {
-	size_t k, n = 1;
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	const uint64_t highs = UINT64_C(0x8080808080808080);
+	uint64_t w;
 
-	for (k = 0; k < pos; k++)
-		if (s[k] == '\n' ||
-		    (s[k] == '\r' && (k + 1 == pos || s[k + 1] != '\n')))
-			n++;
-	return n;
+	for (; e - i >= 8; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (((w - ones) | w) & highs)
+			break;
+	}
+	for (; i < e; i++)
+		if (s[i] == '\0' || (unsigned char)s[i] >= 0x80)
+			return i;
+	return e;
 }
 
-/* Give the last field, if it has none yet, its value s[vs..ve): one copy
- * per field, however many continuation lines it has. */
-static int
-finish(struct tg_meta *m, const char *s, size_t vs, size_t ve,
-       struct tg_err *err)
+/* Give the last field, if it has none yet, its value s[vs..ve), ended
+ * in place: the line end at ve is behind the parse by now. */
+static void
+finish(struct tg_meta *m, char *s, size_t vs, size_t ve)
 {
 	struct tg_meta_field *f = m->n ? &m->fields[m->n - 1] : NULL;
 
 	if (!f || f->value)
-		return 0;
-	f->value = tg_str_ndup(s + vs, ve - vs);
-	return f->value ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
+		return;
+	f->value = s + vs;
+	s[ve] = '\0';
 }
 
-int
-tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
-	      const char *file, struct tg_err *err)
+/* Parse s (len bytes, len + 1 allocated) in place, and keep it as
+ * m->store: each name ends where its ':' was, each value at its last
+ * line end. Takes s, also on failure. A line that ends a value or a
+ * name is behind the parse when it is changed, and line numbers are
+ * counted as the lines go by. */
+static int
+parse_owned(struct tg_meta *m, char *s, size_t len, int truncated,
+	    const char *file, struct tg_err *err)
 {
-	size_t i = 0, bad, cap = 0, vs = 0, ve = 0;
+	size_t i = 0, bad, cap = 0, vs = 0, ve = 0, lineno = 1, odd = 0;
 	int rc = 0, ended = 0;
 
 	m->fields = NULL;
 	m->n = 0;
-	if (len >= 5 && memcmp(s, "From ", 5) == 0)
+	m->store = s;
+	if (len >= 5 && memcmp(s, "From ", 5) == 0) {
 		i = after_newline(s, line_end(s, 0, len), len);
+		lineno++;
+	}
 	while (i < len) {
-		size_t e = line_end(s, i, len), nl;
+		size_t e = line_end(s, i, len), nl = (size_t)-1;
 		struct tg_meta_field *f;
 
 		if (e == i) {
 			ended = 1;
 			break;
 		}
-		nl = name_len(s, i, e);
+		if (s[i] != ' ' && s[i] != '\t')
+			nl = name_len(s, i, e);
 		if (s[i] != ' ' && s[i] != '\t' && nl == (size_t)-1) {
 			ended = 1; /* not a header: the body starts here */
 			break;
 		}
 		if (truncated && e == len)
 			break; /* the line goes on past what was read */
-		if (tg_str_has_nul(s + i, e - i)) {
+		/* looked for a page at a time: never far into the body */
+		if (odd < i)
+			odd = next_odd(s, i, len - i > 4096 ? i + 4096 : len);
+		if (odd < e && tg_str_has_nul(s + i, e - i)) {
 			rc = tg_err_set(err, TG_EINVAL,
 					"cannot parse '%s': line %zu: binary "
 					"data (a NUL byte)",
-					file, lineno_at(s, i));
+					file, lineno);
 			goto out;
 		}
-		if (!tg_str_utf8_valid(s + i, e - i, &bad)) {
+		if (odd < e && !tg_str_utf8_valid(s + i, e - i, &bad)) {
 			rc = tg_err_set(err, TG_EINVAL,
 					"cannot parse '%s': line %zu: invalid "
 					"UTF-8",
-					file, lineno_at(s, i));
+					file, lineno);
 			goto out;
 		}
 		if (s[i] == ' ' || s[i] == '\t') {
@@ -164,28 +184,23 @@ tg_meta_parse(struct tg_meta *m, const char *s, size_t len, int truncated,
 			}
 			while (v < e && (s[v] == ' ' || s[v] == '\t'))
 				v++;
-			if ((rc = finish(m, s, vs, ve, err)))
-				goto out;
+			finish(m, s, vs, ve);
 			f = &m->fields[m->n];
 			f->value = NULL;
-			f->name = tg_str_ndup(s + i, nl);
-			if (!f->name) {
-				rc =
-				    tg_err_set(err, TG_ENOMEM, "out of memory");
-				goto out;
-			}
+			f->name = s + i;
+			s[i + nl] = '\0'; /* the ':' */
 			m->n++;
 			vs = v;
 			ve = e;
 		}
 	next:
 		i = after_newline(s, e, len);
+		lineno++;
 		if (truncated && i >= len)
 			break;
 	}
-	if (!rc)
-		rc = finish(m, s, vs, ve, err);
-	if (!rc && truncated && !ended)
+	finish(m, s, vs, ve);
+	if (truncated && !ended)
 		rc = tg_err_set(err, TG_ELIMIT,
 				"cannot parse '%s': header block longer than "
 				"%zu bytes",
@@ -194,6 +209,21 @@ out:
 	if (rc)
 		tg_meta_release(m);
 	return rc;
+}
+
+int
+tg_meta_parse(struct tg_meta *m, const char *text, size_t len, int truncated,
+	      const char *file, struct tg_err *err)
+{
+	char *s = malloc(len + 1);
+
+	m->fields = NULL;
+	m->n = 0;
+	m->store = NULL;
+	if (!s)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	memcpy(s, text, len);
+	return parse_owned(m, s, len, truncated, file, err);
 }
 
 int
@@ -206,13 +236,13 @@ tg_meta_load(struct tg_meta *m, const char *path, int *absent,
 
 	m->fields = NULL;
 	m->n = 0;
+	m->store = NULL;
 	rc = tg_file_read_head(path, TG_META_HEAD_MAX, &text, &len, &truncated,
 			       absent, err);
 	if (rc || !text)
 		return rc;
-	rc = tg_meta_parse(m, text, len, truncated, path, err);
-	free(text);
-	return rc;
+	/* read_head leaves room for a NUL after len bytes */
+	return parse_owned(m, text, len, truncated, path, err);
 }
 
 const char *

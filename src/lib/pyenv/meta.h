@@ -26,11 +26,12 @@ struct tg_meta_field {
 struct tg_meta {
 	struct tg_meta_field *fields;
 	size_t n;
+	char *store; /* the names and values point into it */
 };
 
 #define TG_META_INIT                                                           \
 	{                                                                      \
-		NULL, 0                                                        \
+		NULL, 0, NULL                                                  \
 	}
 
 /* Parse the header block of text (len bytes; text may be only the first

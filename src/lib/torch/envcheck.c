@@ -218,6 +218,25 @@ holds(struct ctx *c, struct req *r, const char *x)
 	return rc ? -1 : res;
 }
 
+/* holds(c, r, ""), worked out once per marker: requirements with the
+ * same marker text share one marker (tg_requirement_cache), and "extra"
+ * is the only variable that changes during a run. */
+static int
+holds_plain(struct ctx *c, struct req *r)
+{
+	const char *key = (const char *)&r->r.marker;
+	void *hit = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
+	int h;
+
+	if (hit)
+		return (int)(uintptr_t)hit - 2;
+	h = holds(c, r, "");
+	if (!c->rc && tg_strmap_put(&c->plain, key, sizeof(r->r.marker),
+				    (void *)(uintptr_t)(h + 2)))
+		tg_envcheck_keep(c, NULL);
+	return h;
+}
+
 /* Evaluate r for its distribution's extras: sets applies, via and,
  * when the marker names a variable the environment does not know,
  * missing (applies is then 0). via is the first extra, in sorted order,
@@ -241,7 +260,7 @@ evaluate(struct ctx *c, struct req *r)
 	r->applies = 1;
 	if (!r->r.marker)
 		return;
-	h = holds(c, r, "");
+	h = holds_plain(c, r);
 	if (h == 1)
 		return;
 	r->applies = 0;
@@ -299,8 +318,8 @@ parse_reqs(struct ctx *c)
 
 			r->from = i;
 			r->text = d->requires[k];
-			rc = tg_requirement_parse(&r->r, r->text,
-						  strlen(r->text), &e);
+			rc = tg_requirement_parse_cached(
+			    &r->r, r->text, strlen(r->text), &c->cache, &e);
 			if (rc == TG_ENOMEM) {
 				tg_envcheck_keep(c, NULL);
 				break;
@@ -695,17 +714,25 @@ family_name(const char *canon)
 }
 
 /* The applying requirement of dist i on torch that pins it (==), or
- * NULL. */
+ * NULL. parse_reqs adds the requirements distribution by distribution,
+ * so those of dist i are one run of c->reqs, found by bisection. */
 static const struct req *
 torch_pin(const struct ctx *c, size_t i)
 {
-	size_t k, j;
+	size_t k, j, lo = 0, hi = c->nreqs;
 
-	for (k = 0; k < c->nreqs; k++) {
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->reqs[mid].from < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < c->nreqs && c->reqs[k].from == i; k++) {
 		const struct req *r = &c->reqs[k];
 
-		if (r->from != i || !r->applies ||
-		    strcmp(r->target, "torch") != 0)
+		if (!r->applies || strcmp(r->target, "torch") != 0)
 			continue;
 		for (j = 0; j < r->r.spec.n; j++)
 			if (r->r.spec.specs[j].op == TG_OP_EQ ||
@@ -929,6 +956,8 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 		free(c.reqs[i].target);
 	}
 	free(c.reqs);
+	tg_requirement_cache_release(&c.cache);
+	tg_strmap_release(&c.plain, NULL);
 	for (i = 0; c.active && i < ds->n; i++) {
 		size_t k;
 

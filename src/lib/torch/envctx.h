@@ -21,6 +21,7 @@
 #include "lib/torch/elfsym.h"
 #include "lib/torch/probe.h"
 #include "lib/util/err.h"
+#include "lib/util/strmap.h"
 
 struct tg_envcheck;
 struct tg_envcheck_item;
@@ -64,8 +65,10 @@ struct ctx {
 	char *extra_own; /* its own value, restored before release */
 	struct req *reqs;
 	size_t nreqs;
-	struct strset *active; /* per dist: extras asked for */
-	int *depends;	       /* per dist: a requirement on torch applies */
+	struct tg_requirement_cache cache; /* the reqs' markers, specs */
+	struct tg_strmap plain; /* a marker's address -> its value + 2 */
+	struct strset *active;	/* per dist: extras asked for */
+	int *depends;		/* per dist: a requirement on torch applies */
 	struct tg_version tv;
 	int have_tv;
 	const char *tver;	    /* torch's version text */

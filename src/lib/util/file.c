@@ -84,12 +84,15 @@ check_mode(const char *path, const struct stat *st, size_t max,
 }
 
 /* tg_file_open; walked not NULL: the caller found path a regular file
- * a moment ago, so no stat before the open, and O_NONBLOCK stays (a
- * regular file's reads ignore it; read_bounded clears it on an EAGAIN);
- * *walked gets the size fstat gave, also when that is over max. */
+ * a moment ago, so no stat before the open; *walked gets the size fstat
+ * gave, also when that is over max. nonblock: O_NONBLOCK stays (a
+ * regular file's reads ignore it, and read_bounded, the caller that
+ * asks, clears it on an EAGAIN); else it is cleared, for a caller that
+ * reads the descriptor itself. */
 static int
 open_checked(const char *path, size_t max, const char *what, int *fd,
-	     size_t *size, int *absent, uint64_t *walked, struct tg_err *err)
+	     size_t *size, int *absent, uint64_t *walked, int nonblock,
+	     struct tg_err *err)
 {
 	struct stat st;
 	int f, flags, rc;
@@ -129,7 +132,7 @@ open_checked(const char *path, size_t max, const char *what, int *fd,
 			*walked = (uint64_t)st.st_size;
 		rc = check_mode(path, &st, max, what, err);
 	}
-	if (!rc && !walked &&
+	if (!rc && !nonblock &&
 	    ((flags = fcntl(f, F_GETFL)) < 0 ||
 	     fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
 		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
@@ -147,7 +150,7 @@ int
 tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	     size_t *size, int *absent, struct tg_err *err)
 {
-	return open_checked(path, max, what, fd, size, absent, NULL, err);
+	return open_checked(path, max, what, fd, size, absent, NULL, 0, err);
 }
 
 /* walked: see open_checked; the read also stops at the size fstat gave
@@ -170,7 +173,7 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 	/* a head read takes any size; a whole read is refused before it
 	 * reads a byte when the file is already too large */
 	rc = open_checked(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
-			  absent, walked, err);
+			  absent, walked, 1, err);
 	if (rc || fd < 0)
 		return rc;
 	/* the size may change while it is read (a file being written): the
@@ -213,7 +216,7 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 				continue;
 			/* once: a read that says EAGAIN while blocking is
 			 * an error */
-			if (errno == EAGAIN && walked &&
+			if (errno == EAGAIN &&
 			    (flags = fcntl(fd, F_GETFL)) >= 0 &&
 			    (flags & O_NONBLOCK) &&
 			    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) == 0)
