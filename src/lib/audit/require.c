@@ -622,6 +622,7 @@ tg_require_add_setup(struct tg_require *rq, const char *path,
 {
 	struct tg_require_setup *u;
 	size_t k;
+	int rc;
 
 	for (k = 0; k < r->nbranches; k++) {
 		const struct tg_audit_branch *b = &r->branches[k];
@@ -638,7 +639,9 @@ tg_require_add_setup(struct tg_require *rq, const char *path,
 		u->floor = strdup(v);
 		if (!u->condition || !u->floor)
 			return TG_ENOMEM;
-		if (tg_version_parse(&u->ver, v, strlen(v), NULL)) {
+		if ((rc = tg_version_parse(&u->ver, v, strlen(v), NULL))) {
+			if (rc == TG_ENOMEM)
+				return TG_ENOMEM;
 			/* not a version after all: not a gate */
 			free(u->path);
 			free(u->condition);
@@ -704,7 +707,7 @@ tg_require_check_setup(struct tg_require *rq, const struct tg_declared_list *l,
 		       struct tg_err *err)
 {
 	size_t k;
-	int rc = 0;
+	int rc = 0, cmp;
 
 	for (k = 0; k < rq->nsetups && !rc; k++) {
 		const struct tg_require_setup *u = &rq->setups[k];
@@ -713,10 +716,19 @@ tg_require_check_setup(struct tg_require *rq, const struct tg_declared_list *l,
 
 		if (!d)
 			continue;
-		if (u->gate && d->has_floor &&
-		    tg_version_cmp(&u->ver, &d->floor) == 0)
-			continue;
-		if (u->gate)
+		cmp = u->gate && d->has_floor
+			  ? tg_version_cmp(&u->ver, &d->floor)
+			  : 1;
+		if (cmp == 0)
+			continue; /* the gate is the floor */
+		if (cmp < 0)
+			rc = add_problem(
+			    rq, TG_REQUIRE_BUILD_GATE_STALE, NULL, NULL,
+			    "stale build gate: setup.py raises at build time "
+			    "where '%s' holds, a floor of %s, older than '%s' "
+			    "(%s:%zu) declares: it never fires",
+			    u->condition, u->floor, d->text, d->path, d->line);
+		else if (u->gate)
 			rc = add_problem(
 			    rq, TG_REQUIRE_BUILD_GATE, NULL, NULL,
 			    "build gate: setup.py raises at build time where "
@@ -766,6 +778,7 @@ tg_require_problem_fails(const struct tg_require_problem *p)
 {
 	return p->kind != TG_REQUIRE_FLOOR_TIGHT &&
 	       p->kind != TG_REQUIRE_ADVISORY_SEVERE &&
+	       p->kind != TG_REQUIRE_BUILD_GATE_STALE &&
 	       p->kind != TG_REQUIRE_BUILD_IMPORT;
 }
 
@@ -797,6 +810,8 @@ tg_require_problem_name(enum tg_require_problem_kind k)
 		return "advisory-severe";
 	case TG_REQUIRE_BUILD_GATE:
 		return "build-gate";
+	case TG_REQUIRE_BUILD_GATE_STALE:
+		return "build-gate-stale";
 	case TG_REQUIRE_BUILD_IMPORT:
 		return "build-imports-torch";
 	}

@@ -89,9 +89,13 @@ enum tg_require_problem_kind {
 	 * severe, the code using none of its APIs, information */
 	TG_REQUIRE_ADVISORY,
 	TG_REQUIRE_ADVISORY_SEVERE,
-	/* setup.py's own code raises at build time below a torch other
-	 * than the declared floor (tg_require_check_setup) */
+	/* setup.py's own code raises at build time below a torch newer
+	 * than the declared floor, or with no floor declared: pip may
+	 * install a torch the build refuses (tg_require_check_setup) */
 	TG_REQUIRE_BUILD_GATE,
+	/* ... below a torch older than the declared floor: the gate never
+	 * fires (information, not a failure) */
+	TG_REQUIRE_BUILD_GATE_STALE,
 	/* setup.py imports torch: its build needs torch installed first
 	 * (information, not a failure) */
 	TG_REQUIRE_BUILD_IMPORT,
@@ -99,7 +103,7 @@ enum tg_require_problem_kind {
 
 struct tg_require_problem {
 	enum tg_require_problem_kind kind;
-	/* NULL for NO_DECLARATION, BUILD_GATE and BUILD_IMPORT */
+	/* NULL for NO_DECLARATION, BUILD_GATE(_STALE) and BUILD_IMPORT */
 	const struct tg_declaration *decl;
 	const struct tg_declaration *other; /* DISAGREE: the other one */
 	char *message;			    /* one line */
@@ -180,9 +184,10 @@ int tg_require_add_setup(struct tg_require *rq, const char *path,
 
 /* Judge the setup.py files kept against the declarations read from the
  * same directories (l, borrowed): TG_REQUIRE_BUILD_GATE for a gate
- * whose version differs from the floor declared (the first declaration
+ * whose version is newer than the floor declared (the first declaration
  * of that directory with a floor, one pip enforces first; a torch
- * declared without a floor differs from any); TG_REQUIRE_BUILD_IMPORT
+ * declared without a floor is below any), TG_REQUIRE_BUILD_GATE_STALE
+ * for one older than it; TG_REQUIRE_BUILD_IMPORT
  * for an import of torch, saying whether [build-system] requires lists
  * torch. Nothing where the directory declares no torch. TG_ENOMEM. */
 int tg_require_check_setup(struct tg_require *rq,
@@ -195,11 +200,13 @@ int tg_require_add_problem(struct tg_require *rq,
 			   const struct tg_declaration *d, const char *message);
 
 /* Whether a problem is a failure (all but TG_REQUIRE_FLOOR_TIGHT,
- * TG_REQUIRE_ADVISORY_SEVERE and TG_REQUIRE_BUILD_IMPORT). */
+ * TG_REQUIRE_ADVISORY_SEVERE, TG_REQUIRE_BUILD_GATE_STALE and
+ * TG_REQUIRE_BUILD_IMPORT). */
 int tg_require_problem_fails(const struct tg_require_problem *p);
 /* "no-declaration", "floor-missing", "floor-too-low", "ceiling-missing",
  * "ceiling-stale", "floor-over-tight", "disagree", "disjoint", "not-enforced",
- * "advisory", "advisory-severe", "build-gate", "build-imports-torch". */
+ * "advisory", "advisory-severe", "build-gate", "build-gate-stale",
+ * "build-imports-torch". */
 const char *tg_require_problem_name(enum tg_require_problem_kind k);
 
 #endif
