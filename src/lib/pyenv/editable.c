@@ -333,6 +333,17 @@ owner(struct roots *x, const char *pth, size_t *who)
 			x->looked[i] = 1;
 			if ((rc = project_dir(d, &x->project[i])))
 				break;
+			/* "inside the project" must bound something */
+			if (x->project[i] && strcmp(x->project[i], "/") == 0) {
+				free(x->project[i]);
+				x->project[i] = NULL;
+				if ((rc = note(x, pth,
+					       "%s %s's direct_url.json names "
+					       "'/' as its project directory: "
+					       "not checked",
+					       d->name, d->version)))
+					break;
+			}
 		}
 		if (!x->project[i])
 			continue;
