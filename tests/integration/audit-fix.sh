@@ -126,6 +126,12 @@ out=$("$TG" audit --diff --floor 2.4 "$tmp/r.py" 2>&1 >/dev/null)
 check_has "hidden unsafe fixes counted" "$out" "2 unsafe fixes not applied (pass --unsafe-fixes)"
 check_has "positional arguments kept right" "$out" "left: torch.cuda.amp.GradScaler: a call with *args"
 check_has "a keyword passed already" "$out" "the call passes the inserted keyword already"
+# a fix inserting two keywords (upsample_bilinear: mode= and
+# align_corners=): a call passing either is left
+printf 'import torch\na = torch.nn.functional.upsample_bilinear(x, align_corners=False)\nb = torch.nn.functional.upsample_bilinear(x, mode="nearest")\nc = torch.nn.functional.upsample_bilinear(x, 2)\n' >"$tmp/bil.py"
+bil=$("$TG" audit --diff --floor 1.13 "$tmp/bil.py" 2>&1)
+check "two keywords: both calls passing one are left" "$(grep -c 'the call passes the inserted keyword already' <<<"$bil")" 2
+check_has "two keywords: inserted together" "$bil" 'c = torch.nn.functional.interpolate(x, 2, mode="bilinear", align_corners=True)'
 check_has "a from-import with a use left: kept" "$out" "left: torch.cuda.amp.custom_bwd: import kept: a use of the name is left"
 
 # import forms: an __init__.py keeps its imports (re-exports), with

@@ -134,7 +134,7 @@ errors(void)
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 97: entry 'torch.x': \"text\" "
 	     "must be a Python literal (a string without backslashes, a "
-	     "number, True, False, None) or NAME=literal",
+	     "number, True, False, None) or NAME=literal, ...",
 	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
 	     "null, \"insert\": {\"at\": 0, \"text\": "
 	     "\"__import__('os').system('x')\", "
@@ -142,10 +142,25 @@ errors(void)
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 100: entry 'torch.x': \"text\" "
 	     "must be a Python literal (a string without backslashes, a "
-	     "number, True, False, None) or NAME=literal",
+	     "number, True, False, None) or NAME=literal, ...",
 	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
 	     "null, \"insert\": {\"at\": null, \"text\": \"k='a') or "
 	     "os.system('x'\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 100: entry 'torch.x': \"text\" "
+	     "must be a Python literal (a string without backslashes, a "
+	     "number, True, False, None) or NAME=literal, ...",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": {\"at\": null, \"text\": \"k=1, "
+	     "os.system('x')\", "
+	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
+	    {"torch.x", "1.6", "x", "", "",
+	     "cannot parse 'T': line 8, column 100: entry 'torch.x': \"text\" "
+	     "must be a Python literal (a string without backslashes, a "
+	     "number, True, False, None) or NAME=literal, ...",
+	     "{\"applicability\": \"safe\", \"to\": \"torch.y\", \"replace\": "
+	     "null, \"insert\": {\"at\": null, \"text\": \"k=1,j=2\", "
 	     "\"max_positional\": null}, \"bare\": null, \"note\": null}"},
 	    {"torch.x", "1.6", "x", "", "",
 	     "cannot parse 'T': line 8, column 9: entry 'torch.x': \"to\" is "

@@ -280,17 +280,31 @@ py_literal(const char *s)
 	return 0;
 }
 
-/* Whether a Python entry's inserted text is a literal or name=literal:
- * the fix inserts data, never code of the table's choosing. */
+/* Whether a Python entry's inserted text is a literal, or keyword
+ * arguments name=literal separated by ", " (one or more): the fix
+ * inserts data, never code of the table's choosing. */
 static int
 py_insert_ok(const char *s)
 {
 	size_t n;
 
-	if (is_keyword_arg(s))
+	if (!is_keyword_arg(s)) {
+		n = py_literal(s);
+		return n && s[n] == '\0';
+	}
+	for (;;) {
+		if (!is_keyword_arg(s))
+			return 0;
 		s = strchr(s, '=') + 1;
-	n = py_literal(s);
-	return n && s[n] == '\0';
+		if (!(n = py_literal(s)))
+			return 0;
+		s += n;
+		if (*s == '\0')
+			return 1;
+		if (s[0] != ',' || s[1] != ' ')
+			return 0;
+		s += 2;
+	}
 }
 
 /* Whether a C++ entry's inserted text is a literal: true, false,
@@ -429,7 +443,7 @@ get_fix(struct tg_tload *L, const struct tg_json *e, struct tg_api *a)
 					   "\"text\" must be a Python literal "
 					   "(a string without backslashes, a "
 					   "number, True, False, None) or "
-					   "NAME=literal");
+					   "NAME=literal, ...");
 			L->depth--;
 		}
 		if (!rc && a->lang == TG_LANG_CXX &&

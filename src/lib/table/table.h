@@ -65,8 +65,9 @@ struct tg_api_fix {
 	 * only decides the floor; both NULL when the member is null */
 	char *replace_from, *replace_to;
 	/* insert: the argument added to a call, or NULL; insert_kw when it
-	 * is a keyword argument name=value (added after the last positional
-	 * one), else it becomes the at-th positional argument */
+	 * is keyword arguments "name=value" or "name=value, name=value"
+	 * (added after the last positional one), else it becomes the at-th
+	 * positional argument */
 	char *insert;
 	int insert_kw;
 	long at;	     /* -1 for a keyword */

@@ -180,13 +180,35 @@ first_sep(const struct call *c)
 	return "";
 }
 
+/* Whether the keyword arguments text ("a=1" or "a=1, b='x'", checked
+ * by the table's loader) names the keyword kw[0..n). */
+static int
+inserts_kw(const char *text, const char *kw, size_t n)
+{
+	const char *p = text, *eq;
+
+	while ((eq = strchr(p, '='))) {
+		if ((size_t)(eq - p) == n && memcmp(p, kw, n) == 0)
+			return 1;
+		/* the next argument: after the ", " that ends this
+		 * literal (a string literal may hold ", " itself) */
+		p = eq + 1;
+		if (*p == '"' || *p == '\'')
+			p = strchr(p + 1, *p) + 1;
+		if (!(p = strstr(p, ", ")))
+			return 0;
+		p += 2;
+	}
+	return 0;
+}
+
 /* The insertion of x->insert into call c: one edit, or *why. */
 static int
 insert_arg(const struct tg_api_fix *x, const struct call *c,
 	   int (*add)(void *, size_t, size_t, const char *, size_t), void *ctx,
 	   const char **why)
 {
-	size_t k, npos = 0, kwlen = 0;
+	size_t k, npos = 0;
 	size_t last_pos = (size_t)-1;
 	int dstar = 0, star = 0;
 
@@ -194,8 +216,6 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 		*why = "a call with a generator argument: not fixable";
 		return 0;
 	}
-	if (x->insert_kw)
-		kwlen = (size_t)(strchr(x->insert, '=') - x->insert);
 	for (k = 0; k < c->n; k++) {
 		const struct arg *a = &c->a[k];
 
@@ -209,8 +229,8 @@ insert_arg(const struct tg_api_fix *x, const struct call *c,
 			npos++;
 			last_pos = k;
 		}
-		if (a->kw && x->insert_kw && a->kwlen == kwlen &&
-		    memcmp(a->kw, x->insert, kwlen) == 0) {
+		if (a->kw && x->insert_kw &&
+		    inserts_kw(x->insert, a->kw, a->kwlen)) {
 			*why = "the call passes the inserted keyword already";
 			return 0;
 		}
@@ -490,10 +510,10 @@ tg_audit_py_lex_errors(const char *src, size_t len)
 	return n;
 }
 
-/* How many arguments of c hold tokens, and whether one of them is
- * exactly text. */
+/* How many arguments of c hold tokens, and whether m of them in a row
+ * are exactly text (an inserted argument, or m keyword arguments). */
 static size_t
-nargs(const struct call *c, const char *text, int *has)
+nargs(const struct call *c, const char *text, size_t m, int *has)
 {
 	size_t k, n = 0, tl = text ? strlen(text) : 0;
 
@@ -502,11 +522,34 @@ nargs(const struct call *c, const char *text, int *has)
 		if (!c->a[k].has_tokens)
 			continue;
 		n++;
-		if (text && c->a[k].end - c->a[k].start == tl &&
+		if (text && m && k + m <= c->n &&
+		    c->a[k + m - 1].end - c->a[k].start == tl &&
 		    memcmp(c->src + c->a[k].start, text, tl) == 0)
 			*has = 1;
 	}
 	return n;
+}
+
+/* How many arguments x inserts: one, or as many keyword arguments as
+ * its text holds. */
+static size_t
+inserted_count(const struct tg_api_fix *x)
+{
+	const char *p = x->insert, *eq;
+	size_t m = 0;
+
+	if (!x->insert_kw)
+		return 1;
+	while ((eq = strchr(p, '='))) {
+		m++;
+		p = eq + 1;
+		if (*p == '"' || *p == '\'')
+			p = strchr(p + 1, *p) + 1;
+		if (!(p = strstr(p, ", ")))
+			break;
+		p += 2;
+	}
+	return m;
 }
 
 /* Whether s[0..n) is a dotted name: NAME ('.' NAME)*, a NAME of
@@ -543,7 +586,7 @@ tg_audit_py_fix_check(const char *src, size_t len,
 		      size_t flen, size_t at, size_t at_end)
 {
 	const struct tg_api_fix *x = &f->api->fix;
-	size_t before = 0, after;
+	size_t before = 0, after, m;
 	struct call c;
 	int has, was_call = 0;
 
@@ -569,15 +612,16 @@ tg_audit_py_fix_check(const char *src, size_t len,
 	/* the call before (none: a bare decorator) and after: the same
 	 * arguments and the inserted one */
 	if (f->end <= len && read_call(src, len, f->end, &c) == 1) {
-		before = nargs(&c, NULL, &has);
+		before = nargs(&c, NULL, 0, &has);
 		was_call = 1;
 	}
 	if (!was_call && strcmp(f->kind, "decorator") != 0)
 		return "a rewritten call does not read back as a call";
 	if (read_call(fixed, flen, at_end, &c) != 1)
 		return "a rewritten call does not read back as a call";
-	after = nargs(&c, x->insert, &has);
-	if (after != before + 1 || !has)
+	m = inserted_count(x);
+	after = nargs(&c, x->insert, m, &has);
+	if (after != before + m || !has)
 		return "a rewritten call's arguments do not read back";
 	return NULL;
 }

@@ -8,4 +8,7 @@ def run():
     c = torch.nn.functional.interpolate(x, mode="nearest", scale_factor=2)
     d = torch.nn.functional.interpolate(x, None, 3, mode="nearest")
     e = torch.nn.functional.interpolate(mode="nearest", input=x, size=(3, 3))
-    return [t.tolist() for t in (a, b, c, d, e)]
+    f = torch.nn.functional.interpolate(x, mode="bilinear", align_corners=True, scale_factor=2)
+    g = torch.nn.functional.interpolate(x, (3, 3), mode="bilinear", align_corners=True)
+    h = torch.nn.functional.interpolate(mode="bilinear", align_corners=True, input=x, size=(4, 3))
+    return [t.tolist() for t in (a, b, c, d, e, f, g, h)]

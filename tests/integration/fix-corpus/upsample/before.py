@@ -8,4 +8,7 @@ def run():
     c = torch.nn.functional.upsample_nearest(x, scale_factor=2)
     d = torch.nn.functional.upsample_nearest(x, None, 3)
     e = torch.nn.functional.upsample_nearest(input=x, size=(3, 3))
-    return [t.tolist() for t in (a, b, c, d, e)]
+    f = torch.nn.functional.upsample_bilinear(x, scale_factor=2)
+    g = torch.nn.functional.upsample_bilinear(x, (3, 3))
+    h = torch.nn.functional.upsample_bilinear(input=x, size=(4, 3))
+    return [t.tolist() for t in (a, b, c, d, e, f, g, h)]
