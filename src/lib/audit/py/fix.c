@@ -180,25 +180,28 @@ first_sep(const struct call *c)
 	return "";
 }
 
-/* Whether the keyword arguments text ("a=1" or "a=1, b='x'", checked
- * by the table's loader) names the keyword kw[0..n). */
+/* In keyword arguments text ("a=1" or "a=1, b='x'", as the table's
+ * loader checks it), the argument after the one at p, or NULL: past
+ * the ", " that ends p's literal (a string literal may hold ", "). */
+static const char *
+next_kw(const char *p)
+{
+	p = strchr(p, '=') + 1;
+	if (*p == '"' || *p == '\'')
+		p = strchr(p + 1, *p) + 1;
+	p = strstr(p, ", ");
+	return p ? p + 2 : NULL;
+}
+
+/* Whether keyword arguments text names the keyword kw[0..n). */
 static int
 inserts_kw(const char *text, const char *kw, size_t n)
 {
-	const char *p = text, *eq;
+	const char *p;
 
-	while ((eq = strchr(p, '='))) {
-		if ((size_t)(eq - p) == n && memcmp(p, kw, n) == 0)
+	for (p = text; p; p = next_kw(p))
+		if ((size_t)(strchr(p, '=') - p) == n && memcmp(p, kw, n) == 0)
 			return 1;
-		/* the next argument: after the ", " that ends this
-		 * literal (a string literal may hold ", " itself) */
-		p = eq + 1;
-		if (*p == '"' || *p == '\'')
-			p = strchr(p + 1, *p) + 1;
-		if (!(p = strstr(p, ", ")))
-			return 0;
-		p += 2;
-	}
 	return 0;
 }
 
@@ -535,20 +538,13 @@ nargs(const struct call *c, const char *text, size_t m, int *has)
 static size_t
 inserted_count(const struct tg_api_fix *x)
 {
-	const char *p = x->insert, *eq;
+	const char *p;
 	size_t m = 0;
 
 	if (!x->insert_kw)
 		return 1;
-	while ((eq = strchr(p, '='))) {
+	for (p = x->insert; p; p = next_kw(p))
 		m++;
-		p = eq + 1;
-		if (*p == '"' || *p == '\'')
-			p = strchr(p + 1, *p) + 1;
-		if (!(p = strstr(p, ", ")))
-			break;
-		p += 2;
-	}
 	return m;
 }
 
