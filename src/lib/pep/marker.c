@@ -80,18 +80,6 @@ syntax(struct tg_err *err, size_t pos, const char *msg)
 }
 
 static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static int
 put_utf8(struct tg_buf *b, unsigned long cp)
 {
 	char u[4];
@@ -179,7 +167,7 @@ decode_literal(const char *s, size_t n, int *nomem)
 			digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
 			for (cp = 0, k = 0; k < digits; k++) {
 				if (i + 1 + k + 1 >= n ||
-				    (h = hexval(s[i + 1 + k])) < 0)
+				    (h = tg_str_hexval(s[i + 1 + k])) < 0)
 					goto fail;
 				cp = cp * 16 + (unsigned long)h;
 			}

@@ -249,18 +249,6 @@ real(const char *p, char **out)
 	return !*out && errno == ENOMEM ? TG_ENOMEM : 0;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The project directory d's direct_url.json names when it says
  * editable with a file: URL, as a real path into *out; NULL otherwise
  * (no such file, another kind, a path that does not resolve). */
@@ -294,8 +282,8 @@ project_dir(const struct tg_dist *d, char **out)
 	for (i = j = 0; p[i]; i++) {
 		int h, l;
 
-		if (p[i] == '%' && (h = hexval(p[i + 1])) >= 0 &&
-		    (l = hexval(p[i + 2])) >= 0 && (h || l)) {
+		if (p[i] == '%' && (h = tg_str_hexval(p[i + 1])) >= 0 &&
+		    (l = tg_str_hexval(p[i + 2])) >= 0 && (h || l)) {
 			dec[j++] = (char)(h * 16 + l);
 			i += 2;
 		} else {

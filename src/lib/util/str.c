@@ -466,3 +466,15 @@ tg_str_distance(const char *a, const char *b, size_t limit)
 	}
 	return prev[lb];
 }
+
+int
+tg_str_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

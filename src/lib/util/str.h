@@ -61,6 +61,9 @@ char *tg_str_quote_cstr(char *out, const char *s);
  * byte or newline reaches a terminal whatever a caller passed. */
 int tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len);
 
+/* The value of the hex digit c (0-9, a-f, A-F), or -1. */
+int tg_str_hexval(char c);
+
 /* The length of the UTF-8 character at s[0..len): 1 for ASCII, 2 to 4
  * for a well-formed sequence, 0 for a byte that starts none (invalid
  * UTF-8) or len == 0. */
