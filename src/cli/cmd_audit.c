@@ -356,62 +356,71 @@ fixable(const struct tg_lang *L, const struct tg_audit_result *r)
 	return 0;
 }
 
-/* Whether a and b hold the same findings (the file did not change
- * between the run's read and the plan's). */
-static int
-same_findings(const struct tg_audit_result *a, const struct tg_audit_result *b)
+/* The fixes each finding of fr offers. */
+struct offers {
+	struct tg_audit_fix *fixes;
+	size_t n;
+};
+
+static void
+offers_free(void *ctx, void *extra)
 {
+	struct offers *o = extra;
 	size_t k;
 
-	if (a->nfindings != b->nfindings)
-		return 0;
-	for (k = 0; k < a->nfindings; k++)
-		if (a->findings[k].api != b->findings[k].api ||
-		    a->findings[k].start != b->findings[k].start ||
-		    a->findings[k].end != b->findings[k].end ||
-		    a->findings[k].in != b->findings[k].in ||
-		    a->findings[k].guard != b->findings[k].guard)
-			return 0;
-	return 1;
+	(void)ctx;
+	for (k = 0; o && o->fixes && k < o->n; k++)
+		tg_audit_fix_release(&o->fixes[k]);
+	if (o)
+		free(o->fixes);
+	free(o);
 }
 
-/* JSON and SARIF: the fixes the findings of fr (of language L) offer,
- * from the plan --fix would make of the file (read again). A file that
- * cannot be read again, or changed, offers none: each fix is null. */
+/* JSON and SARIF: the fixes the findings of f offer, from the plan
+ * --fix would make of its bytes, on the engine's thread that read them
+ * (the sink's bytes hook): f->extra, a struct offers. The analysis the
+ * run made of the bytes is the plan's first (lent, then given back).
+ * A plan that cannot be made offers none: each fix is null. Reads of
+ * the run only what stays as it is while the engine runs. */
 static int
-offer_fixes(struct run *run, const struct tg_lang *L, struct file_result *fr)
+offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 {
+	const struct run *run = ctx;
+	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	struct tg_plan p = TG_PLAN_INIT;
 	struct tg_err err = TG_ERR_INIT;
-	char *src = NULL;
-	size_t len = 0, k;
+	struct offers *o = NULL;
 	int rc;
 
-	if (!fixable(L, &fr->r))
+	if (!fixable(f->lang, &f->r))
 		return 0;
-	rc = tg_file_read(fr->path, FILE_MAX, &src, &len, NULL, &err);
-	if (rc)
-		return rc == TG_ENOMEM ? rc : 0;
-	rc = tg_plan_file(&p, &run->po, L, src, len, fr->path, &err);
-	if (rc && rc != TG_ENOMEM)
-		rc = 0; /* planned with no result: no fix offered */
-	else if (!rc && p.before.what == TG_ENGINE_ANALYZED &&
-		 same_findings(&p.before.r, &fr->r)) {
-		fr->fixes = calloc(fr->r.nfindings, sizeof(*fr->fixes));
-		if (!fr->fixes)
+	rc = tg_plan_bytes(&p, &run->po, f->lang, src, len, f, &err);
+	if (!rc && p.before.what == TG_ENGINE_ANALYZED) {
+		o = calloc(1, sizeof(*o));
+		if (o)
+			o->fixes = calloc(p.before.r.nfindings, sizeof(*o->fixes));
+		if (o && o->fixes) {
+			o->n = p.before.r.nfindings;
+			rc = tg_offer_plan(o->fixes, &p, f->lang, src, len);
+		} else {
 			rc = TG_ENOMEM;
-		else
-			rc = tg_offer_plan(fr->fixes, &p, L, src, len);
-		if (rc) {
-			for (k = 0; fr->fixes && k < fr->r.nfindings; k++)
-				tg_audit_fix_release(&fr->fixes[k]);
-			free(fr->fixes);
-			fr->fixes = NULL;
 		}
 	}
+	/* the analysis back to the file */
+	f->r = p.before.r;
+	f->notes = p.before.notes;
+	p.before.r = none.r;
+	p.before.notes = none.notes;
 	tg_plan_release(&p);
-	free(src);
-	return rc ? TG_ENOMEM : 0; /* the library fails only so */
+	if (rc == TG_ENOMEM) {
+		offers_free(NULL, o);
+		return TG_ENOMEM; /* the library fails only so */
+	}
+	if (rc)
+		offers_free(NULL, o); /* planned with no result: none */
+	else
+		f->extra = o;
+	return 0;
 }
 
 /* What the run made of one file (main thread, in walk order): a note,
@@ -451,8 +460,13 @@ on_source(void *ctx, struct tg_engine_file *f)
 	run->analyzed++;
 	nfiles = run->nfiles;
 	rc = keep_result(run, f);
-	if (!rc && run->offers && run->nfiles > nfiles)
-		rc = offer_fixes(run, f->lang, &run->files[nfiles]);
+	if (!rc && f->extra && run->nfiles > nfiles) {
+		struct offers *o = f->extra;
+
+		/* offers are made only for findings, which are kept */
+		run->files[nfiles].fixes = o->fixes;
+		o->fixes = NULL;
+	}
 	if (!rc)
 		rc = emit_files(run);
 	progress(run, 0);
@@ -792,8 +806,8 @@ run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
 				   "torchgate knows (none declared)\n",
 				   rep->floor);
 	}
+	memset(&sink, 0, sizeof(sink));
 	sink.file = on_fix;
-	sink.idle = NULL;
 	sink.ctx = run;
 	if (fix) {
 		block_signals(&run->sig_saved);
@@ -959,8 +973,13 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	begun = 1;
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
+	memset(&sink, 0, sizeof(sink));
 	sink.file = on_source;
 	sink.idle = idle;
+	if (run.offers) {
+		sink.bytes = offer_bytes;
+		sink.extra_free = offers_free;
+	}
 	sink.ctx = &run;
 	rc = tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
 			   &sink, &err);

@@ -124,11 +124,17 @@ struct tg_audit_result {
 	 * module under it (import torch, from torch.utils.cpp_extension
 	 * import ...), at any level; 0: none */
 	size_t torch_import_line;
+	/* lexed: the analyzer read the whole buffer with its language's
+	 * tokenizer, which found lex_errors lexical errors (the count the
+	 * language's lex_errors hook gives); else it read none of it (no
+	 * entry may match) and the count is not known */
+	int lexed;
+	size_t lex_errors;
 };
 
 #define TG_AUDIT_RESULT_INIT                                                   \
 	{                                                                      \
-		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, TG_DIAG_LIST_INIT, 0       \
+		NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, TG_DIAG_LIST_INIT, 0, 0, 0 \
 	}
 
 /* Append a copy of f (its strings copied; api and kind kept), a branch,

@@ -74,7 +74,7 @@ struct job {
 	int regular;   /* the walk or a stat found a regular file */
 	int walked;    /* found by a walk: its bytes count toward its bound */
 	uint64_t size; /* what fstat said of a walked file */
-	int rc;	       /* analyze's: 0 or TG_ENOMEM */
+	int rc;	       /* analyze's (0 or TG_ENOMEM), then the bytes hook's */
 	int read_rc;
 	char msg[256]; /* unreadable: why */
 	struct tg_engine_file f;
@@ -311,11 +311,13 @@ tg_engine_buffer(const struct tg_engine *e, const struct tg_lang *L,
 	return analyze(e, L, src, len, path, f, err);
 }
 
-/* Read and analyze one file (any thread: touches only j and what the
- * engine holds read-only). */
+/* Read and analyze one file, and hand its bytes to the sink's bytes
+ * hook (any thread: touches only j, what the engine holds read-only and
+ * what the hook reads). */
 static void
-run_job(const struct tg_engine *e, struct job *j)
+run_job(const struct run *q, struct job *j)
 {
+	const struct tg_engine *e = q->e;
 	struct tg_err err = TG_ERR_INIT;
 	char *src = NULL;
 	size_t len = 0;
@@ -330,6 +332,8 @@ run_job(const struct tg_engine *e, struct job *j)
 		return;
 	}
 	j->rc = analyze(e, j->f.lang, src, len, j->path, &j->f, &err);
+	if (!j->rc && j->f.what == TG_ENGINE_ANALYZED && q->sink->bytes)
+		j->rc = q->sink->bytes(q->sink->ctx, &j->f, src, len);
 	free(src);
 }
 
@@ -347,7 +351,7 @@ worker(void *arg)
 			break;
 		j = &q->ring[q->next++ % QUEUE];
 		pthread_mutex_unlock(&q->mu);
-		run_job(q->e, j);
+		run_job(q, j);
 		/* the calling thread looks at done without the lock, and
 		 * sleeps only after saying so under it: one of the two
 		 * sees the other's store (both sequentially consistent) */
@@ -394,7 +398,7 @@ finish_head(struct run *q)
 		if (q->next < q->tail) {
 			h = &q->ring[q->next++ % QUEUE];
 			pthread_mutex_unlock(&q->mu);
-			run_job(q->e, h);
+			run_job(q, h);
 			atomic_store(&h->done, 1);
 			continue;
 		}
@@ -421,9 +425,9 @@ finish_head(struct run *q)
 		q->over = OVER_PAST;
 	} else if (q->over) {
 		/* queued after it: dropped */
-	} else if (j->read_rc == TG_ENOMEM || j->rc == TG_ENOMEM) {
+	} else if (j->read_rc == TG_ENOMEM || j->rc) {
 		if (!q->failed)
-			q->failed = TG_ENOMEM;
+			q->failed = j->rc ? j->rc : TG_ENOMEM;
 	} else if (j->read_rc == TG_ELIMIT) {
 		note.what = TG_ENGINE_TOO_LARGE;
 		note.path = j->path;
@@ -438,6 +442,8 @@ finish_head(struct run *q)
 	} else {
 		deliver(q, &j->f);
 	}
+	if (j->f.extra && q->sink->extra_free)
+		q->sink->extra_free(q->sink->ctx, j->f.extra);
 	tg_engine_file_release(&j->f);
 	free(j->path);
 	q->head++;

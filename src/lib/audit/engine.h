@@ -95,12 +95,16 @@ struct tg_engine_file {
 	 * suppression that matched no finding, then the analyzer's notes,
 	 * each with path; else empty */
 	struct tg_diag_list notes;
+	/* what the sink's bytes hook made of the file, or NULL; the file
+	 * callback may take it (and leave NULL), else the sink's
+	 * extra_free frees it */
+	void *extra;
 };
 
 #define TG_ENGINE_FILE_INIT                                                    \
 	{                                                                      \
 		TG_ENGINE_ANALYZED, NULL, NULL, 0, NULL, NULL, 0, 0,           \
-		    TG_AUDIT_RESULT_INIT, TG_DIAG_LIST_INIT                    \
+		    TG_AUDIT_RESULT_INIT, TG_DIAG_LIST_INIT, NULL              \
 	}
 
 void tg_engine_file_release(struct tg_engine_file *f);
@@ -113,6 +117,18 @@ struct tg_engine_sink {
 	 * output rendered so far can go out); may be NULL. Its non-zero
 	 * return stops the run as file's does. */
 	int (*idle)(void *ctx);
+	/* Called for each file analyzed (ANALYZED), on the thread that
+	 * analyzed it, with its bytes, once it is judged: any thread, any
+	 * number at once, so it reads ctx only as the run leaves it. What a
+	 * caller makes of a file's bytes besides its findings (audit's fix
+	 * offers), made in parallel instead of read again on the calling
+	 * thread; it may set f->extra. 0, or a negative TG_E* code that
+	 * stops the run. May be NULL. */
+	int (*bytes)(void *ctx, struct tg_engine_file *f, const char *src,
+		     size_t len);
+	/* frees an f->extra the file callback left (or was not given); may
+	 * be NULL when bytes never sets one */
+	void (*extra_free)(void *ctx, void *extra);
 	void *ctx;
 };
 

@@ -838,6 +838,16 @@ check_uses(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	return 0;
 }
 
+/* The lexical errors of src[0..len), which r is the analysis of: as the
+ * analyzer counted them where it read the whole buffer, else from the
+ * language's tokenizer. */
+static size_t
+lex_errors(const struct tg_lang *L, const struct tg_audit_result *r,
+	   const char *src, size_t len)
+{
+	return r->lexed ? r->lex_errors : L->fix->lex_errors(src, len);
+}
+
 /* The check after fixing: NULL, or why the fixes are dropped (static or
  * into *owned). Each fixed entry's uses are counted in sorted arrays:
  * O(n log n) for n findings. */
@@ -855,8 +865,8 @@ check_fixed(struct tg_plan *p, const struct tg_lang *L, const char *src,
 		*why = "the fixed text cannot be decoded";
 		return 0;
 	}
-	if (L->fix->lex_errors(p->fixed.data, p->fixed.len) >
-	    L->fix->lex_errors(src, len)) {
+	if (lex_errors(L, &p->after.r, p->fixed.data, p->fixed.len) >
+	    lex_errors(L, &p->before.r, src, len)) {
 		*why = "the fixed text does not tokenize cleanly";
 		return 0;
 	}
@@ -1157,13 +1167,14 @@ set_unsettled(struct tg_plan *p, const char *fmt, ...)
 	return 0;
 }
 
-int
-tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
-	     const struct tg_lang *L, const char *src, size_t len,
-	     const char *path, struct tg_err *err)
+/* tg_plan_file, with the first pass's analysis given or made. */
+static int
+plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
+	  const struct tg_lang *L, const char *src, size_t len,
+	  const char *path, struct tg_engine_file *given, struct tg_err *err)
 {
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
-	int rc = plan_pass(p, o, L, src, len, path, NULL, err);
+	int rc = plan_pass(p, o, L, src, len, path, given, err);
 	size_t k;
 
 	p->passes = p->nedits > 0;
@@ -1218,6 +1229,22 @@ tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 	}
 	p->nfixed += p->nexposed;
 	return 0;
+}
+
+int
+tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
+	     const struct tg_lang *L, const char *src, size_t len,
+	     const char *path, struct tg_err *err)
+{
+	return plan_file(p, o, L, src, len, path, NULL, err);
+}
+
+int
+tg_plan_bytes(struct tg_plan *p, const struct tg_plan_opts *o,
+	      const struct tg_lang *L, const char *src, size_t len,
+	      struct tg_engine_file *f, struct tg_err *err)
+{
+	return plan_file(p, o, L, src, len, f->path, f, err);
 }
 
 int

@@ -149,6 +149,12 @@ struct tg_plan {
 int tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 		 const struct tg_lang *L, const char *src, size_t len,
 		 const char *path, struct tg_err *err);
+/* tg_plan_file of src[0..len), whose analysis f is (the engine's, as
+ * judged: the sink's bytes hook is given both), moved into p->before
+ * instead of made again. */
+int tg_plan_bytes(struct tg_plan *p, const struct tg_plan_opts *o,
+		  const struct tg_lang *L, const char *src, size_t len,
+		  struct tg_engine_file *f, struct tg_err *err);
 /* The plan of a file of which analysis f was made (moved into
  * p->before), none of whose findings can be fixed (each is a mention, or
  * guarded, or its entry has no fix, or L has no rewrite hooks): every

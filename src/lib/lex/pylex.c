@@ -513,6 +513,7 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		if (lx->ended)
 			return 0;
 		lx->ended = 1;
+		lx->errors += lx->depth != 0;
 		return 1;
 	}
 	if (id_start((unsigned char)s[i])) {
@@ -580,6 +581,10 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	}
 	t->off = i;
 	t->len = end - i;
+	if (t->kind == TG_PYLEX_ERROR ||
+	    (t->flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED |
+			 TG_PYLEX_TOO_DEEP)))
+		lx->errors++;
 	if (t->kind == TG_PYLEX_NEWLINE || t->kind == TG_PYLEX_NL) {
 		lx->line++;
 		lx->lstart = lx->pos = end;

@@ -77,6 +77,9 @@ struct tg_pylex {
 	size_t depth;
 	int code;  /* the logical line holds a token that is code */
 	int ended; /* END was returned */
+	/* the tokens returned so far that are lexical errors: ERROR, or
+	 * flagged UNTERMINATED, UNBALANCED or TOO_DEEP */
+	size_t errors;
 };
 
 void tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len);

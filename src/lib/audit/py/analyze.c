@@ -422,6 +422,10 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 	while (st->nblocks)
 		tg_audit_py_pop_block(st);
 	tg_audit_py_flags_check(st);
+	if (lx.ended) {
+		r->lexed = 1;
+		r->lex_errors = lx.errors;
+	}
 	rc = st->rc;
 out:
 	while (st->nblocks) {

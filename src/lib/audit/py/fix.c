@@ -502,15 +502,11 @@ tg_audit_py_lex_errors(const char *src, size_t len)
 {
 	struct tg_pylex lx;
 	struct tg_pylex_tok t;
-	size_t n = 0;
 
 	tg_pylex_init(&lx, src, len);
 	while (tg_pylex_next(&lx, &t))
-		if (t.kind == TG_PYLEX_ERROR ||
-		    (t.flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED |
-				TG_PYLEX_TOO_DEEP)))
-			n++;
-	return n;
+		;
+	return lx.errors;
 }
 
 /* How many arguments of c hold tokens, and whether m of them in a row

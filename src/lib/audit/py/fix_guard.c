@@ -39,7 +39,8 @@
  * (after its docstring), so that it runs before any statement that
  * uses its name; a file whose first statement is no import takes none.
  * A file that holds the block already (an earlier --fix) reuses it.
- * Worst case: one pass of the tokenizer over the file per entry.
+ * Worst case: one pass of the tokenizer over the file per entry (and
+ * two more where its compat names occur in the file's bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,8 @@ insert_point(const char *src, size_t len, size_t *at, const char **nl)
 	return found;
 }
 
+/* Whether a NAME token of src is name: the tokenizer runs only where
+ * the bytes occur at all (seldom: the names are _torchgate_'s). */
 static int
 has_name(const char *src, size_t len, const char *name)
 {
@@ -113,6 +116,8 @@ has_name(const char *src, size_t len, const char *name)
 	struct tg_pylex_tok t;
 	size_t n = strlen(name);
 
+	if (!memmem(src, len, name, n))
+		return 0;
 	tg_pylex_init(&lx, src, len);
 	while (tg_pylex_next(&lx, &t) && t.kind != TG_PYLEX_END)
 		if (t.kind == TG_PYLEX_NAME && t.len == n &&

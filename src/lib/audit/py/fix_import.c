@@ -165,11 +165,12 @@ is_code(const struct tg_pylex_tok *t)
 	       t->kind == TG_PYLEX_ERROR;
 }
 
-static int
-teq(const struct fx *x, size_t i, const char *s)
-{
-	size_t n = strlen(s);
+/* Whether token i is the name or operator s (a string literal). */
+#define teq(x, i, s) teq_n((x), (i), (s), sizeof(s) - 1)
 
+static int
+teq_n(const struct fx *x, size_t i, const char *s, size_t n)
+{
 	return i < x->nt && x->t[i].len == n &&
 	       (x->t[i].kind == TG_PYLEX_NAME || x->t[i].kind == TG_PYLEX_OP) &&
 	       memcmp(x->s + x->t[i].off, s, n) == 0;
@@ -523,6 +524,22 @@ is_aug(const struct fx *x, size_t i)
 	return p[t->len - 1] == '=' &&
 	       !(t->len == 2 &&
 		 (p[0] == '=' || p[0] == '<' || p[0] == '>' || p[0] == '!'));
+}
+
+/* Whether statement s holds a name bindings() may mark (torch or a
+ * head): most statements hold none, and are not read for bindings. */
+static int
+may_bind(const struct fx *x, const struct stmt *s)
+{
+	size_t i;
+
+	for (i = s->a; i < s->b; i++)
+		if (tname(x, i) &&
+		    ((x->t[i].len == 5 &&
+		      memcmp(x->s + x->t[i].off, "torch", 5) == 0) ||
+		     head_find(x, x->s + x->t[i].off, x->t[i].len) != NONE))
+			return 1;
+	return 0;
 }
 
 /* Mark the names statement k binds (an over-approximation). */
@@ -1079,7 +1096,8 @@ read_file(struct fx *x, const struct tg_audit_finding *f,
 		}
 		if (s->import)
 			continue;
-		bindings(x, k);
+		if (may_bind(x, s))
+			bindings(x, k);
 		for (i = s->a; i < s->b; i++) {
 			size_t hh, pv;
 
