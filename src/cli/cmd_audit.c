@@ -398,7 +398,8 @@ offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 	if (!rc && p.before.what == TG_ENGINE_ANALYZED) {
 		o = calloc(1, sizeof(*o));
 		if (o)
-			o->fixes = calloc(p.before.r.nfindings, sizeof(*o->fixes));
+			o->fixes =
+			    calloc(p.before.r.nfindings, sizeof(*o->fixes));
 		if (o && o->fixes) {
 			o->n = p.before.r.nfindings;
 			rc = tg_offer_plan(o->fixes, &p, f->lang, src, len);

@@ -481,6 +481,46 @@ test_cases(const struct tg_audit_py_index *ix)
 	}
 }
 
+/* The lexical errors the analyzer counts as it reads a file are those
+ * of its tokenizer over the whole buffer (what the fix check compares);
+ * a file no entry may name is not read, and says so. */
+static void
+test_lex_errors(const struct tg_audit_py_index *ix)
+{
+	static const char *const srcs[] = {
+	    "import torch\ntorch.cuda.amp.GradScaler()\n",
+	    "import torch\nx = (1, $\ntorch.cuda.amp.autocast()\ny = ']\n",
+	    "import torch\n)\n'''never\n",
+	    "import torch\nf(torch.cuda.amp.autocast(\n",
+	    "import torch\ns = 'a' ? `x` ) ] }\n"};
+	size_t k;
+
+	for (k = 0; k < sizeof(srcs) / sizeof(srcs[0]); k++) {
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		struct tg_err err;
+		size_t want = tg_audit_py_lex_errors(srcs[k], strlen(srcs[k]));
+
+		CHECK(tg_audit_py_indexed(ix, srcs[k], strlen(srcs[k]), "t.py",
+					  &r, &err) == 0,
+		      "lex errors %zu", k);
+		CHECK(r.lexed && r.lex_errors == want &&
+			  (k == 0) == (want == 0),
+		      "lex errors %zu: lexed %d, %zu, want %zu", k, r.lexed,
+		      r.lex_errors, want);
+		tg_audit_result_release(&r);
+	}
+	{
+		struct tg_audit_result r = TG_AUDIT_RESULT_INIT;
+		struct tg_err err;
+
+		CHECK(tg_audit_py_indexed(ix, "x = (\n", 6, "t.py", &r, &err) ==
+			      0 &&
+			  !r.lexed,
+		      "a file not read is not lexed");
+		tg_audit_result_release(&r);
+	}
+}
+
 /* tg_audit_py builds its own index: the same answer. */
 static void
 test_unindexed(const struct tg_table *t)
@@ -700,6 +740,7 @@ main(void)
 		test_cases(ix);
 		test_spans(ix);
 		test_bad(ix);
+		test_lex_errors(ix);
 	}
 	test_unindexed(&t);
 	tg_audit_py_index_free(ix);

@@ -11,7 +11,8 @@
  * operands given in another order, and for 5,000 files (more than the
  * engine's ring of jobs holds). Then: the results left as the
  * analyzers give them (no torch), --exclude, a sink that stops the run,
- * operands that cannot be read, and tg_engine_buffer.
+ * operands that cannot be read, the sink's bytes hook, and
+ * tg_engine_buffer.
  */
 #define _XOPEN_SOURCE 700
 #include <errno.h>
@@ -99,7 +100,7 @@ audit(const struct tg_engine_opts *o, const char *const *paths, size_t n,
 	struct tg_engine *e = NULL;
 	struct tg_err err = TG_ERR_INIT;
 	struct seen s = {TG_BUF_INIT, NULL, 0, 0};
-	struct tg_engine_sink sink = {on_file, NULL, &s};
+	struct tg_engine_sink sink = {on_file, NULL, NULL, NULL, &s};
 	char *out;
 
 	*rc = tg_engine_new(&e, o, &err);
@@ -114,6 +115,66 @@ audit(const struct tg_engine_opts *o, const char *const *paths, size_t n,
 	out = strdup(s.out.data ? s.out.data : "");
 	tg_buf_release(&s.out);
 	return out;
+}
+
+/* The sink's bytes hook: what it is given, checked against the file,
+ * and an extra made of it that the file callback takes or leaves. */
+struct hooked {
+	size_t bytes_calls, taken, freed, bad;
+	int fail; /* the hook's return for y.py's neighbour z.cu */
+};
+
+static int
+on_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
+{
+	struct hooked *h = ctx;
+	char file[256], *extra;
+	size_t n = 0;
+	FILE *fp = fopen(f->path, "rb");
+
+	__atomic_add_fetch(&h->bytes_calls, 1, __ATOMIC_SEQ_CST);
+	if (fp) {
+		n = fread(file, 1, sizeof(file), fp);
+		fclose(fp);
+	}
+	/* the file's own bytes, once it is analyzed and judged */
+	if (f->what != TG_ENGINE_ANALYZED || !fp || n != len ||
+	    memcmp(src, file, n) != 0)
+		__atomic_add_fetch(&h->bad, 1, __ATOMIC_SEQ_CST);
+	if (h->fail && strstr(f->path, "z.cu"))
+		return h->fail;
+	extra = malloc(64);
+	if (!extra)
+		return TG_ENOMEM;
+	snprintf(extra, 64, "%zu %zu", len, f->r.nfindings);
+	f->extra = extra;
+	return 0;
+}
+
+static int
+on_hooked(void *ctx, struct tg_engine_file *f)
+{
+	struct hooked *h = ctx;
+
+	/* only x.py's is taken: the others are the engine's to free */
+	if (f->extra && strstr(f->path, "x.py")) {
+		CHECK_STR((char *)f->extra, "41 1", "x.py's extra");
+		free(f->extra);
+		f->extra = NULL;
+		h->taken++;
+	}
+	CHECK(f->what == TG_ENGINE_ANALYZED || !f->extra,
+	      "an extra on an outcome not analyzed: %s", f->path);
+	return 0;
+}
+
+static void
+free_extra(void *ctx, void *extra)
+{
+	struct hooked *h = ctx;
+
+	h->freed++;
+	free(extra);
 }
 
 static int
@@ -315,6 +376,33 @@ main(void)
 	CHECK_STR(got, "analyzed t/a-b/s.py [python]\n", "raw");
 	free(got);
 	o.torch = &v;
+
+	/* the bytes hook: called on the analyzed files only (x.py, z.cu,
+	 * s.py and plain.h; not the undecodable ones), with their bytes;
+	 * the extras not taken freed; its error stops the run */
+	for (k = 0; k < 3; k++) {
+		struct hooked h = {0, 0, 0, 0, 0};
+		struct tg_engine_sink hs = {on_hooked, NULL, on_bytes,
+					    free_extra, &h};
+
+		o.threads = threads[k];
+		CHECK(tg_engine_new(&e, &o, &err) == 0, "new: %s", err.msg);
+		rc = e ? tg_engine_run(e, paths, 1, &hs, &err) : -1;
+		CHECK(rc == 0 && h.bytes_calls == 4 && h.bad == 0 &&
+			  h.taken == 1 && h.freed == 3,
+		      "bytes hook, threads %zu: rc %d, %zu calls, %zu bad, "
+		      "%zu taken, %zu freed",
+		      threads[k], rc, h.bytes_calls, h.bad, h.taken, h.freed);
+		h.fail = TG_ENOMEM;
+		h.bytes_calls = h.taken = h.freed = 0;
+		rc = e ? tg_engine_run(e, paths, 1, &hs, &err) : -1;
+		CHECK(rc == TG_ENOMEM && h.freed + h.taken <= 3,
+		      "a failing bytes hook, threads %zu: rc %d", threads[k],
+		      rc);
+		tg_engine_free(e);
+		e = NULL;
+	}
+	o.threads = 0;
 
 	/* one buffer as a language: what audit --fix re-reads */
 	CHECK(tg_engine_new(&e, &o, &err) == 0, "new: %s", err.msg);

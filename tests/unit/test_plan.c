@@ -121,6 +121,35 @@ plan(const struct tg_engine *e, const struct tg_table *t, const char *src,
 		    p.uses[k].outcome == TG_PLAN_FIXED	  ? "fixed"
 		    : p.uses[k].outcome == TG_PLAN_HIDDEN ? "hidden"
 							  : p.uses[k].why);
+	/* planned from the engine's own analysis (what audit's bytes hook
+	 * does): the same plan */
+	{
+		const struct tg_lang *py = tg_lang_find("python");
+		struct tg_plan q = TG_PLAN_INIT;
+		struct tg_engine_file a = TG_ENGINE_FILE_INIT;
+		int same;
+
+		rc =
+		    tg_engine_buffer(e, py, src, strlen(src), "m.py", &a, &err);
+		if (!rc)
+			rc = tg_plan_bytes(&q, &o, py, src, strlen(src), &a,
+					   &err);
+		same = rc == 0 && q.nedits == p.nedits &&
+		       q.nfixed == p.nfixed && q.nleft == p.nleft &&
+		       q.nhidden == p.nhidden && q.fixed.len == p.fixed.len &&
+		       (!p.fixed.len ||
+			memcmp(q.fixed.data, p.fixed.data, p.fixed.len) == 0) &&
+		       !q.reverted == !p.reverted &&
+		       q.before.r.nfindings == p.before.r.nfindings;
+		for (k = 0; same && k < p.before.r.nfindings; k++)
+			same = q.uses[k].outcome == p.uses[k].outcome &&
+			       !q.uses[k].why == !p.uses[k].why &&
+			       (!p.uses[k].why ||
+				strcmp(q.uses[k].why, p.uses[k].why) == 0);
+		CHECK(same, "tg_plan_bytes plans '%s' as tg_plan_file", src);
+		tg_engine_file_release(&a);
+		tg_plan_release(&q);
+	}
 	out = p.nedits ? strndup(p.fixed.data, p.fixed.len) : strdup(src);
 	*reverted = p.reverted ? strdup(p.reverted) : NULL;
 	tg_plan_release(&p);

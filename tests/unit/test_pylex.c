@@ -295,6 +295,42 @@ string_ends(void)
 	CHECK(bad == 0, "%zu string ends missed", bad);
 }
 
+/* lx.errors: the tokens that are errors, counted as they are
+ * returned (END's unbalanced flag once) */
+static void
+errors(void)
+{
+	static const struct {
+		const char *in;
+		size_t want;
+	} ec[] = {
+	    {"x = 1\n", 0},
+	    {"x = (1,\n", 1},	      /* END unbalanced */
+	    {"x = 1)\n", 1},	      /* a closer too many */
+	    {"x = $ ? `\n", 3},	      /* three ERROR tokens */
+	    {"s = 'abc\nt = 1\n", 1}, /* unterminated */
+	    {"s = '''abc\n", 1},      /* unterminated to the end */
+	    {"f((]\n", 1},	      /* ] closes a (; END unbalanced */
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(ec) / sizeof(ec[0]); k++) {
+		struct tg_pylex lx;
+		struct tg_pylex_tok t;
+		size_t n = 0;
+
+		tg_pylex_init(&lx, ec[k].in, strlen(ec[k].in));
+		while (tg_pylex_next(&lx, &t))
+			n += t.kind == TG_PYLEX_ERROR ||
+			     (t.flags &
+			      (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED |
+			       TG_PYLEX_TOO_DEEP));
+		CHECK(lx.errors == n && n == ec[k].want,
+		      "errors of '%s': %zu counted, %zu flagged, want %zu",
+		      ec[k].in, lx.errors, n, ec[k].want);
+	}
+}
+
 int
 main(void)
 {
@@ -313,5 +349,6 @@ main(void)
 	string_at();
 	string_ends();
 	deep();
+	errors();
 	return check_result("test_pylex");
 }

@@ -582,8 +582,8 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	t->off = i;
 	t->len = end - i;
 	if (t->kind == TG_PYLEX_ERROR ||
-	    (t->flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED |
-			 TG_PYLEX_TOO_DEEP)))
+	    (t->flags &
+	     (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED | TG_PYLEX_TOO_DEEP)))
 		lx->errors++;
 	if (t->kind == TG_PYLEX_NEWLINE || t->kind == TG_PYLEX_NL) {
 		lx->line++;
