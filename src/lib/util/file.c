@@ -85,17 +85,16 @@ check_mode(const char *path, const struct stat *st, size_t max,
 
 /* tg_file_open; walked not NULL: the caller found path a regular file
  * a moment ago, so no stat before the open; *walked gets the size fstat
- * gave, also when that is over max. nonblock: O_NONBLOCK stays (a
- * regular file's reads ignore it, and read_bounded, the caller that
- * asks, clears it on an EAGAIN); else it is cleared, for a caller that
- * reads the descriptor itself. */
+ * gave, also when that is over max. O_NONBLOCK stays on the descriptor:
+ * the file is a regular one, whose reads (and preads, and maps) ignore
+ * it, so clearing it would be two system calls for nothing (read_bounded
+ * still clears it should a read say EAGAIN). */
 static int
 open_checked(const char *path, size_t max, const char *what, int *fd,
-	     size_t *size, int *absent, uint64_t *walked, int nonblock,
-	     struct tg_err *err)
+	     size_t *size, int *absent, uint64_t *walked, struct tg_err *err)
 {
 	struct stat st;
-	int f, flags, rc;
+	int f, rc;
 
 	*fd = -1;
 	*size = 0;
@@ -132,11 +131,6 @@ open_checked(const char *path, size_t max, const char *what, int *fd,
 			*walked = (uint64_t)st.st_size;
 		rc = check_mode(path, &st, max, what, err);
 	}
-	if (!rc && !nonblock &&
-	    ((flags = fcntl(f, F_GETFL)) < 0 ||
-	     fcntl(f, F_SETFL, flags & ~O_NONBLOCK) < 0))
-		rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
-				strerror(errno));
 	if (rc) {
 		close(f);
 		return rc;
@@ -150,7 +144,7 @@ int
 tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	     size_t *size, int *absent, struct tg_err *err)
 {
-	return open_checked(path, max, what, fd, size, absent, NULL, 0, err);
+	return open_checked(path, max, what, fd, size, absent, NULL, err);
 }
 
 /* walked: see open_checked; the read also stops at the size fstat gave
@@ -173,7 +167,7 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 	/* a head read takes any size; a whole read is refused before it
 	 * reads a byte when the file is already too large */
 	rc = open_checked(path, allow_trunc ? SIZE_MAX : max, what, &fd, &size,
-			  absent, walked, 1, err);
+			  absent, walked, err);
 	if (rc || fd < 0)
 		return rc;
 	/* the size may change while it is read (a file being written): the
@@ -228,6 +222,11 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		/* a short read that ends at the size fstat gave: the file's
+		 * end, so no read more just to see 0 (a file read whole
+		 * takes one read) */
+		if (n == size && n < cap)
+			break;
 	}
 	if (n > max) {
 		if (!allow_trunc) {

@@ -16,7 +16,7 @@
 
 /* Open path for reading, checked: *fd is a descriptor of a regular file
  * (after following links) of *size bytes, at most max. The open cannot
- * block (O_NONBLOCK until the descriptor is known to be a regular file)
+ * block (O_NONBLOCK, which stays set: a regular file's reads ignore it)
  * and the check is on the opened descriptor (fstat), not on the name.
  * TG_EIO when it cannot be opened or is not a regular file ("cannot read
  * 'path': it is a FIFO, not a regular file"), TG_ELIMIT when it holds
