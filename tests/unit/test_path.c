@@ -9,6 +9,7 @@
  * absolute, to '/', through '..'), the link named the first prefix that
  * leaves, absent and dangling paths, a root that is itself a link.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,41 @@ beneath(void)
 		}
 		free(link);
 		free(target);
+	}
+	/* tg_path_realpath is realpath(3): the same name, or the same
+	 * failure, for links in and out, loops, a FIFO, a trailing slash
+	 * on a file, what is absent, a relative path */
+	{
+		static const char *const rp[] = {
+		    "tree/f",	      "tree/in",	 "tree/insub/g",
+		    "tree/out",	      "tree/abs/",	 "tree/root/etc",
+		    "tree/sub/up",    "tree/dangling",	 "tree/absent",
+		    "tree/f/",	      "tree/loop",	 "tree/fifo",
+		    "tree/sub/../in", "tree//insub/./g", "."};
+		char cwd[4200];
+
+		LINK("loop", "loop");
+		snprintf(p, sizeof(p), "%s/tree/fifo", dir);
+		CHECK(mkfifo(p, 0644) == 0, "mkfifo");
+		CHECK(getcwd(cwd, sizeof(cwd)) && chdir(dir) == 0, "chdir");
+		for (i = 0; i < sizeof(rp) / sizeof(rp[0]); i++) {
+			char *a, *b;
+			int ea, eb;
+
+			errno = 0;
+			a = realpath(rp[i], NULL);
+			ea = errno;
+			errno = 0;
+			b = tg_path_realpath(rp[i]);
+			eb = errno;
+			CHECK((!a && !b && ea == eb) ||
+				  (a && b && strcmp(a, b) == 0),
+			      "realpath '%s': '%s' (%d), want '%s' (%d)", rp[i],
+			      b ? b : "(null)", eb, a ? a : "(null)", ea);
+			free(a);
+			free(b);
+		}
+		CHECK(chdir(cwd) == 0, "chdir back");
 	}
 	/* the root as given may itself be a link: its target is the bound */
 	snprintf(p, sizeof(p), "%s/tree/insub", dir);

@@ -245,7 +245,7 @@ static int
 real(const char *p, char **out)
 {
 	errno = 0;
-	*out = realpath(p, NULL);
+	*out = tg_path_realpath(p);
 	return !*out && errno == ENOMEM ? TG_ENOMEM : 0;
 }
 

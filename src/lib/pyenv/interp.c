@@ -622,7 +622,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 			 * only the binary holds: the one the real program's
 			 * whole path, every link resolved, stands for (so
 			 * /bin/python3 through a merged /bin is /usr's) */
-			char *full = realpath(real, NULL), *fdir = NULL;
+			char *full = tg_path_realpath(real), *fdir = NULL;
 
 			if (!full && errno == ENOMEM)
 				tg_err_set(&e, TG_ENOMEM, "out of memory");

@@ -94,7 +94,7 @@ real_or_null(const char *p, int *rc)
 
 	if (!p)
 		return keep(NULL, rc);
-	r = realpath(p, NULL);
+	r = tg_path_realpath(p);
 	if (!r && errno == ENOMEM)
 		return keep(NULL, rc);
 	return r;

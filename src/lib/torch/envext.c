@@ -802,7 +802,7 @@ walk_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 		if (target)
 			tg_envcheck_warn(w->c, e->path, target);
 	} else if (why == TG_WALK_OUTSIDE) {
-		target = realpath(e->path, NULL);
+		target = tg_path_realpath(e->path);
 		note_out(w, e->path, target);
 		free(target);
 	}

@@ -3,12 +3,17 @@
  *
  * join, abspath, normpath, dirname and basename work on the text alone;
  * the stat(), access() and realpath() wrappers and the PATH look-up
- * are the only calls that touch the file system.
+ * are the only calls that touch the file system. realpath() is the
+ * kernel's: the path opened with O_PATH (which opens no device and
+ * reads nothing) and its name read back from /proc/self/fd, three
+ * system calls where glibc's realpath(3) makes one readlink per
+ * component; realpath(3) itself where that cannot answer.
  */
 #include "lib/util/path.h"
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -183,9 +188,35 @@ tg_path_exists(const char *p)
 }
 
 char *
+tg_path_realpath(const char *p)
+{
+	static const char deleted[] = " (deleted)";
+	char link[32], buf[PATH_MAX];
+	ssize_t n = -1;
+	int fd = open(p, O_PATH | O_CLOEXEC);
+
+	if (fd >= 0) {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, buf, sizeof(buf));
+		close(fd);
+	}
+	if (n > 0 && (size_t)n < sizeof(buf) && buf[0] == '/' &&
+	    !((size_t)n >= sizeof(deleted) - 1 &&
+	      memcmp(buf + n - (sizeof(deleted) - 1), deleted,
+		     sizeof(deleted) - 1) == 0)) {
+		char *r = tg_str_ndup(buf, (size_t)n);
+
+		if (!r)
+			errno = ENOMEM;
+		return r;
+	}
+	return realpath(p, NULL);
+}
+
+char *
 tg_path_real(const char *p, struct tg_err *err)
 {
-	char *r = realpath(p, NULL);
+	char *r = tg_path_realpath(p);
 
 	if (!r && errno == ENOMEM)
 		tg_err_set(err, TG_ENOMEM, "out of memory resolving '%s'", p);
@@ -209,7 +240,7 @@ tg_path_inside(const char *p, const char *b)
 static int
 real_or_none(const char *p, char **out)
 {
-	*out = realpath(p, NULL);
+	*out = tg_path_realpath(p);
 	if (*out)
 		return 0;
 	return errno == ENOMEM ? TG_ENOMEM : 1;
