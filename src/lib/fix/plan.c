@@ -110,6 +110,46 @@ set_why(struct tg_plan_use *u, const char *fmt, ...)
 	return 0;
 }
 
+/* Why u is left when its replacement repl is removed at the floor, or
+ * newer than it with no guarded form: a reason of repl and the floor
+ * alone, formatted once per plan and entry and lent to each such use (a
+ * file that uses one entry a thousand times formats it once). */
+static int
+floor_why(struct tg_plan *p, struct tg_plan_use *u,
+	  const struct tg_plan_opts *o, const struct tg_api *repl, int removed)
+{
+	struct tg_plan_use made;
+	size_t k;
+	int rc;
+
+	for (k = 0; k < p->nwhys; k++)
+		if (p->whys[k].repl == repl && p->whys[k].removed == removed) {
+			u->why = p->whys[k].why;
+			return 0;
+		}
+	if (TG_GROW(p->whys, p->nwhys + 1, p->capwhys))
+		return TG_ENOMEM;
+	memset(&made, 0, sizeof(made));
+	rc = removed
+		 ? set_why(&made,
+			   "the replacement is removed at the floor (%s "
+			   "<= %s)",
+			   repl->removed.version, o->floor->str)
+		 : set_why(&made,
+			   "the replacement is newer than the floor (%s > "
+			   "%s) and no guard form exists yet",
+			   repl->introduced.version ? repl->introduced.version
+						    : "?",
+			   o->floor->str);
+	if (rc)
+		return rc;
+	p->whys[p->nwhys].repl = repl;
+	p->whys[p->nwhys].removed = removed;
+	p->whys[p->nwhys++].why = made.why_owned;
+	u->why = made.why_owned;
+	return 0;
+}
+
 /* Which fixes' edits conflict with those of a fix kept before, in
  * O(n log n) for n edits: the edits' starts, sorted and unique, index
  * two Fenwick trees: the largest end of a kept replacement starting
@@ -411,20 +451,8 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		if (st == TG_API_NOT_YET && x->to && !x->replace_from &&
 		    L->fix->guard && L->fix->guard_use)
 			return plan_guarded(p, o, L, src, len, k, repl);
-		if (st == TG_API_NOT_YET)
-			return set_why(u,
-				       "the replacement is newer than the "
-				       "floor (%s > %s) and no guard form "
-				       "exists yet",
-				       repl->introduced.version
-					   ? repl->introduced.version
-					   : "?",
-				       o->floor->str);
-		if (st == TG_API_REMOVED)
-			return set_why(u,
-				       "the replacement is removed at the "
-				       "floor (%s <= %s)",
-				       repl->removed.version, o->floor->str);
+		if (st == TG_API_NOT_YET || st == TG_API_REMOVED)
+			return floor_why(p, u, o, repl, st == TG_API_REMOVED);
 	}
 	if (x->unsafe && !o->unsafe) {
 		u->outcome = TG_PLAN_HIDDEN;
@@ -1285,6 +1313,9 @@ tg_plan_release(struct tg_plan *p)
 	free(p->guards);
 	free((char *)p->block.text);
 	free(p->unsettled);
+	for (k = 0; k < p->nwhys; k++)
+		free(p->whys[k].why);
+	free(p->whys);
 	while (p->nshared)
 		free((char *)p->shared[--p->nshared].text);
 	free(p->shared);

@@ -119,6 +119,16 @@ struct tg_plan {
 	 * pass although another would change it, or NULL */
 	size_t passes, nexposed;
 	char *unsettled;
+	/* the reasons that depend on an entry and the floor only, made
+	 * once per entry and lent to each use they are (uses' why) */
+	struct tg_plan_why *whys;
+	size_t nwhys, capwhys;
+};
+
+struct tg_plan_why {
+	const struct tg_api *repl;
+	int removed; /* the replacement is removed at the floor, else newer */
+	char *why;
 };
 
 /* At most this many passes (tg_plan_file): a real file needs one, a
