@@ -407,11 +407,14 @@ offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 			rc = TG_ENOMEM;
 		}
 	}
-	/* the analysis back to the file */
-	f->r = p.before.r;
-	f->notes = p.before.notes;
-	p.before.r = none.r;
-	p.before.notes = none.notes;
+	/* the analysis back to the file, where the plan took it (a plan
+	 * that failed before its first pass did not: f still holds it) */
+	if (!f->r.findings) {
+		f->r = p.before.r;
+		f->notes = p.before.notes;
+		p.before.r = none.r;
+		p.before.notes = none.notes;
+	}
 	tg_plan_release(&p);
 	if (rc == TG_ENOMEM) {
 		offers_free(NULL, o);
