@@ -163,8 +163,14 @@ offer(struct tg_audit_fix *x, const struct tg_audit_finding *f, const char *to,
 {
 	struct tg_err err = TG_ERR_INIT;
 	size_t k, n = c->n;
+	int rc;
 
-	if (!n || tg_edit_normalize(c->e, &n, len, &err))
+	if (!n)
+		return 0;
+	rc = tg_edit_normalize(c->e, &n, len, &err);
+	if (rc == TG_ENOMEM)
+		return TG_ENOMEM; /* never an offer lost to memory */
+	if (rc)
 		return 0; /* overlapping edits of one finding: none offered */
 	if (lines_make(l, lf, len) ||
 	    !(x->edits = calloc(n, sizeof(*x->edits))) ||
