@@ -201,10 +201,12 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 	case TG_TOK_NOT:
 		return keyword(lx, KW("not"));
 	case TG_TOK_VARIABLE:
+		/* keyword() fails on the first byte for most: skip the call */
 		for (i = 0; n && i < sizeof(variables) / sizeof(variables[0]);
 		     i++)
-			if ((w = keyword(lx, variables[i].w, variables[i].n)) !=
-			    0)
+			if (variables[i].w[0] == *s &&
+			    (w = keyword(lx, variables[i].w, variables[i].n)) !=
+				0)
 				return w;
 		return 0;
 	case TG_TOK_SPECIFIER:
@@ -270,5 +272,8 @@ tg_pep508_take(struct tg_pep508_lexer *lx, enum tg_tok k, size_t *start,
 void
 tg_pep508_ws(struct tg_pep508_lexer *lx)
 {
-	tg_pep508_take(lx, TG_TOK_WS, NULL, NULL);
+	/* called between most tokens, and mostly with none to skip */
+	while (lx->pos < lx->len &&
+	       (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t'))
+		lx->pos++;
 }

@@ -110,6 +110,7 @@ static size_t
 scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 {
 	size_t j, k, n;
+	char c;
 
 	memset(p, 0, sizeof(*p));
 	if (i < e && (s[i] == 'v' || s[i] == 'V'))
@@ -136,7 +137,10 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 	j = i;
 	if (j < e && is_sep(s[j]))
 		j++;
+	c = j < e ? lower(s[j]) : '\0';
 	for (k = 0; k < sizeof(pre_words) / sizeof(pre_words[0]); k++) {
+		if (c != pre_words[k].word[0])
+			continue; /* match_word would fail on it */
 		n = match_word(s, j, e, pre_words[k].word);
 		if (n) {
 			p->pre = pre_words[k].kind;
@@ -159,8 +163,11 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 		j = i;
 		if (j < e && is_sep(s[j]))
 			j++;
+		c = j < e ? lower(s[j]) : '\0';
 		for (k = 0; k < sizeof(post_words) / sizeof(post_words[0]);
 		     k++) {
+			if (c != post_words[k][0])
+				continue;
 			n = match_word(s, j, e, post_words[k]);
 			if (n) {
 				p->has_post = 1;
@@ -177,7 +184,7 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 	j = i;
 	if (j < e && is_sep(s[j]))
 		j++;
-	n = match_word(s, j, e, "dev");
+	n = j < e && lower(s[j]) == 'd' ? match_word(s, j, e, "dev") : 0;
 	if (n) {
 		p->has_dev = 1;
 		j += n;
