@@ -199,10 +199,9 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 	return tg_requirement_parse_cached(req, s, len, NULL, err);
 }
 
-int
-tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
-			    size_t len, struct tg_requirement_cache *mc,
-			    struct tg_err *err)
+static int
+parse_full(struct tg_requirement *req, const char *s, size_t len,
+	   struct tg_requirement_cache *mc, struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
 	struct tg_buf spec = TG_BUF_INIT;
@@ -310,6 +309,71 @@ out:
 	return rc;
 }
 
+/* The head of a requirement is what comes before its first ';': where
+ * it holds no '@' (no URL, whose token could run past a ';'), no token
+ * of the head reads a ';' or looks past one (a ';' is neither a word
+ * byte, nor space, nor part of a name, a specifier or a version), so
+ * the head parses alone exactly as it does in the whole text, up to the
+ * same position, and the ';' there starts the marker. Heads are parsed
+ * once per distinct text (some 2,800 requirements of a 200-distribution
+ * environment have 1,500 heads). A head that does not parse alone is
+ * not kept: the whole text is then parsed, for its error. */
+int
+tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
+			    size_t len, struct tg_requirement_cache *mc,
+			    struct tg_err *err)
+{
+	const char *semi;
+	struct tg_requirement *h;
+	struct tg_pep508_lexer lx = {s, len, 0};
+	struct tg_err e2 = TG_ERR_INIT;
+	size_t hl;
+	int rc;
+
+	if (!mc || memchr(s, '\0', len))
+		return parse_full(req, s, len, mc, err);
+	semi = memchr(s, ';', len);
+	hl = semi ? (size_t)(semi - s) : len;
+	if (memchr(s, '@', hl))
+		return parse_full(req, s, len, mc, err);
+	h = tg_strmap_get(&mc->heads, s, hl);
+	if (!h) {
+		h = malloc(sizeof(*h));
+		if (!h)
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		rc = parse_full(h, s, hl, mc, &e2);
+		if (rc) {
+			free(h);
+			if (rc == TG_ENOMEM)
+				return tg_err_set(err, rc, "out of memory");
+			return parse_full(req, s, len, mc, err);
+		}
+		if (tg_strmap_put(&mc->heads, s, hl, h)) {
+			tg_requirement_release(h);
+			free(h);
+			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		}
+	}
+	*req = *h;
+	req->head_cached = 1;
+	if (!semi)
+		return 0;
+	lx.pos = hl;
+	rc = parse_marker_part(&lx, req,
+			       req->spec.n ? "comma (within version "
+					     "specifier), semicolon (after "
+					     "version specifier)"
+					   : "semicolon (after name with no "
+					     "version specifier)",
+			       mc, err);
+	if (!rc && !tg_pep508_take(&lx, TG_TOK_END, NULL, NULL))
+		rc =
+		    syntax(err, lx.pos, "expected end of dependency specifier");
+	if (rc)
+		tg_requirement_release(req);
+	return rc;
+}
+
 void
 tg_requirement_release(struct tg_requirement *req)
 {
@@ -317,12 +381,15 @@ tg_requirement_release(struct tg_requirement *req)
 
 	if (!req)
 		return;
+	if (req->head_cached)
+		goto tail;
 	free(req->name);
 	for (k = 0; k < req->nextras; k++)
 		free(req->extras[k]);
 	free(req->extras);
 	if (!req->spec_cached)
 		tg_spec_set_release(&req->spec);
+tail:
 	free(req->url);
 	if (!req->marker_cached)
 		tg_marker_free(req->marker);
@@ -342,9 +409,17 @@ free_specset(void *p)
 	free(p);
 }
 
+static void
+free_head(void *p)
+{
+	tg_requirement_release(p);
+	free(p);
+}
+
 void
 tg_requirement_cache_release(struct tg_requirement_cache *rc)
 {
+	tg_strmap_release(&rc->heads, free_head);
 	tg_strmap_release(&rc->markers, free_marker);
 	tg_strmap_release(&rc->specs, free_specset);
 }
