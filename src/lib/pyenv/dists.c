@@ -61,9 +61,10 @@ dist_release(struct tg_dist *d)
 	free(d->dir);
 	free(d->metadata);
 	free(d->requires_file);
-	for (k = 0; k < d->nrequires; k++)
+	for (k = 0; !d->requires_block && k < d->nrequires; k++)
 		free(d->requires[k]);
 	free(d->requires);
+	free(d->requires_block);
 	for (k = 0; k < d->ntop; k++)
 		free(d->top[k]);
 	free(d->top);
@@ -298,7 +299,7 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	struct tg_meta m = TG_META_INIT;
 	struct tg_err e = TG_ERR_INIT;
 	const char *name, *version, *v;
-	size_t pos;
+	size_t pos, n = 0, size = 0;
 	int rc, absent = 0;
 
 	d->dir = tg_str_ndup(dir, strlen(dir));
@@ -338,13 +339,27 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	d->canon = tg_name_canonicalize(name);
 	if (!d->name || !d->version || !d->canon)
 		goto oom;
+	/* the values in one block: a distribution has dozens */
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
-		if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires))
+		size += strlen(v) + 1;
+		n++;
+	}
+	if (n) {
+		char *p = malloc(size);
+
+		if (!p || TG_GROW(d->requires, n, d->caprequires)) {
+			free(p);
 			goto oom;
-		d->requires[d->nrequires] = tg_str_ndup(v, strlen(v));
-		if (!d->requires[d->nrequires])
-			goto oom;
-		d->nrequires++;
+		}
+		d->requires_block = p;
+		for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos));
+		     pos++) {
+			size_t l = strlen(v) + 1;
+
+			memcpy(p, v, l);
+			d->requires[d->nrequires++] = p;
+			p += l;
+		}
 	}
 	tg_meta_release(&m);
 	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));

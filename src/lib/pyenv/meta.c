@@ -277,8 +277,10 @@ tg_meta_load(struct tg_meta *m, const char *path, int *absent,
 const char *
 tg_meta_next(const struct tg_meta *m, const char *name, size_t *pos)
 {
+	/* the first byte, case folded, tells most names apart */
 	for (; *pos < m->n; (*pos)++)
-		if (strcasecmp(m->fields[*pos].name, name) == 0)
+		if ((m->fields[*pos].name[0] | 0x20) == (name[0] | 0x20) &&
+		    strcasecmp(m->fields[*pos].name, name) == 0)
 			return m->fields[*pos].value;
 	return NULL;
 }
