@@ -251,11 +251,28 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 	return 0;
 }
 
+/* The byte of each one-byte token, 0 for the others. */
+static const char single[] = {
+    [TG_TOK_LPAREN] = '(',   [TG_TOK_RPAREN] = ')', [TG_TOK_LBRACKET] = '[',
+    [TG_TOK_RBRACKET] = ']', [TG_TOK_SEMICOLON] = ';', [TG_TOK_COMMA] = ',',
+    [TG_TOK_AT] = '@',	     [TG_TOK_END] = 0,
+};
+
 int
 tg_pep508_take(struct tg_pep508_lexer *lx, enum tg_tok k, size_t *start,
 	       size_t *len)
 {
-	size_t n = tg_pep508_peek(lx, k);
+	size_t n;
+
+	/* most takes are of one-byte tokens, and most of those fail: no
+	 * call to peek for them */
+	if ((size_t)k < sizeof(single) && single[k]) {
+		if (lx->pos >= lx->len || lx->s[lx->pos] != single[k])
+			return 0;
+		n = 1;
+	} else {
+		n = tg_pep508_peek(lx, k);
+	}
 
 	if (!n)
 		return 0;
