@@ -120,6 +120,17 @@ decode_literal(const char *s, size_t n, int *nomem)
 	unsigned long cp;
 	int rc = 0, h;
 
+	/* most literals hold no escape and nothing Python refuses: the
+	 * bytes between the quotes, as the loop below would copy them */
+	for (i = 1; i + 1 < n; i++)
+		if (s[i] == '\\' || s[i] == '\n' || s[i] == '\r' || s[i] == '\0')
+			break;
+	if (n >= 2 && i + 1 >= n && n - 2 < TG_BUF_DEFAULT_MAX / 2) {
+		p = tg_str_ndup(s + 1, n - 2);
+		if (!p)
+			*nomem = 1;
+		return p;
+	}
 	for (i = 1; !rc && i + 1 < n; i++) {
 		char c = s[i];
 

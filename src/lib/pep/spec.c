@@ -152,6 +152,8 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 
 	memset(sp, 0, sizeof(*sp));
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (!len || s[0] != ops[k].text[0])
+			continue; /* the first byte tells most apart */
 		oplen = strlen(ops[k].text);
 		if (len >= oplen && memcmp(s, ops[k].text, oplen) == 0)
 			break;
