@@ -326,7 +326,6 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 	const char *semi;
 	struct tg_requirement *h;
 	struct tg_pep508_lexer lx = {s, len, 0};
-	struct tg_err e2 = TG_ERR_INIT;
 	size_t hl;
 	int rc;
 
@@ -341,7 +340,7 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 		h = malloc(sizeof(*h));
 		if (!h)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		rc = parse_full(h, s, hl, mc, &e2);
+		rc = parse_full(h, s, hl, mc, NULL); /* its code only */
 		if (rc) {
 			free(h);
 			if (rc == TG_ENOMEM)

@@ -339,27 +339,28 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	d->canon = tg_name_canonicalize(name);
 	if (!d->name || !d->version || !d->canon)
 		goto oom;
-	/* the values in one block: a distribution has dozens */
+	/* the values (borrowed from m first), then copied into one block:
+	 * a distribution has dozens */
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
+		if (TG_GROW(d->requires, n + 1, d->caprequires))
+			goto oom;
+		d->requires[n++] = (char *)v;
 		size += strlen(v) + 1;
-		n++;
 	}
 	if (n) {
 		char *p = malloc(size);
 
-		if (!p || TG_GROW(d->requires, n, d->caprequires)) {
-			free(p);
+		if (!p)
 			goto oom;
-		}
 		d->requires_block = p;
-		for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos));
-		     pos++) {
-			size_t l = strlen(v) + 1;
+		for (pos = 0; pos < n; pos++) {
+			size_t l = strlen(d->requires[pos]) + 1;
 
-			memcpy(p, v, l);
-			d->requires[d->nrequires++] = p;
+			memcpy(p, d->requires[pos], l);
+			d->requires[pos] = p;
 			p += l;
 		}
+		d->nrequires = n;
 	}
 	tg_meta_release(&m);
 	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));

@@ -207,11 +207,11 @@ cmp_cstr(const void *a, const void *b)
 static int
 holds(struct ctx *c, struct req *r, const char *x)
 {
-	struct tg_err e = TG_ERR_INIT;
 	int res = 0, rc;
 
+	/* only the code counts: no message to write */
 	c->env.vars[c->extra_at].value = (char *)x;
-	rc = tg_marker_evaluate(r->r.marker, &c->env, &res, &e);
+	rc = tg_marker_evaluate(r->r.marker, &c->env, &res, NULL);
 	c->env.vars[c->extra_at].value = c->extra_own;
 	if (rc == TG_ENOMEM)
 		tg_envcheck_keep(c, NULL);
@@ -370,8 +370,15 @@ parse_reqs(struct ctx *c)
 
 		for (k = 0; k < d->nrequires && !c->rc; k++) {
 			struct req *r = &c->reqs[c->nreqs];
-			struct tg_err e = TG_ERR_INIT;
+			struct tg_err e;
 			int rc;
+
+			/* as TG_ERR_INIT, without clearing the whole message
+			 * for each of thousands of requirements */
+			e.code = 0;
+			e.pos = 0;
+			e.has_pos = 0;
+			e.msg[0] = '\0';
 
 			r->from = i;
 			r->text = d->requires[k];
