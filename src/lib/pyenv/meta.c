@@ -78,6 +78,12 @@ name_len(const char *s, size_t i, size_t e)
 {
 	size_t j = i;
 
+	/* the names of most lines, printable up to their ':', at once */
+	if (e - i >= 14 && memcmp(s + i, "Requires-Dist:", 14) == 0)
+		return 13;
+	if (e - i >= 11 && memcmp(s + i, "Classifier:", 11) == 0)
+		return 10;
+
 	while (j < e && s[j] != ':') {
 		unsigned char c = (unsigned char)s[j];
 
