@@ -584,6 +584,25 @@ wheel_cuda_major(const struct tg_dist *d)
 	return 0;
 }
 
+/* The index of the first requirement of dist i in c->reqs (nreqs when
+ * none): parse_reqs adds the requirements distribution by
+ * distribution, so those of dist i are one run, found by bisection. */
+static size_t
+first_req(const struct ctx *c, size_t i)
+{
+	size_t lo = 0, hi = c->nreqs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->reqs[mid].from < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 torch_reqs(struct ctx *c)
 {
@@ -600,14 +619,15 @@ torch_reqs(struct ctx *c)
 	for (qi = 0; qi < nq && !c->rc; qi++) {
 		size_t from = (size_t)(queue[qi] - c->ds->v);
 
-		for (i = 0; i < c->nreqs && !c->rc; i++) {
+		/* the requirements of from: one run of c->reqs */
+		for (i = first_req(c, from); i < c->nreqs && !c->rc; i++) {
 			struct req *r = &c->reqs[i];
 			const struct tg_dist *d = &c->ds->v[r->from];
 			size_t k;
 			int major;
 
 			if (r->from != from)
-				continue;
+				break;
 			if (!r->applies && r->missing)
 				tg_envcheck_item(c, TG_ENVCHECK_TORCH_REQS,
 						 TG_ENVCHECK_UNKNOWN, d,
@@ -780,17 +800,9 @@ family_name(const char *canon)
 static const struct req *
 torch_pin(const struct ctx *c, size_t i)
 {
-	size_t k, j, lo = 0, hi = c->nreqs;
+	size_t k, j;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->reqs[mid].from < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < c->nreqs && c->reqs[k].from == i; k++) {
+	for (k = first_req(c, i); k < c->nreqs && c->reqs[k].from == i; k++) {
 		const struct req *r = &c->reqs[k];
 
 		if (!r->applies || strcmp(r->target, "torch") != 0)
