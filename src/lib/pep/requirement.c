@@ -98,15 +98,35 @@ parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 	return 0;
 }
 
+/* The specifier text: the SPECIFIER tokens joined by ',', never longer
+ * than the requirement (a byte of it for each byte taken), into an
+ * array of the caller's. Past TG_BUF_DEFAULT_MAX it fails as the
+ * tg_buf it once was did: out of memory. */
+struct spectext {
+	char *p;
+	size_t len;
+};
+
+static int
+spec_add(struct spectext *t, const char *s, size_t n)
+{
+	if (n > TG_BUF_DEFAULT_MAX || t->len > TG_BUF_DEFAULT_MAX - n)
+		return TG_ENOMEM;
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	t->p[t->len] = '\0';
+	return 0;
+}
+
 /* version_many = (SPECIFIER (ws? ',' ws? SPECIFIER)*)? */
 static int
-parse_version_many(struct tg_pep508_lexer *lx, struct tg_buf *spec,
+parse_version_many(struct tg_pep508_lexer *lx, struct spectext *spec,
 		   struct tg_err *err)
 {
 	size_t at, n;
 
 	while (tg_pep508_take(lx, TG_TOK_SPECIFIER, &at, &n)) {
-		if (tg_buf_add(spec, lx->s + at, n))
+		if (spec_add(spec, lx->s + at, n))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (tg_pep508_peek(lx, TG_TOK_PREFIX_TRAIL)) {
 			int eq = (n >= 2 && memcmp(lx->s + at, "!=", 2) == 0) ||
@@ -126,7 +146,7 @@ parse_version_many(struct tg_pep508_lexer *lx, struct tg_buf *spec,
 		tg_pep508_ws(lx);
 		if (!tg_pep508_take(lx, TG_TOK_COMMA, NULL, NULL))
 			break;
-		if (tg_buf_addc(spec, ','))
+		if (spec_add(spec, ",", 1))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		tg_pep508_ws(lx);
 	}
@@ -135,7 +155,7 @@ parse_version_many(struct tg_pep508_lexer *lx, struct tg_buf *spec,
 
 /* specifier = '(' ws? version_many ws? ')' | ws? version_many ws? */
 static int
-parse_specifier(struct tg_pep508_lexer *lx, struct tg_buf *spec,
+parse_specifier(struct tg_pep508_lexer *lx, struct spectext *spec,
 		struct tg_err *err)
 {
 	size_t open;
@@ -199,16 +219,24 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 	return tg_requirement_parse_cached(req, s, len, NULL, err);
 }
 
+/* Parse s[0..len) into req. name_into: where to put the name (at least
+ * len + 1 bytes), or NULL for a string of its own. */
 static int
 parse_full(struct tg_requirement *req, const char *s, size_t len,
-	   struct tg_requirement_cache *mc, struct tg_err *err)
+	   struct tg_requirement_cache *mc, char *name_into,
+	   struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
-	struct tg_buf spec = TG_BUF_INIT;
+	char small[256];
+	struct spectext spec = {small, 0};
 	size_t at, n;
 	int rc = 0;
 
 	memset(req, 0, sizeof(*req));
+	small[0] = '\0';
+	if (len >= sizeof(small) && !(spec.p = malloc(len + 1)))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	spec.p[0] = '\0';
 	if (memchr(s, '\0', len)) {
 		rc = syntax(err,
 			    (size_t)((const char *)memchr(s, '\0', len) - s),
@@ -222,9 +250,13 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 			    "specifier");
 		goto out;
 	}
-	req->name = span_dup(s + at, n);
-	if (!req->name)
+	if (name_into) {
+		memcpy(name_into, s + at, n);
+		name_into[n] = '\0';
+		req->name = name_into;
+	} else if (!(req->name = span_dup(s + at, n))) {
 		goto nomem;
+	}
 	tg_pep508_ws(&lx);
 	rc = parse_extras(&lx, req, err);
 	if (rc)
@@ -273,8 +305,8 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 		goto out;
 	}
 	if (mc) {
-		struct tg_specset *hit = tg_strmap_get(
-		    &mc->specs, spec.data ? spec.data : "", spec.len);
+		struct tg_specset *hit =
+		    tg_strmap_get(&mc->specs, spec.p, spec.len);
 
 		if (hit) {
 			req->spec = *hit;
@@ -282,8 +314,7 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 			goto out;
 		}
 	}
-	rc = tg_spec_set_parse(&req->spec, spec.data ? spec.data : "", spec.len,
-			       err);
+	rc = tg_spec_set_parse(&req->spec, spec.p, spec.len, err);
 	if (rc && err)
 		err->has_pos = 0; /* the offset is within the specifier */
 	if (!rc && mc) {
@@ -292,8 +323,7 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 		if (!keep)
 			goto nomem;
 		*keep = req->spec;
-		if (tg_strmap_put(&mc->specs, spec.data ? spec.data : "",
-				  spec.len, keep)) {
+		if (tg_strmap_put(&mc->specs, spec.p, spec.len, keep)) {
 			free(keep);
 			goto nomem;
 		}
@@ -303,10 +333,25 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 nomem:
 	rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 out:
-	tg_buf_release(&spec);
-	if (rc)
+	if (spec.p != small)
+		free(spec.p);
+	if (rc) {
+		if (name_into)
+			req->name = NULL; /* not a string of its own */
 		tg_requirement_release(req);
+	}
 	return rc;
+}
+
+/* A head of the cache: its name is in its block. */
+static void
+free_head(void *p)
+{
+	struct tg_requirement *h = p;
+
+	h->name = NULL;
+	tg_requirement_release(h);
+	free(h);
 }
 
 /* The head of a requirement is what comes before its first ';': where
@@ -330,26 +375,27 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 	int rc;
 
 	if (!mc || memchr(s, '\0', len))
-		return parse_full(req, s, len, mc, err);
+		return parse_full(req, s, len, mc, NULL, err);
 	semi = memchr(s, ';', len);
 	hl = semi ? (size_t)(semi - s) : len;
 	if (memchr(s, '@', hl))
-		return parse_full(req, s, len, mc, err);
+		return parse_full(req, s, len, mc, NULL, err);
 	h = tg_strmap_get(&mc->heads, s, hl);
 	if (!h) {
-		h = malloc(sizeof(*h));
+		/* the name in the same block, after the struct */
+		h = malloc(sizeof(*h) + hl + 1);
 		if (!h)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		rc = parse_full(h, s, hl, mc, NULL); /* its code only */
+		rc = parse_full(h, s, hl, mc, (char *)(h + 1),
+				NULL); /* its code only */
 		if (rc) {
 			free(h);
 			if (rc == TG_ENOMEM)
 				return tg_err_set(err, rc, "out of memory");
-			return parse_full(req, s, len, mc, err);
+			return parse_full(req, s, len, mc, NULL, err);
 		}
 		if (tg_strmap_put(&mc->heads, s, hl, h)) {
-			tg_requirement_release(h);
-			free(h);
+			free_head(h);
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		}
 	}
@@ -408,12 +454,6 @@ free_specset(void *p)
 	free(p);
 }
 
-static void
-free_head(void *p)
-{
-	tg_requirement_release(p);
-	free(p);
-}
 
 void
 tg_requirement_cache_release(struct tg_requirement_cache *rc)
