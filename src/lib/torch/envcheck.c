@@ -333,16 +333,12 @@ target_of(struct ctx *c, struct req *r)
 {
 	size_t n = strlen(r->r.name);
 	struct target *t = tg_strmap_get(&c->names, r->r.name, n);
-	char *canon;
 
 	if (!t) {
-		canon = tg_name_canonicalize(r->r.name);
-		t = canon ? malloc(sizeof(*t) + strlen(canon) + 1) : NULL;
-		if (t) {
-			strcpy(t->canon, canon);
-			t->to = tg_dists_find(c->ds, canon);
-		}
-		free(canon);
+		t = malloc(sizeof(*t) + n + 1);
+		if (t)
+			t->to = tg_dists_find(
+			    c->ds, tg_name_canonicalize_to(t->canon, r->r.name));
 		if (!t || tg_strmap_put(&c->names, r->r.name, n, t)) {
 			free(t);
 			tg_envcheck_keep(c, NULL);
