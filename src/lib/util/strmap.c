@@ -30,10 +30,10 @@ struct tg_strmap_keys {
 
 #define KEYS_BLOCK 4096
 
-/* Eight bytes at a time, multiplied in and folded, the tail a byte at
- * a time, and the whole mixed so that the low bits (the slot) depend on
- * every byte: the keys are requirement texts of some 10 to 100 bytes,
- * which a byte-at-a-time hash spent most of a lookup on. */
+/* Eight bytes at a time, multiplied in and folded, the tail as one word,
+ * and the whole mixed so that the low bits (the slot) depend on every
+ * byte: the keys are requirement texts of some 10 to 100 bytes, which a
+ * byte-at-a-time hash spent most of a lookup on. */
 static size_t
 hash(const char *s, size_t len)
 {
@@ -46,8 +46,25 @@ hash(const char *s, size_t len)
 		h = (h ^ w) * mul;
 		h ^= h >> 32;
 	}
-	for (; k < len; k++)
-		h = (h ^ (unsigned char)s[k]) * mul;
+	if (k < len) { /* the last 1 to 7 bytes as one word */
+		uint32_t t4 = 0;
+		uint16_t t2 = 0;
+
+		w = 0;
+		if ((len - k) & 4) {
+			memcpy(&t4, s + k, 4);
+			w = t4;
+			k += 4;
+		}
+		if ((len - k) & 2) {
+			memcpy(&t2, s + k, 2);
+			w = (w << 16) | t2;
+			k += 2;
+		}
+		if (k < len)
+			w = (w << 8) | (unsigned char)s[k];
+		h = (h ^ w) * mul;
+	}
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ULL;
 	h ^= h >> 32;
@@ -127,9 +144,12 @@ tg_strmap_put(struct tg_strmap *m, const char *s, size_t len, void *value)
 
 		if (nslot > SIZE_MAX / sizeof(*slot))
 			return TG_ENOMEM;
-		slot = calloc(nslot, sizeof(*slot));
+		/* a slot is free by its key alone: only keys are cleared */
+		slot = malloc(nslot * sizeof(*slot));
 		if (!slot)
 			return TG_ENOMEM;
+		for (k = 0; k < nslot; k++)
+			slot[k].key = NULL;
 		for (k = 0; k < m->nslot; k++)
 			if (m->slot[k].key)
 				place(slot, nslot, &m->slot[k]);
