@@ -47,7 +47,7 @@ look_cr(const char *s, size_t from, size_t len, size_t *cr)
  * looked for ahead rather than on every line (most files have none):
  * when *cr >= i, there is no '\r' in s[i..*cr), and *cr is one or where
  * the look stopped; 0 to start. */
-static size_t
+static inline size_t
 line_end(const char *s, size_t i, size_t len, size_t *cr)
 {
 	const char *nl = memchr(s + i, '\n', len - i);
@@ -60,7 +60,7 @@ line_end(const char *s, size_t i, size_t len, size_t *cr)
 	return *cr < e ? *cr : e;
 }
 
-static size_t
+static inline size_t
 after_newline(const char *s, size_t i, size_t len)
 {
 	if (i < len && s[i] == '\r') {
@@ -83,6 +83,12 @@ name_len(const char *s, size_t i, size_t e)
 		return 13;
 	if (e - i >= 11 && memcmp(s + i, "Classifier:", 11) == 0)
 		return 10;
+	if (e - i >= 15 && memcmp(s + i, "Provides-Extra:", 15) == 0)
+		return 14;
+	if (e - i >= 8 && memcmp(s + i, "Dynamic:", 8) == 0)
+		return 7;
+	if (e - i >= 12 && memcmp(s + i, "Project-URL:", 12) == 0)
+		return 11;
 
 	while (j < e && s[j] != ':') {
 		unsigned char c = (unsigned char)s[j];
