@@ -7,6 +7,7 @@
  */
 #include "lib/pep/requirement.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,7 +344,50 @@ out:
 	return rc;
 }
 
-/* A head of the cache: its name is in its block. */
+/* Heads are kept in blocks of the cache, each a struct and its name:
+ * thousands of small allocations otherwise, freed one by one. */
+struct tg_requirement_block {
+	struct tg_requirement_block *next;
+	size_t used, cap; /* bytes of data */
+	struct tg_requirement data[];
+};
+
+#define HEAD_BLOCK ((size_t)16384)
+
+/* The room a head of hl bytes takes, a multiple of its alignment. */
+static size_t
+head_size(size_t hl)
+{
+	size_t a = _Alignof(struct tg_requirement);
+
+	return (sizeof(struct tg_requirement) + hl + 1 + a - 1) / a * a;
+}
+
+/* Room for a head of n bytes at the end of mc's current block (a new
+ * one when it has none), not yet taken: mc->blocks->used grows by
+ * head_size() once the head is kept. NULL when out of memory. */
+static struct tg_requirement *
+head_room(struct tg_requirement_cache *mc, size_t n)
+{
+	struct tg_requirement_block *b = mc->blocks;
+	size_t need = head_size(n - sizeof(struct tg_requirement) - 1), cap;
+
+	if (!b || b->cap - b->used < need) {
+		if (need > SIZE_MAX / 2)
+			return NULL;
+		cap = need > HEAD_BLOCK ? need : HEAD_BLOCK;
+		b = malloc(sizeof(*b) + cap);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = mc->blocks;
+		mc->blocks = b;
+	}
+	return (struct tg_requirement *)(void *)((char *)b->data + b->used);
+}
+
+/* A head of the cache: its name and itself are in a block. */
 static void
 free_head(void *p)
 {
@@ -351,7 +395,6 @@ free_head(void *p)
 
 	h->name = NULL;
 	tg_requirement_release(h);
-	free(h);
 }
 
 /* The head of a requirement is what comes before its first ';': where
@@ -382,14 +425,14 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 		return parse_full(req, s, len, mc, NULL, err);
 	h = tg_strmap_get(&mc->heads, s, hl);
 	if (!h) {
-		/* the name in the same block, after the struct */
-		h = malloc(sizeof(*h) + hl + 1);
+		/* the name after the struct, in the cache's blocks; the
+		 * room is taken only when the head is kept */
+		h = head_room(mc, sizeof(*h) + hl + 1);
 		if (!h)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		rc = parse_full(h, s, hl, mc, (char *)(h + 1),
 				NULL); /* its code only */
 		if (rc) {
-			free(h);
 			if (rc == TG_ENOMEM)
 				return tg_err_set(err, rc, "out of memory");
 			return parse_full(req, s, len, mc, NULL, err);
@@ -398,6 +441,7 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 			free_head(h);
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		}
+		mc->blocks->used += head_size(hl);
 	}
 	*req = *h;
 	req->head_cached = 1;
@@ -458,7 +502,14 @@ free_specset(void *p)
 void
 tg_requirement_cache_release(struct tg_requirement_cache *rc)
 {
+	struct tg_requirement_block *b, *next;
+
 	tg_strmap_release(&rc->heads, free_head);
+	for (b = rc->blocks; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	rc->blocks = NULL;
 	tg_strmap_release(&rc->markers, free_marker);
 	tg_strmap_release(&rc->specs, free_specset);
 }

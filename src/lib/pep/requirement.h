@@ -47,11 +47,12 @@ struct tg_requirement_cache {
 	struct tg_strmap markers; /* text after ';' -> struct tg_marker */
 	struct tg_strmap specs;	  /* specifier text -> struct tg_specset */
 	struct tg_strmap heads;	  /* text before ';' -> tg_requirement */
+	struct tg_requirement_block *blocks; /* where the heads are */
 };
 
 #define TG_REQUIREMENT_CACHE_INIT                                              \
 	{                                                                      \
-		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT                 \
+		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT, NULL           \
 	}
 
 /* tg_requirement_parse, with the marker and the specifier set taken from
