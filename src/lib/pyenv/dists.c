@@ -342,7 +342,8 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	/* the values (borrowed from m first), then copied into one block:
 	 * a distribution has dozens */
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
-		if (TG_GROW(d->requires, n + 1, d->caprequires))
+		if (n == d->caprequires &&
+		    TG_GROW(d->requires, n + 1, d->caprequires))
 			goto oom;
 		d->requires[n++] = (char *)v;
 		size += strlen(v) + 1;

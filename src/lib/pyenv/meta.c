@@ -111,9 +111,19 @@ next_odd(const char *s, size_t i, size_t e)
 	const uint64_t highs = UINT64_C(0x8080808080808080);
 	uint64_t w;
 
-	uint64_t x;
+	uint64_t x, y, z;
 
-	/* sixteen bytes a turn while both words are plain */
+	/* 32 bytes a turn while all four words are plain */
+	for (; e - i >= 32; i += 32) {
+		memcpy(&w, s + i, 8);
+		memcpy(&x, s + i + 8, 8);
+		memcpy(&y, s + i + 16, 8);
+		memcpy(&z, s + i + 24, 8);
+		if (((w - ones) | w | (x - ones) | x | (y - ones) | y |
+		     (z - ones) | z) &
+		    highs)
+			break;
+	}
 	for (; e - i >= 16; i += 16) {
 		memcpy(&w, s + i, 8);
 		memcpy(&x, s + i + 8, 8);
