@@ -99,11 +99,11 @@ cr_pages(void)
 		n += 8200;
 		memcpy(t + n, "\nZ: z\r", 6);
 		n += 6;
-		CHECK(tg_meta_parse(&m, t, n, 0, "f", &err) == 0, "cr %d: %s", d,
-		      err.msg);
+		CHECK(tg_meta_parse(&m, t, n, 0, "f", &err) == 0, "cr %d: %s",
+		      d, err.msg);
 		v = tg_meta_get(&m, "X");
-		CHECK(v && strlen(v) == xn, "cr %d: X of %zu bytes, want %zu", d,
-		      v ? strlen(v) : 0, xn);
+		CHECK(v && strlen(v) == xn, "cr %d: X of %zu bytes, want %zu",
+		      d, v ? strlen(v) : 0, xn);
 		CHECK_STR(tg_meta_get(&m, "Version"), "1.2", "cr: Version");
 		v = tg_meta_get(&m, "Y");
 		CHECK(v && strlen(v) == 8200, "cr %d: Y of 8200 bytes", d);

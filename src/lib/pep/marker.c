@@ -25,15 +25,25 @@ enum node_kind { N_ITEM, N_GROUP, N_AND, N_OR };
 
 /* What a variable is to the evaluator, worked out when parsed. */
 enum {
-	V_EXTRA = 1,	/* "extra" */
-	V_SET = 2,	/* "extras", "dependency_groups" */
-	V_VERSION = 4,	/* compared as versions when it can be */
-	V_FULL = 8,	/* "python_full_version" */
+	V_EXTRA = 1,   /* "extra" */
+	V_SET = 2,     /* "extras", "dependency_groups" */
+	V_VERSION = 4, /* compared as versions when it can be */
+	V_FULL = 8,    /* "python_full_version" */
 };
 
 /* The operators as the evaluator tells them apart. */
-enum op { OP_EQ, OP_LE, OP_GE, OP_NE, OP_LT, OP_GT, OP_COMPAT, OP_ARB,
-	  OP_IN, OP_NOT_IN };
+enum op {
+	OP_EQ,
+	OP_LE,
+	OP_GE,
+	OP_NE,
+	OP_LT,
+	OP_GT,
+	OP_COMPAT,
+	OP_ARB,
+	OP_IN,
+	OP_NOT_IN
+};
 
 struct side {
 	int is_var;
@@ -155,7 +165,8 @@ decode_literal(const char *s, size_t n, int *nomem)
 	/* most literals hold no escape and nothing Python refuses: the
 	 * bytes between the quotes, as the loop below would copy them */
 	for (i = 1; i + 1 < n; i++)
-		if (s[i] == '\\' || s[i] == '\n' || s[i] == '\r' || s[i] == '\0')
+		if (s[i] == '\\' || s[i] == '\n' || s[i] == '\r' ||
+		    s[i] == '\0')
 			break;
 	if (n >= 2 && i + 1 >= n && n - 2 < TG_BUF_DEFAULT_MAX / 2) {
 		p = tg_str_ndup(s + 1, n - 2);
@@ -260,13 +271,19 @@ fail:
 /* The variables as the evaluator names them ('.' read as '_', and
  * python_implementation as platform_python_implementation). */
 static const char *const var_names[] = {
-    "python_version",	   "python_full_version",
-    "os_name",		   "sys_platform",
-    "platform_release",	   "platform_system",
-    "platform_version",	   "platform_machine",
+    "python_version",
+    "python_full_version",
+    "os_name",
+    "sys_platform",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "platform_machine",
     "platform_python_implementation",
-    "implementation_name", "implementation_version",
-    "extras",		   "extra",
+    "implementation_name",
+    "implementation_version",
+    "extras",
+    "extra",
     "dependency_groups",
 };
 
@@ -310,9 +327,9 @@ op_code(const char *op)
 		const char *s;
 		enum op c;
 	} ops[] = {
-	    {"==", OP_EQ},     {"<=", OP_LE},	  {">=", OP_GE},
-	    {"!=", OP_NE},     {"<", OP_LT},	  {">", OP_GT},
-	    {"~=", OP_COMPAT}, {"===", OP_ARB},	  {"in", OP_IN},
+	    {"==", OP_EQ},	   {"<=", OP_LE},   {">=", OP_GE},
+	    {"!=", OP_NE},	   {"<", OP_LT},    {">", OP_GT},
+	    {"~=", OP_COMPAT},	   {"===", OP_ARB}, {"in", OP_IN},
 	    {"not in", OP_NOT_IN},
 	};
 	size_t k;
@@ -693,8 +710,8 @@ env_value(const struct tg_marker_env *env, const char *key, int var,
 		if (!*owned)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		out->s = *owned;
-	} else if ((var & V_FULL) &&
-		   (n = strlen(v->value)) > 0 && v->value[n - 1] == '+') {
+	} else if ((var & V_FULL) && (n = strlen(v->value)) > 0 &&
+		   v->value[n - 1] == '+') {
 		*owned = malloc(n + 6);
 		if (!*owned)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");

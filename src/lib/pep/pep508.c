@@ -253,7 +253,7 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 
 /* The byte of each one-byte token, 0 for the others. */
 static const char single[] = {
-    [TG_TOK_LPAREN] = '(',   [TG_TOK_RPAREN] = ')', [TG_TOK_LBRACKET] = '[',
+    [TG_TOK_LPAREN] = '(',   [TG_TOK_RPAREN] = ')',    [TG_TOK_LBRACKET] = '[',
     [TG_TOK_RBRACKET] = ']', [TG_TOK_SEMICOLON] = ';', [TG_TOK_COMMA] = ',',
     [TG_TOK_AT] = '@',	     [TG_TOK_END] = 0,
 };

@@ -224,8 +224,7 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
  * len + 1 bytes), or NULL for a string of its own. */
 static int
 parse_full(struct tg_requirement *req, const char *s, size_t len,
-	   struct tg_requirement_cache *mc, char *name_into,
-	   struct tg_err *err)
+	   struct tg_requirement_cache *mc, char *name_into, struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
 	char small[256];
@@ -497,7 +496,6 @@ free_specset(void *p)
 	tg_spec_set_release(p);
 	free(p);
 }
-
 
 void
 tg_requirement_cache_release(struct tg_requirement_cache *rc)

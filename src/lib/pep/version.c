@@ -268,8 +268,8 @@ all_digits(const char *s, size_t b, size_t e)
  * release and local arrays, the canonical text and the raw text in one
  * block, which v->release points to and tg_version_release frees. */
 static int
-build(struct tg_version *v, const char *s, size_t len, size_t start,
-      size_t end, const struct pieces *p, struct tg_err *err)
+build(struct tg_version *v, const char *s, size_t len, size_t start, size_t end,
+      const struct pieces *p, struct tg_err *err)
 {
 	static const char *const names[] = {"", "a", "b", "rc"};
 	struct out o;
@@ -290,9 +290,9 @@ build(struct tg_version *v, const char *s, size_t len, size_t start,
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	v->release = (struct tg_num *)(void *)block;
 	v->nrelease = p->nrelease;
-	v->local = nloc ? (struct tg_local_seg *)(void *)(v->release +
-							   p->nrelease)
-			: NULL;
+	v->local =
+	    nloc ? (struct tg_local_seg *)(void *)(v->release + p->nrelease)
+		 : NULL;
 	v->nlocal = nloc;
 	o.p = block + head;
 	o.n = 0;

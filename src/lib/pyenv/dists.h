@@ -35,7 +35,7 @@ struct tg_dist {
 	char **requires; /* Requires-Dist values, in file order */
 	size_t nrequires, caprequires;
 	char *requires_block; /* when set, requires[] point into it */
-	char *requires_file; /* where they came from: metadata or
+	char *requires_file;  /* where they came from: metadata or
 				requires.txt */
 	char **top; /* top-level names: top_level.txt, else RECORD; each
 		       one path component, never "." or ".." */

@@ -256,8 +256,7 @@ marker_info(struct ctx *c, struct req *r)
 		tg_marker_extra_literals(r->r.marker, mi->lits, &mi->n);
 	mi->missing =
 	    mi->h < 0 ? tg_marker_missing(r->r.marker, &c->env) : NULL;
-	if (c->rc ||
-	    tg_strmap_put(&c->plain, key, sizeof(r->r.marker), mi)) {
+	if (c->rc || tg_strmap_put(&c->plain, key, sizeof(r->r.marker), mi)) {
 		tg_envcheck_keep(c, NULL);
 		free(mi);
 		return NULL;
@@ -337,8 +336,8 @@ target_of(struct ctx *c, struct req *r)
 	if (!t) {
 		t = malloc(sizeof(*t) + n + 1);
 		if (t)
-			t->to = tg_dists_find(
-			    c->ds, tg_name_canonicalize_to(t->canon, r->r.name));
+			t->to = tg_dists_find(c->ds, tg_name_canonicalize_to(
+							 t->canon, r->r.name));
 		if (!t || tg_strmap_put(&c->names, r->r.name, n, t)) {
 			free(t);
 			tg_envcheck_keep(c, NULL);

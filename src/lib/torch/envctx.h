@@ -34,9 +34,9 @@ struct req {
 	const char *target;	 /* canonical name, borrowed from names */
 	const struct tg_dist *to;
 	int applies;
-	const char *via;     /* the extra that made it apply, or NULL */
-	const char *missing; /* a variable the marker needs, not known */
-	size_t seen;	     /* 1 + the extras count it was evaluated for */
+	const char *via;	/* the extra that made it apply, or NULL */
+	const char *missing;	/* a variable the marker needs, not known */
+	size_t seen;		/* 1 + the extras count it was evaluated for */
 	const struct minfo *mi; /* what its marker gives, once known */
 };
 
