@@ -237,12 +237,19 @@ static const struct minfo *
 marker_info(struct ctx *c, struct req *r)
 {
 	const char *key = (const char *)&r->r.marker;
-	struct minfo *mi = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
+	struct minfo *mi;
 	size_t n = 0;
 	int lit;
 
-	if (mi)
-		return mi;
+	/* the requirements of a distribution often share a marker in a
+	 * row (extra == "dev", ...): the last one answered first */
+	if (c->last_mi && c->last_marker == r->r.marker)
+		return c->last_mi;
+	mi = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
+	if (mi) {
+		c->last_marker = r->r.marker;
+		return c->last_mi = mi;
+	}
 	lit = tg_marker_extra_literals(r->r.marker, NULL, &n);
 	if (!lit)
 		n = 0;
@@ -261,7 +268,8 @@ marker_info(struct ctx *c, struct req *r)
 		free(mi);
 		return NULL;
 	}
-	return mi;
+	c->last_marker = r->r.marker;
+	return c->last_mi = mi;
 }
 
 /* Evaluate r for its distribution's extras: sets applies, via and,

@@ -69,6 +69,8 @@ struct ctx {
 	size_t nreqs;
 	struct tg_requirement_cache cache; /* the reqs' markers, specs */
 	struct tg_strmap plain; /* a marker's address -> struct minfo */
+	const struct tg_marker *last_marker; /* the last looked up there */
+	const struct minfo *last_mi;	     /* and its answer */
 	struct tg_strmap names; /* a name as written -> struct target */
 	struct strset *active;	/* per dist: extras asked for */
 	int *depends;		/* per dist: a requirement on torch applies */
