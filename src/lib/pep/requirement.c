@@ -174,6 +174,23 @@ parse_specifier(struct tg_pep508_lexer *lx, struct spectext *spec,
 	return 0;
 }
 
+/* Keep the marker text s (n bytes) and its marker m as the last one
+ * found, when the text fits. */
+static void
+remember(struct tg_requirement_cache *mc, const char *s, size_t n,
+	 struct tg_marker *m)
+{
+	if (n > sizeof(mc->last)) {
+		mc->last_marker = NULL;
+		return;
+	}
+	if (mc->last_marker != m || mc->last_len != n) {
+		memcpy(mc->last, s, n);
+		mc->last_len = n;
+		mc->last_marker = m;
+	}
+}
+
 /* The marker after ';'. With a cache: the marker runs to the end of the
  * requirement when it parses at all (what follows it must be the end),
  * and what the lexer sees before it is the ';' in every requirement,
@@ -192,9 +209,18 @@ parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 				     "expected %s or end", expected);
 	at = lx->pos;
 	if (mc) {
-		req->marker =
-		    tg_strmap_get(&mc->markers, lx->s + at, lx->len - at);
+		size_t n = lx->len - at;
+
+		/* the requirements of a distribution often share a marker
+		 * in a row: the last one found is compared first */
+		if (mc->last_marker && n == mc->last_len &&
+		    memcmp(lx->s + at, mc->last, n) == 0)
+			req->marker = mc->last_marker;
+		else
+			req->marker =
+			    tg_strmap_get(&mc->markers, lx->s + at, n);
 		if (req->marker) {
+			remember(mc, lx->s + at, n, req->marker);
 			req->marker_cached = 1;
 			lx->pos = lx->len;
 			return 0;
@@ -208,6 +234,7 @@ parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 		if (tg_strmap_put(&mc->markers, lx->s + at, lx->len - at,
 				  req->marker))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
+		remember(mc, lx->s + at, lx->len - at, req->marker);
 		req->marker_cached = 1;
 	}
 	return 0;
@@ -502,6 +529,7 @@ tg_requirement_cache_release(struct tg_requirement_cache *rc)
 {
 	struct tg_requirement_block *b, *next;
 
+	rc->last_marker = NULL;
 	tg_strmap_release(&rc->heads, free_head);
 	for (b = rc->blocks; b; b = next) {
 		next = b->next;

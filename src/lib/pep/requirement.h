@@ -48,11 +48,16 @@ struct tg_requirement_cache {
 	struct tg_strmap specs;	  /* specifier text -> struct tg_specset */
 	struct tg_strmap heads;	  /* text before ';' -> tg_requirement */
 	struct tg_requirement_block *blocks; /* where the heads are */
+	/* the last marker found, and its text (when it fits) */
+	struct tg_marker *last_marker;
+	size_t last_len;
+	char last[256];
 };
 
 #define TG_REQUIREMENT_CACHE_INIT                                              \
 	{                                                                      \
-		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT, NULL           \
+		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT, NULL, NULL, 0, \
+		    ""                                                         \
 	}
 
 /* tg_requirement_parse, with the marker and the specifier set taken from
