@@ -72,6 +72,47 @@ parse_forms(void)
 	}
 }
 
+/* '\r' line ends are looked for ahead, a page at a time: one just
+ * before, at and after the first page's end, and one pages further on,
+ * still end their lines there and no sooner. */
+static void
+cr_pages(void)
+{
+	int d;
+
+	for (d = -1; d <= 1; d++) {
+		size_t xn = 4096 - 11 + (size_t)(d + 1) - 1, n = 0;
+		char *t = malloc(xn + 8200 + 64);
+		struct tg_meta m = TG_META_INIT;
+		struct tg_err err = TG_ERR_INIT;
+		const char *v;
+
+		if (!t)
+			abort();
+		memcpy(t, "Name: t\nX: ", 11);
+		n = 11;
+		memset(t + n, 'a', xn);
+		n += xn;
+		memcpy(t + n, "\rVersion: 1.2\r\nY: ", 18);
+		n += 18;
+		memset(t + n, 'b', 8200);
+		n += 8200;
+		memcpy(t + n, "\nZ: z\r", 6);
+		n += 6;
+		CHECK(tg_meta_parse(&m, t, n, 0, "f", &err) == 0, "cr %d: %s",
+		      d, err.msg);
+		v = tg_meta_get(&m, "X");
+		CHECK(v && strlen(v) == xn, "cr %d: X of %zu bytes, want %zu",
+		      d, v ? strlen(v) : 0, xn);
+		CHECK_STR(tg_meta_get(&m, "Version"), "1.2", "cr: Version");
+		v = tg_meta_get(&m, "Y");
+		CHECK(v && strlen(v) == 8200, "cr %d: Y of 8200 bytes", d);
+		CHECK_STR(tg_meta_get(&m, "Z"), "z", "cr: Z");
+		tg_meta_release(&m);
+		free(t);
+	}
+}
+
 /* Lines are checked for NUL and UTF-8 only from the first byte that is
  * neither ASCII nor NUL on, looked for 4,096 bytes at a time: a bad
  * line after many pages of good ones, after a good non-ASCII line and
@@ -177,6 +218,7 @@ main(void)
 {
 	parse_ok();
 	parse_forms();
+	cr_pages();
 	parse_errors();
 	return check_result("test_meta");
 }

@@ -56,6 +56,10 @@ static const struct {
     {"torch===2.11.0,>=2",
      "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"===2.11.0,>=2\", "
      "\"marker\": null, \"url\": null}"},
+    /* a ';' inside a URL: not where the marker starts */
+    {"pkg @ http://x;y=1 ; extra == \"a\"",
+     "{\"name\": \"pkg\", \"extras\": [], \"specifier\": \"\", \"marker\": "
+     "\"extra == \\\"a\\\"\", \"url\": \"http://x;y=1\"}"},
     {"torch; python_version<\"3.13\"",
      "{\"name\": \"torch\", \"extras\": [], \"specifier\": \"\", \"marker\": "
      "\"python_version < \\\"3.13\\\"\", \"url\": null}"},
@@ -102,6 +106,15 @@ static const struct {
      "expected a marker variable or quoted string"},
     {"torch; foo == 'a'", 7, "expected a marker variable or quoted string"},
     {"torch; os_name == 'a\\'", 22, "invalid quoted string"},
+    /* heads that do not parse before the ';' */
+    {"torch (>=1.0; os_name == 'a')", 12,
+     "expected matching RIGHT_PARENTHESIS for LEFT_PARENTHESIS, after version "
+     "specifier"},
+    {"torch >=1.0 foo; os_name == 'a'", 12,
+     "expected comma (within version specifier), semicolon (after version "
+     "specifier) or end"},
+    {"torch >= 1.0+abc; os_name == 'a'", 12,
+     "local version label can only be used with `==` or `!=` operators"},
 };
 
 /* Each table through tg_requirement_parse, then twice through one marker
@@ -172,6 +185,13 @@ main(void)
 		  d.spec.specs == b.spec.specs && d.spec_cached &&
 		  b.spec_cached,
 	      "a specifier set shared by its text");
+	tg_requirement_release(&d);
+	/* one head text (before the ';'), one name, extras and set */
+	CHECK(tg_requirement_parse_cached(&d, "b>1; os_name == 'x'", 19, &mc,
+					  &err) == 0 &&
+		  d.name == b.name && d.spec.specs == b.spec.specs &&
+		  d.head_cached && b.head_cached && d.marker != b.marker,
+	      "a head shared by its text");
 	tg_requirement_release(&d);
 	/* a marker that does not run to the end is not kept */
 	n = mc.markers.n;

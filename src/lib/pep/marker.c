@@ -23,8 +23,32 @@
 
 enum node_kind { N_ITEM, N_GROUP, N_AND, N_OR };
 
+/* What a variable is to the evaluator, worked out when parsed. */
+enum {
+	V_EXTRA = 1,   /* "extra" */
+	V_SET = 2,     /* "extras", "dependency_groups" */
+	V_VERSION = 4, /* compared as versions when it can be */
+	V_FULL = 8,    /* "python_full_version" */
+};
+
+/* The operators as the evaluator tells them apart. */
+enum op {
+	OP_EQ,
+	OP_LE,
+	OP_GE,
+	OP_NE,
+	OP_LT,
+	OP_GT,
+	OP_COMPAT,
+	OP_ARB,
+	OP_IN,
+	OP_NOT_IN
+};
+
 struct side {
 	int is_var;
+	int owned;  /* text is a string of its own (else a static name) */
+	int var;    /* V_* of a variable */
 	char *text; /* variable name, or the decoded string value */
 };
 
@@ -32,12 +56,18 @@ struct node {
 	enum node_kind kind;
 	struct side lhs, rhs;
 	char op[8];
+	enum op opc; /* op */
 	struct tg_marker *group;
 };
 
+/* Most markers are one comparison, or two and the word between them:
+ * their nodes are kept in the struct (small), more in an array. */
+#define SMALL_NODES 3
+
 struct tg_marker {
-	struct node *nodes;
+	struct node *nodes; /* small, or an array of cap */
 	size_t n, cap;
+	struct node small[SMALL_NODES];
 };
 
 static const char *const version_vars[] = {
@@ -55,19 +85,31 @@ tg_marker_free(struct tg_marker *m)
 	if (!m)
 		return;
 	for (k = 0; k < m->n; k++) {
-		free(m->nodes[k].lhs.text);
-		free(m->nodes[k].rhs.text);
+		if (m->nodes[k].lhs.owned)
+			free(m->nodes[k].lhs.text);
+		if (m->nodes[k].rhs.owned)
+			free(m->nodes[k].rhs.text);
 		tg_marker_free(m->nodes[k].group);
 	}
-	free(m->nodes);
+	if (m->nodes != m->small)
+		free(m->nodes);
 	free(m);
 }
 
 static int
 push(struct tg_marker *m, struct node *nd)
 {
-	if (TG_GROW(m->nodes, m->n + 1, m->cap))
+	if (m->n == m->cap && m->nodes == m->small) {
+		struct node *v = malloc(2 * SMALL_NODES * sizeof(*v));
+
+		if (!v)
+			return TG_ENOMEM;
+		memcpy(v, m->small, m->n * sizeof(*v));
+		m->nodes = v;
+		m->cap = 2 * SMALL_NODES;
+	} else if (TG_GROW(m->nodes, m->n + 1, m->cap)) {
 		return TG_ENOMEM;
+	}
 	m->nodes[m->n++] = *nd;
 	memset(nd, 0, sizeof(*nd));
 	return 0;
@@ -120,6 +162,18 @@ decode_literal(const char *s, size_t n, int *nomem)
 	unsigned long cp;
 	int rc = 0, h;
 
+	/* most literals hold no escape and nothing Python refuses: the
+	 * bytes between the quotes, as the loop below would copy them */
+	for (i = 1; i + 1 < n; i++)
+		if (s[i] == '\\' || s[i] == '\n' || s[i] == '\r' ||
+		    s[i] == '\0')
+			break;
+	if (n >= 2 && i + 1 >= n && n - 2 < TG_BUF_DEFAULT_MAX / 2) {
+		p = tg_str_ndup(s + 1, n - 2);
+		if (!p)
+			*nomem = 1;
+		return p;
+	}
 	for (i = 1; !rc && i + 1 < n; i++) {
 		char c = s[i];
 
@@ -214,6 +268,78 @@ fail:
 	return NULL;
 }
 
+/* The variables as the evaluator names them ('.' read as '_', and
+ * python_implementation as platform_python_implementation). */
+static const char *const var_names[] = {
+    "python_version",
+    "python_full_version",
+    "os_name",
+    "sys_platform",
+    "platform_release",
+    "platform_system",
+    "platform_version",
+    "platform_machine",
+    "platform_python_implementation",
+    "implementation_name",
+    "implementation_version",
+    "extras",
+    "extra",
+    "dependency_groups",
+};
+
+/* The static name of the variable token t (n bytes), or NULL. */
+static const char *
+var_name(const char *t, size_t n)
+{
+	size_t k, i;
+
+	if (n == 21 && memcmp(t, "python_implementation", 21) == 0)
+		return "platform_python_implementation";
+	for (k = 0; k < sizeof(var_names) / sizeof(var_names[0]); k++) {
+		const char *v = var_names[k];
+
+		if (strlen(v) != n)
+			continue;
+		for (i = 0; i < n && (t[i] == '.' ? '_' : t[i]) == v[i]; i++)
+			;
+		if (i == n)
+			return v;
+	}
+	return NULL;
+}
+
+static int is_version_var(const char *name);
+static int is_set_var(const char *name);
+
+static int
+var_kind(const char *name)
+{
+	return (strcmp(name, "extra") == 0 ? V_EXTRA : 0) |
+	       (is_set_var(name) ? V_SET : 0) |
+	       (is_version_var(name) ? V_VERSION : 0) |
+	       (strcmp(name, "python_full_version") == 0 ? V_FULL : 0);
+}
+
+static enum op
+op_code(const char *op)
+{
+	static const struct {
+		const char *s;
+		enum op c;
+	} ops[] = {
+	    {"==", OP_EQ},	   {"<=", OP_LE},   {">=", OP_GE},
+	    {"!=", OP_NE},	   {"<", OP_LT},    {">", OP_GT},
+	    {"~=", OP_COMPAT},	   {"===", OP_ARB}, {"in", OP_IN},
+	    {"not in", OP_NOT_IN},
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (strcmp(op, ops[k].s) == 0)
+			return ops[k].c;
+	return OP_EQ; /* parse_op gives one of those */
+}
+
 static int
 parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 {
@@ -221,6 +347,14 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 	char *name;
 
 	if (tg_pep508_take(lx, TG_TOK_VARIABLE, &at, &n)) {
+		const char *v = var_name(lx->s + at, n);
+
+		sd->is_var = 1;
+		if (v) { /* every token the lexer gives: no copy */
+			sd->text = (char *)v;
+			sd->var = var_kind(v);
+			return 0;
+		}
 		name = malloc(n + 1);
 		if (!name)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -234,14 +368,16 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
 		}
-		sd->is_var = 1;
+		sd->owned = 1;
 		sd->text = name;
+		sd->var = var_kind(name);
 		return 0;
 	}
 	if (tg_pep508_take(lx, TG_TOK_QUOTED, &at, &n)) {
 		int nomem = 0;
 
 		sd->text = decode_literal(lx->s + at, n, &nomem);
+		sd->owned = sd->text != NULL;
 		if (nomem)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!sd->text)
@@ -286,7 +422,6 @@ static int
 normalize_extra(struct node *nd)
 {
 	struct side *v = NULL;
-	char *c;
 
 	if (nd->lhs.is_var && strcmp(nd->lhs.text, "extra") == 0 &&
 	    !nd->rhs.is_var)
@@ -298,11 +433,8 @@ normalize_extra(struct node *nd)
 		v = &nd->lhs;
 	if (!v)
 		return 0;
-	c = tg_name_canonicalize(v->text);
-	if (!c)
-		return TG_ENOMEM;
-	free(v->text);
-	v->text = c;
+	/* in place: the normal form is never longer */
+	tg_name_canonicalize_to(v->text, v->text);
 	return 0;
 }
 
@@ -340,6 +472,7 @@ parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
 		if (!rc) {
 			tg_pep508_ws(lx);
 			rc = parse_op(lx, nd->op, err);
+			nd->opc = op_code(nd->op);
 		}
 		if (!rc) {
 			tg_pep508_ws(lx);
@@ -358,8 +491,10 @@ parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
 static void
 node_release(struct node *nd)
 {
-	free(nd->lhs.text);
-	free(nd->rhs.text);
+	if (nd->lhs.owned)
+		free(nd->lhs.text);
+	if (nd->rhs.owned)
+		free(nd->rhs.text);
 	tg_marker_free(nd->group);
 	memset(nd, 0, sizeof(*nd));
 }
@@ -368,7 +503,7 @@ static int
 parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
 	     struct tg_err *err)
 {
-	struct tg_marker *m = calloc(1, sizeof(*m));
+	struct tg_marker *m = malloc(sizeof(*m));
 	struct node nd;
 	size_t at, n;
 	int rc;
@@ -376,6 +511,9 @@ parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
 	*out = NULL;
 	if (!m)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	m->nodes = m->small;
+	m->n = 0;
+	m->cap = SMALL_NODES;
 	for (;;) {
 		memset(&nd, 0, sizeof(nd));
 		rc = parse_atom(lx, &nd, depth, err);
@@ -545,15 +683,15 @@ struct val {
 };
 
 static int
-env_value(const struct tg_marker_env *env, const char *key, struct val *out,
-	  char **owned, struct tg_err *err)
+env_value(const struct tg_marker_env *env, const char *key, int var,
+	  struct val *out, char **owned, struct tg_err *err)
 {
 	const struct tg_marker_var *v = tg_marker_env_get(env, key);
 	size_t n;
 
 	memset(out, 0, sizeof(*out));
 	if (!v) {
-		if (strcmp(key, "extra") == 0) {
+		if (var & V_EXTRA) {
 			out->s = "";
 			return 0;
 		}
@@ -567,13 +705,13 @@ env_value(const struct tg_marker_env *env, const char *key, struct val *out,
 		return 0;
 	}
 	out->s = v->value;
-	if (strcmp(key, "extra") == 0 && *v->value) {
+	if ((var & V_EXTRA) && *v->value) {
 		*owned = tg_name_canonicalize(v->value);
 		if (!*owned)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		out->s = *owned;
-	} else if (strcmp(key, "python_full_version") == 0 &&
-		   (n = strlen(v->value)) > 0 && v->value[n - 1] == '+') {
+	} else if ((var & V_FULL) && (n = strlen(v->value)) > 0 &&
+		   v->value[n - 1] == '+') {
 		*owned = malloc(n + 6);
 		if (!*owned)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -640,18 +778,20 @@ eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
 	const char *key;
 	char *own_l = NULL, *own_r = NULL, **canon = NULL;
 	size_t k;
-	int rc = 0, r;
+	int rc = 0, r, var;
 
 	if (nd->lhs.is_var) {
 		key = nd->lhs.text;
-		rc = env_value(env, key, &lhs, &own_l, err);
+		var = nd->lhs.var;
+		rc = env_value(env, key, var, &lhs, &own_l, err);
 		memset(&rhs, 0, sizeof(rhs));
 		rhs.s = nd->rhs.text;
 	} else {
 		memset(&lhs, 0, sizeof(lhs));
 		lhs.s = nd->lhs.text;
 		key = nd->rhs.text;
-		rc = env_value(env, key, &rhs, &own_r, err);
+		var = nd->rhs.var;
+		rc = env_value(env, key, var, &rhs, &own_r, err);
 	}
 	if (rc)
 		goto out;
@@ -662,7 +802,7 @@ eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
 				key, key);
 		goto out;
 	}
-	if (is_set_var(key)) { /* compare normalised names */
+	if (var & V_SET) { /* compare normalised names */
 		char *c = tg_name_canonicalize(lhs.s);
 
 		if (!c)
@@ -686,26 +826,26 @@ eval_item(const struct node *nd, const struct tg_marker_env *env, int *result,
 			rhs.items = (const char *const *)canon;
 		}
 	}
-	if (is_version_var(key) && !rhs.is_set &&
+	if ((var & V_VERSION) && !rhs.is_set &&
 	    (r = version_compare(lhs.s, nd->op, rhs.s)) != -1) {
 		if (r == TG_ENOMEM)
 			goto nomem;
 		*result = r;
 		goto out;
 	}
-	if (strcmp(nd->op, "in") == 0 || strcmp(nd->op, "not in") == 0) {
+	if (nd->opc == OP_IN || nd->opc == OP_NOT_IN) {
 		r = rhs.is_set ? set_has(&rhs, lhs.s)
 			       : strstr(rhs.s, lhs.s) != NULL;
-		*result = nd->op[0] == 'n' ? !r : r;
+		*result = nd->opc == OP_NOT_IN ? !r : r;
 	} else if (rhs.is_set) {
-		*result = strcmp(nd->op, "!=") == 0; /* str vs set */
-		if (strcmp(nd->op, "~=") == 0 || strcmp(nd->op, "===") == 0)
+		*result = nd->opc == OP_NE; /* str vs set */
+		if (nd->opc == OP_COMPAT || nd->opc == OP_ARB)
 			goto undefined;
-	} else if (strcmp(nd->op, "<") == 0 || strcmp(nd->op, ">") == 0) {
+	} else if (nd->opc == OP_LT || nd->opc == OP_GT) {
 		*result = 0;
-	} else if (strcmp(nd->op, "!=") == 0) {
+	} else if (nd->opc == OP_NE) {
 		*result = strcmp(lhs.s, rhs.s) != 0;
-	} else if (strcmp(nd->op, "~=") == 0 || strcmp(nd->op, "===") == 0) {
+	} else if (nd->opc == OP_COMPAT || nd->opc == OP_ARB) {
 		goto undefined;
 	} else { /* == <= >= */
 		*result = strcmp(lhs.s, rhs.s) == 0;
@@ -734,7 +874,7 @@ out:
 static const char *
 side_missing(const struct side *sd, const struct tg_marker_env *env)
 {
-	if (!sd->is_var || strcmp(sd->text, "extra") == 0 ||
+	if (!sd->is_var || (sd->var & V_EXTRA) ||
 	    tg_marker_env_get(env, sd->text))
 		return NULL;
 	return sd->text;
@@ -743,7 +883,7 @@ side_missing(const struct side *sd, const struct tg_marker_env *env)
 static int
 is_extra(const struct side *sd)
 {
-	return sd->is_var && strcmp(sd->text, "extra") == 0;
+	return sd->is_var && (sd->var & V_EXTRA);
 }
 
 int
@@ -765,7 +905,7 @@ tg_marker_extra_literals(const struct tg_marker *m, const char **out, size_t *n)
 			continue;
 		lit = is_extra(&nd->lhs) ? &nd->rhs : &nd->lhs;
 		if (lit->is_var || !*lit->text ||
-		    (strcmp(nd->op, "==") != 0 && strcmp(nd->op, "!=") != 0))
+		    (nd->opc != OP_EQ && nd->opc != OP_NE))
 			return 0;
 		if (out)
 			out[*n] = lit->text;

@@ -7,14 +7,11 @@
 #include <string.h>
 
 char *
-tg_name_canonicalize(const char *name)
+tg_name_canonicalize_to(char *out, const char *name)
 {
-	size_t n = strlen(name), i, o = 0;
-	char *out = malloc(n + 1);
+	size_t i, o = 0;
 
-	if (!out)
-		return NULL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; name[i]; i++) {
 		char c = name[i];
 
 		if (c == '-' || c == '_' || c == '.') {
@@ -26,4 +23,12 @@ tg_name_canonicalize(const char *name)
 	}
 	out[o] = '\0';
 	return out;
+}
+
+char *
+tg_name_canonicalize(const char *name)
+{
+	char *out = malloc(strlen(name) + 1);
+
+	return out ? tg_name_canonicalize_to(out, name) : NULL;
 }

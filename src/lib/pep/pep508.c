@@ -201,10 +201,12 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 	case TG_TOK_NOT:
 		return keyword(lx, KW("not"));
 	case TG_TOK_VARIABLE:
+		/* keyword() fails on the first byte for most: skip the call */
 		for (i = 0; n && i < sizeof(variables) / sizeof(variables[0]);
 		     i++)
-			if ((w = keyword(lx, variables[i].w, variables[i].n)) !=
-			    0)
+			if (variables[i].w[0] == *s &&
+			    (w = keyword(lx, variables[i].w, variables[i].n)) !=
+				0)
 				return w;
 		return 0;
 	case TG_TOK_SPECIFIER:
@@ -249,11 +251,28 @@ tg_pep508_peek(const struct tg_pep508_lexer *lx, enum tg_tok k)
 	return 0;
 }
 
+/* The byte of each one-byte token, 0 for the others. */
+static const char single[] = {
+    [TG_TOK_LPAREN] = '(',   [TG_TOK_RPAREN] = ')',    [TG_TOK_LBRACKET] = '[',
+    [TG_TOK_RBRACKET] = ']', [TG_TOK_SEMICOLON] = ';', [TG_TOK_COMMA] = ',',
+    [TG_TOK_AT] = '@',	     [TG_TOK_END] = 0,
+};
+
 int
 tg_pep508_take(struct tg_pep508_lexer *lx, enum tg_tok k, size_t *start,
 	       size_t *len)
 {
-	size_t n = tg_pep508_peek(lx, k);
+	size_t n;
+
+	/* most takes are of one-byte tokens, and most of those fail: no
+	 * call to peek for them */
+	if ((size_t)k < sizeof(single) && single[k]) {
+		if (lx->pos >= lx->len || lx->s[lx->pos] != single[k])
+			return 0;
+		n = 1;
+	} else {
+		n = tg_pep508_peek(lx, k);
+	}
 
 	if (!n)
 		return 0;
@@ -270,5 +289,8 @@ tg_pep508_take(struct tg_pep508_lexer *lx, enum tg_tok k, size_t *start,
 void
 tg_pep508_ws(struct tg_pep508_lexer *lx)
 {
-	tg_pep508_take(lx, TG_TOK_WS, NULL, NULL);
+	/* called between most tokens, and mostly with none to skip */
+	while (lx->pos < lx->len &&
+	       (lx->s[lx->pos] == ' ' || lx->s[lx->pos] == '\t'))
+		lx->pos++;
 }

@@ -108,13 +108,13 @@ make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
 	return rc;
 }
 
+static void release_versions(struct tg_spec *sp);
+
 void
 tg_spec_release(struct tg_spec *sp)
 {
 	free(sp->text);
-	tg_version_release(&sp->v);
-	tg_version_release(&sp->lo);
-	tg_version_release(&sp->hi);
+	release_versions(sp);
 }
 
 /* Whether s[b..e) is v?(N!)?N(.N)* : the part before ".*". */
@@ -142,8 +142,21 @@ plain_release(const char *s, size_t b, size_t e)
 	}
 }
 
-int
-tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
+/* The versions of sp, not its text. */
+static void
+release_versions(struct tg_spec *sp)
+{
+	tg_version_release(&sp->v);
+	tg_version_release(&sp->lo);
+	tg_version_release(&sp->hi);
+}
+
+/* tg_spec_parse, with the text put into text (room for len + 1 bytes:
+ * the operator and the stripped version are never longer than s) when
+ * not NULL, the caller's to free; else into a string of sp's own. */
+static int
+spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
+	   struct tg_err *err)
 {
 	size_t k, oplen = 0, vb, ve, i;
 	const char *why = NULL;
@@ -152,6 +165,8 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 
 	memset(sp, 0, sizeof(*sp));
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		if (!len || s[0] != ops[k].text[0])
+			continue; /* the first byte tells most apart */
 		oplen = strlen(ops[k].text);
 		if (len >= oplen && memcmp(s, ops[k].text, oplen) == 0)
 			break;
@@ -207,7 +222,7 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 		}
 	}
 	/* text: operator + stripped version, as packaging's str() */
-	sp->text = malloc(oplen + (ve - vb) + 1);
+	sp->text = text ? text : malloc(oplen + (ve - vb) + 1);
 	if (!sp->text) {
 		tg_spec_release(sp);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -235,6 +250,8 @@ tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 		rc = make_bound(&sp->v, B_NEXT_POST, 0, 0, &sp->lo);
 	}
 	if (rc) {
+		if (text)
+			sp->text = NULL; /* the caller's */
 		tg_spec_release(sp);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	}
@@ -249,18 +266,30 @@ bad:
 }
 
 int
+tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
+{
+	return spec_parse(sp, s, len, NULL, err);
+}
+
+/* The specifiers and their texts are one block: the array, then the
+ * texts (each at most its part of s, plus a NUL). */
+int
 tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		  struct tg_err *err)
 {
 	size_t i = 0, n = 1, b, e, cut;
+	char *text;
 	int rc = 0;
 
 	memset(set, 0, sizeof(*set));
 	for (i = 0; i < len; i++)
 		n += s[i] == ',';
-	set->specs = calloc(n, sizeof(*set->specs));
+	if (n > SIZE_MAX / 4 / sizeof(*set->specs) || len > SIZE_MAX / 4)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	set->specs = calloc(1, n * sizeof(*set->specs) + len + n);
 	if (!set->specs)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	text = (char *)(set->specs + n);
 	for (i = 0; i + 3 <= len; i++)
 		if (memcmp(s + i, "===", 3) == 0)
 			set->has_arbitrary = 1;
@@ -272,7 +301,9 @@ tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		e = tg_pyspace_rstrip(s, b, cut);
 		if (b == e)
 			continue;
-		rc = tg_spec_parse(&set->specs[set->n], s + b, e - b, err);
+		rc = spec_parse(&set->specs[set->n], s + b, e - b, text, err);
+		if (!rc)
+			text += strlen(text) + 1;
 		if (rc) {
 			if (err && err->code)
 				err->pos = b, err->has_pos = 1;
@@ -292,7 +323,7 @@ tg_spec_set_release(struct tg_specset *set)
 	if (!set)
 		return;
 	for (k = 0; k < set->n; k++)
-		tg_spec_release(&set->specs[k]);
+		release_versions(&set->specs[k]); /* texts: in the block */
 	free(set->specs);
 	memset(set, 0, sizeof(*set));
 }

@@ -12,11 +12,11 @@
  */
 #include "lib/pep/version.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/util/buf.h"
 #include "lib/pep/pyspace.h"
 #include "lib/util/str.h"
 
@@ -110,6 +110,7 @@ static size_t
 scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 {
 	size_t j, k, n;
+	char c;
 
 	memset(p, 0, sizeof(*p));
 	if (i < e && (s[i] == 'v' || s[i] == 'V'))
@@ -136,7 +137,10 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 	j = i;
 	if (j < e && is_sep(s[j]))
 		j++;
+	c = j < e ? lower(s[j]) : '\0';
 	for (k = 0; k < sizeof(pre_words) / sizeof(pre_words[0]); k++) {
+		if (c != pre_words[k].word[0])
+			continue; /* match_word would fail on it */
 		n = match_word(s, j, e, pre_words[k].word);
 		if (n) {
 			p->pre = pre_words[k].kind;
@@ -159,8 +163,11 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 		j = i;
 		if (j < e && is_sep(s[j]))
 			j++;
+		c = j < e ? lower(s[j]) : '\0';
 		for (k = 0; k < sizeof(post_words) / sizeof(post_words[0]);
 		     k++) {
+			if (c != post_words[k][0])
+				continue;
 			n = match_word(s, j, e, post_words[k]);
 			if (n) {
 				p->has_post = 1;
@@ -177,7 +184,7 @@ scan(const char *s, size_t i, size_t e, struct pieces *p, int allow_local)
 	j = i;
 	if (j < e && is_sep(s[j]))
 		j++;
-	n = match_word(s, j, e, "dev");
+	n = j < e && lower(s[j]) == 'd' ? match_word(s, j, e, "dev") : 0;
 	if (n) {
 		p->has_dev = 1;
 		j += n;
@@ -211,22 +218,34 @@ tg_version_scan_prefix(const char *s, size_t i, size_t e, int allow_local)
 	return scan(s, i, e, &p, allow_local);
 }
 
-/* Append the digits of s[sp] without leading zeros; record where. */
-static int
-add_num(struct tg_buf *b, const char *s, struct span sp, size_t *off,
-	size_t *len)
+/* The canonical text being written into its block: never more than
+ * the version's text plus BUILD_SLACK bytes (see build). */
+struct out {
+	char *p;
+	size_t n, cap;
+};
+
+static void
+put(struct out *o, const char *s, size_t n)
 {
-	size_t i = sp.b;
+	assert(n <= o->cap - o->n);
+	memcpy(o->p + o->n, s, n);
+	o->n += n;
+}
+
+/* Append the digits of s[sp] without leading zeros; return them. */
+static struct tg_num
+add_num(struct out *o, const char *s, struct span sp)
+{
+	size_t i = sp.b, at = o->n;
 
 	while (i + 1 < sp.e && s[i] == '0')
 		i++;
-	*off = b->len;
-	if (i == sp.e) { /* empty: implicit 0 */
-		*len = 1;
-		return tg_buf_addc(b, '0');
-	}
-	*len = sp.e - i;
-	return tg_buf_add(b, s + i, sp.e - i);
+	if (i == sp.e) /* empty: implicit 0 */
+		put(o, "0", 1);
+	else
+		put(o, s + i, sp.e - i);
+	return (struct tg_num){o->p + at, o->n - at};
 }
 
 static int
@@ -238,136 +257,117 @@ all_digits(const char *s, size_t b, size_t e)
 	return 1;
 }
 
-/* Offsets recorded while building the canonical string; turned into
- * pointers once the buffer no longer moves. */
-struct offs {
-	size_t off, len;
-};
+/* The canonical text is at most BUILD_SLACK bytes longer than the text
+ * it comes from (start..end): a pre-release gains at most 2 ("c" ->
+ * "rc0"), a post-release 5 ("r" -> ".post0"), a dev release 2 ("dev"
+ * -> ".dev0"); epoch, release and local label only lose bytes (leading
+ * zeros). */
+#define BUILD_SLACK 16
 
+/* Build v from the pieces of s[start..end) and the text s[0..len): the
+ * release and local arrays, the canonical text and the raw text in one
+ * block, which v->release points to and tg_version_release frees. */
 static int
-build(struct tg_version *v, const char *s, size_t start, size_t end,
+build(struct tg_version *v, const char *s, size_t len, size_t start, size_t end,
       const struct pieces *p, struct tg_err *err)
 {
-	struct tg_buf b = TG_BUF_INIT;
-	struct offs epoch = {0, 0}, pre = {0, 0}, post = {0, 0}, dev = {0, 0};
-	struct offs *rel = NULL, *loc = NULL;
-	size_t i, k, nloc = 0;
+	static const char *const names[] = {"", "a", "b", "rc"};
+	struct out o;
+	size_t i, k, nloc = 0, head;
 	struct span sp;
-	int rc = 0;
+	char *block;
 
-	b.max = SIZE_MAX;
-	rel = calloc(p->nrelease, sizeof(*rel));
-	v->release = calloc(p->nrelease, sizeof(*v->release));
-	if (!rel || !v->release) {
-		rc = TG_ENOMEM;
-		goto out;
+	if (p->has_local) {
+		nloc = 1;
+		for (i = p->local.b; i < p->local.e; i++)
+			nloc += is_sep(s[i]);
 	}
+	head = p->nrelease * sizeof(struct tg_num) +
+	       nloc * sizeof(struct tg_local_seg);
+	o.cap = end - start + BUILD_SLACK;
+	block = malloc(head + o.cap + 1 + len + 1);
+	if (!block)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	v->release = (struct tg_num *)(void *)block;
 	v->nrelease = p->nrelease;
+	v->local =
+	    nloc ? (struct tg_local_seg *)(void *)(v->release + p->nrelease)
+		 : NULL;
+	v->nlocal = nloc;
+	o.p = block + head;
+	o.n = 0;
+	v->epoch = num_zero;
 	if (p->has_epoch) {
 		sp = p->epoch;
 		while (sp.b + 1 < sp.e && s[sp.b] == '0')
 			sp.b++;
 		if (sp.e - sp.b != 1 || s[sp.b] != '0') {
-			rc = add_num(&b, s, sp, &epoch.off, &epoch.len);
-			if (!rc)
-				rc = tg_buf_addc(&b, '!');
+			v->epoch = add_num(&o, s, sp);
+			put(&o, "!", 1);
 		}
 	}
 	/* release segments */
 	i = p->has_epoch ? p->epoch.e + 1 : start;
-	for (k = 0; !rc && k < p->nrelease; k++) {
+	for (k = 0; k < p->nrelease; k++) {
 		sp.b = i;
 		sp.e = i = skip_digits(s, i, end);
 		if (k)
-			rc = tg_buf_addc(&b, '.');
-		if (!rc)
-			rc = add_num(&b, s, sp, &rel[k].off, &rel[k].len);
+			put(&o, ".", 1);
+		v->release[k] = add_num(&o, s, sp);
 		i++; /* the '.' */
 	}
-	if (!rc && p->pre != TG_PRE_NONE) {
-		static const char *const names[] = {"", "a", "b", "rc"};
-		rc = tg_buf_adds(&b, names[p->pre]);
-		if (!rc)
-			rc = add_num(&b, s, p->pre_n, &pre.off, &pre.len);
+	v->pre = p->pre;
+	v->pre_n = num_zero;
+	if (p->pre != TG_PRE_NONE) {
+		put(&o, names[p->pre], strlen(names[p->pre]));
+		v->pre_n = add_num(&o, s, p->pre_n);
 	}
-	if (!rc && p->has_post) {
-		rc = tg_buf_adds(&b, ".post");
-		if (!rc)
-			rc = add_num(&b, s, p->post_n, &post.off, &post.len);
+	v->has_post = p->has_post;
+	v->post_n = num_zero;
+	if (p->has_post) {
+		put(&o, ".post", 5);
+		v->post_n = add_num(&o, s, p->post_n);
 	}
-	if (!rc && p->has_dev) {
-		rc = tg_buf_adds(&b, ".dev");
-		if (!rc)
-			rc = add_num(&b, s, p->dev_n, &dev.off, &dev.len);
+	v->has_dev = p->has_dev;
+	v->dev_n = num_zero;
+	if (p->has_dev) {
+		put(&o, ".dev", 4);
+		v->dev_n = add_num(&o, s, p->dev_n);
 	}
-	if (!rc && p->has_local) {
-		nloc = 1;
-		for (i = p->local.b; i < p->local.e; i++)
-			nloc += is_sep(s[i]);
-		loc = calloc(nloc, sizeof(*loc));
-		v->local = calloc(nloc, sizeof(*v->local));
-		if (!loc || !v->local) {
-			rc = TG_ENOMEM;
-			goto out;
-		}
-		v->nlocal = nloc;
-		rc = tg_buf_addc(&b, '+');
+	if (nloc) {
+		put(&o, "+", 1);
 		i = p->local.b;
-		for (k = 0; !rc && k < nloc; k++) {
+		for (k = 0; k < nloc; k++) {
 			sp.b = i;
 			while (i < p->local.e && !is_sep(s[i]))
 				i++;
 			sp.e = i++;
 			if (k)
-				rc = tg_buf_addc(&b, '.');
-			if (rc)
-				break;
+				put(&o, ".", 1);
 			if (all_digits(s, sp.b, sp.e)) {
+				struct tg_num d = add_num(&o, s, sp);
+
 				v->local[k].numeric = 1;
-				rc = add_num(&b, s, sp, &loc[k].off,
-					     &loc[k].len);
+				v->local[k].p = d.p;
+				v->local[k].n = d.n;
 			} else {
 				size_t q;
 
-				loc[k].off = b.len;
-				loc[k].len = sp.e - sp.b;
-				for (q = sp.b; !rc && q < sp.e; q++)
-					rc = tg_buf_addc(&b, lower(s[q]));
+				v->local[k].numeric = 0;
+				v->local[k].p = o.p + o.n;
+				v->local[k].n = sp.e - sp.b;
+				assert(sp.e - sp.b <= o.cap - o.n);
+				for (q = sp.b; q < sp.e; q++)
+					o.p[o.n++] = lower(s[q]);
 			}
 		}
 	}
-	if (rc)
-		goto out;
-	v->str = tg_buf_detach(&b);
-	if (!v->str) {
-		rc = TG_ENOMEM;
-		goto out;
-	}
-	v->epoch = epoch.len ? (struct tg_num){v->str + epoch.off, epoch.len}
-			     : num_zero;
-	for (k = 0; k < v->nrelease; k++)
-		v->release[k] =
-		    (struct tg_num){v->str + rel[k].off, rel[k].len};
-	v->pre_n =
-	    p->pre ? (struct tg_num){v->str + pre.off, pre.len} : num_zero;
-	v->has_post = p->has_post;
-	v->post_n = p->has_post ? (struct tg_num){v->str + post.off, post.len}
-				: num_zero;
-	v->has_dev = p->has_dev;
-	v->dev_n =
-	    p->has_dev ? (struct tg_num){v->str + dev.off, dev.len} : num_zero;
-	v->pre = p->pre;
-	for (k = 0; k < nloc; k++) {
-		v->local[k].p = v->str + loc[k].off;
-		v->local[k].n = loc[k].len;
-	}
-out:
-	if (rc)
-		tg_err_set(err, rc, "out of memory");
-	tg_buf_release(&b);
-	free(rel);
-	free(loc);
-	return rc;
+	o.p[o.n] = '\0';
+	v->str = o.p;
+	v->raw = o.p + o.cap + 1;
+	memcpy(v->raw, s, len);
+	v->raw[len] = '\0';
+	return 0;
 }
 
 int
@@ -389,17 +389,12 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 		    err, TG_EINVAL, bad, "invalid version '%s'",
 		    tg_str_quote((char[TG_STR_QUOTE_SIZE]){0}, s, len));
 	}
-	v->raw = malloc(len + 1);
-	if (!v->raw)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	memcpy(v->raw, s, len);
-	v->raw[len] = '\0';
 	/* build() expects the release to start after an optional 'v' */
 	if (b < e && (s[b] == 'v' || s[b] == 'V'))
 		b++;
-	rc = build(v, s, b, e, &p, err);
+	rc = build(v, s, len, b, e, &p, err);
 	if (rc)
-		tg_version_release(v);
+		memset(v, 0, sizeof(*v));
 	return rc;
 }
 
@@ -408,10 +403,7 @@ tg_version_release(struct tg_version *v)
 {
 	if (!v)
 		return;
-	free(v->str);
-	free(v->raw);
-	free(v->release);
-	free(v->local);
+	free(v->release); /* the block of all the rest (build) */
 	memset(v, 0, sizeof(*v));
 }
 

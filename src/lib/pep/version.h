@@ -7,7 +7,7 @@
  * pre/post/dev segments in all their spellings, and a local label.
  * Numbers are kept as digit strings without leading zeros and compared by
  * length then digits, so numbers of any size order correctly and nothing
- * overflows. All strings point into the canonical form the version owns.
+ * overflows. The arrays and strings are one block the version owns.
  */
 #ifndef TG_LIB_PEP_VERSION_H
 #define TG_LIB_PEP_VERSION_H
@@ -32,10 +32,10 @@ struct tg_local_seg {
 };
 
 struct tg_version {
-	char *str; /* canonical form; owns the storage below points into */
+	char *str; /* canonical form, which the numbers point into */
 	char *raw; /* the text as given, for "===" */
 	struct tg_num epoch;
-	struct tg_num *release;
+	struct tg_num *release; /* one block with local, str and raw */
 	size_t nrelease;
 	enum tg_pre_kind pre;
 	struct tg_num pre_n;

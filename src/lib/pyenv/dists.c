@@ -61,9 +61,10 @@ dist_release(struct tg_dist *d)
 	free(d->dir);
 	free(d->metadata);
 	free(d->requires_file);
-	for (k = 0; k < d->nrequires; k++)
+	for (k = 0; !d->requires_block && k < d->nrequires; k++)
 		free(d->requires[k]);
 	free(d->requires);
+	free(d->requires_block);
 	for (k = 0; k < d->ntop; k++)
 		free(d->top[k]);
 	free(d->top);
@@ -298,7 +299,7 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	struct tg_meta m = TG_META_INIT;
 	struct tg_err e = TG_ERR_INIT;
 	const char *name, *version, *v;
-	size_t pos;
+	size_t pos, n = 0, size = 0;
 	int rc, absent = 0;
 
 	d->dir = tg_str_ndup(dir, strlen(dir));
@@ -338,13 +339,29 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	d->canon = tg_name_canonicalize(name);
 	if (!d->name || !d->version || !d->canon)
 		goto oom;
+	/* the values (borrowed from m first), then copied into one block:
+	 * a distribution has dozens */
 	for (pos = 0; (v = tg_meta_next(&m, "Requires-Dist", &pos)); pos++) {
-		if (TG_GROW(d->requires, d->nrequires + 1, d->caprequires))
+		if (n == d->caprequires &&
+		    TG_GROW(d->requires, n + 1, d->caprequires))
 			goto oom;
-		d->requires[d->nrequires] = tg_str_ndup(v, strlen(v));
-		if (!d->requires[d->nrequires])
+		d->requires[n++] = (char *)v;
+		size += strlen(v) + 1;
+	}
+	if (n) {
+		char *p = malloc(size);
+
+		if (!p)
 			goto oom;
-		d->nrequires++;
+		d->requires_block = p;
+		for (pos = 0; pos < n; pos++) {
+			size_t l = strlen(d->requires[pos]) + 1;
+
+			memcpy(p, d->requires[pos], l);
+			d->requires[pos] = p;
+			p += l;
+		}
+		d->nrequires = n;
 	}
 	tg_meta_release(&m);
 	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));

@@ -34,7 +34,8 @@ struct tg_dist {
 	size_t entry;	 /* index of its sys.path entry */
 	char **requires; /* Requires-Dist values, in file order */
 	size_t nrequires, caprequires;
-	char *requires_file; /* where they came from: metadata or
+	char *requires_block; /* when set, requires[] point into it */
+	char *requires_file;  /* where they came from: metadata or
 				requires.txt */
 	char **top; /* top-level names: top_level.txt, else RECORD; each
 		       one path component, never "." or ".." */

@@ -32,18 +32,35 @@ tg_meta_release(struct tg_meta *m)
 	m->store = NULL;
 }
 
-/* End of the line starting at i (the index of its terminator). */
-static size_t
-line_end(const char *s, size_t i, size_t len)
+/* Set *cr to the first '\r' in s[from..), looked for a page at a time:
+ * where the look stopped (a byte that is not '\r', or len) if none. */
+static void
+look_cr(const char *s, size_t from, size_t len, size_t *cr)
 {
-	const char *nl = memchr(s + i, '\n', len - i), *cr;
-	size_t e = nl ? (size_t)(nl - s) : len;
+	size_t b = len - from > 4096 ? from + 4096 : len;
+	const char *r = memchr(s + from, '\r', b - from);
 
-	cr = memchr(s + i, '\r', e - i);
-	return cr ? (size_t)(cr - s) : e;
+	*cr = r ? (size_t)(r - s) : b;
 }
 
-static size_t
+/* End of the line starting at i (the index of its terminator). '\r' is
+ * looked for ahead rather than on every line (most files have none):
+ * when *cr >= i, there is no '\r' in s[i..*cr), and *cr is one or where
+ * the look stopped; 0 to start. */
+static inline size_t
+line_end(const char *s, size_t i, size_t len, size_t *cr)
+{
+	const char *nl = memchr(s + i, '\n', len - i);
+	size_t e = nl ? (size_t)(nl - s) : len;
+
+	if (*cr < i)
+		look_cr(s, i, len, cr);
+	while (*cr < e && s[*cr] != '\r')
+		look_cr(s, *cr, len, cr);
+	return *cr < e ? *cr : e;
+}
+
+static inline size_t
 after_newline(const char *s, size_t i, size_t len)
 {
 	if (i < len && s[i] == '\r') {
@@ -60,6 +77,18 @@ static size_t
 name_len(const char *s, size_t i, size_t e)
 {
 	size_t j = i;
+
+	/* the names of most lines, printable up to their ':', at once */
+	if (e - i >= 14 && memcmp(s + i, "Requires-Dist:", 14) == 0)
+		return 13;
+	if (e - i >= 11 && memcmp(s + i, "Classifier:", 11) == 0)
+		return 10;
+	if (e - i >= 15 && memcmp(s + i, "Provides-Extra:", 15) == 0)
+		return 14;
+	if (e - i >= 8 && memcmp(s + i, "Dynamic:", 8) == 0)
+		return 7;
+	if (e - i >= 12 && memcmp(s + i, "Project-URL:", 12) == 0)
+		return 11;
 
 	while (j < e && s[j] != ':') {
 		unsigned char c = (unsigned char)s[j];
@@ -82,6 +111,25 @@ next_odd(const char *s, size_t i, size_t e)
 	const uint64_t highs = UINT64_C(0x8080808080808080);
 	uint64_t w;
 
+	uint64_t x, y, z;
+
+	/* 32 bytes a turn while all four words are plain */
+	for (; e - i >= 32; i += 32) {
+		memcpy(&w, s + i, 8);
+		memcpy(&x, s + i + 8, 8);
+		memcpy(&y, s + i + 16, 8);
+		memcpy(&z, s + i + 24, 8);
+		if (((w - ones) | w | (x - ones) | x | (y - ones) | y |
+		     (z - ones) | z) &
+		    highs)
+			break;
+	}
+	for (; e - i >= 16; i += 16) {
+		memcpy(&w, s + i, 8);
+		memcpy(&x, s + i + 8, 8);
+		if (((w - ones) | w | (x - ones) | x) & highs)
+			break;
+	}
 	for (; e - i >= 8; i += 8) {
 		memcpy(&w, s + i, 8);
 		if (((w - ones) | w) & highs)
@@ -116,17 +164,18 @@ parse_owned(struct tg_meta *m, char *s, size_t len, int truncated,
 	    const char *file, struct tg_err *err)
 {
 	size_t i = 0, bad, cap = 0, vs = 0, ve = 0, lineno = 1, odd = 0;
+	size_t cr = 0;
 	int rc = 0, ended = 0;
 
 	m->fields = NULL;
 	m->n = 0;
 	m->store = s;
 	if (len >= 5 && memcmp(s, "From ", 5) == 0) {
-		i = after_newline(s, line_end(s, 0, len), len);
+		i = after_newline(s, line_end(s, 0, len, &cr), len);
 		lineno++;
 	}
 	while (i < len) {
-		size_t e = line_end(s, i, len), nl = (size_t)-1;
+		size_t e = line_end(s, i, len, &cr), nl = (size_t)-1;
 		struct tg_meta_field *f;
 
 		if (e == i) {
@@ -177,7 +226,9 @@ parse_owned(struct tg_meta *m, char *s, size_t len, int truncated,
 						file, MAX_FIELDS);
 				goto out;
 			}
-			if (TG_GROW(m->fields, m->n + 1, cap)) {
+			/* room for a typical file's fields at once */
+			if (m->n == cap &&
+			    TG_GROW(m->fields, m->n ? m->n + 1 : 64, cap)) {
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
 				goto out;
@@ -248,8 +299,10 @@ tg_meta_load(struct tg_meta *m, const char *path, int *absent,
 const char *
 tg_meta_next(const struct tg_meta *m, const char *name, size_t *pos)
 {
+	/* the first byte, case folded, tells most names apart */
 	for (; *pos < m->n; (*pos)++)
-		if (strcasecmp(m->fields[*pos].name, name) == 0)
+		if ((m->fields[*pos].name[0] | 0x20) == (name[0] | 0x20) &&
+		    strcasecmp(m->fields[*pos].name, name) == 0)
 			return m->fields[*pos].value;
 	return NULL;
 }

@@ -207,34 +207,69 @@ cmp_cstr(const void *a, const void *b)
 static int
 holds(struct ctx *c, struct req *r, const char *x)
 {
-	struct tg_err e = TG_ERR_INIT;
 	int res = 0, rc;
 
+	/* only the code counts: no message to write */
 	c->env.vars[c->extra_at].value = (char *)x;
-	rc = tg_marker_evaluate(r->r.marker, &c->env, &res, &e);
+	rc = tg_marker_evaluate(r->r.marker, &c->env, &res, NULL);
 	c->env.vars[c->extra_at].value = c->extra_own;
 	if (rc == TG_ENOMEM)
 		tg_envcheck_keep(c, NULL);
 	return rc ? -1 : res;
 }
 
-/* holds(c, r, ""), worked out once per marker: requirements with the
- * same marker text share one marker (tg_requirement_cache), and "extra"
- * is the only variable that changes during a run. */
-static int
-holds_plain(struct ctx *c, struct req *r)
+/* What evaluate needs of a marker that does not depend on the extra:
+ * its value for "" (1, 0, -1 undefined), whether it reads "extra" only
+ * in == and != with literals (tg_marker_extra_literals) and those, and
+ * the variable it misses when undefined. Worked out once per marker:
+ * requirements with the same marker text share one marker
+ * (tg_requirement_cache), and "extra" is the only variable that
+ * changes during a run. */
+struct minfo {
+	int h;
+	int lit;
+	const char *missing;
+	size_t n;
+	const char *lits[]; /* n of them, borrowed from the marker */
+};
+
+static const struct minfo *
+marker_info(struct ctx *c, struct req *r)
 {
 	const char *key = (const char *)&r->r.marker;
-	void *hit = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
-	int h;
+	struct minfo *mi;
+	size_t n = 0;
+	int lit;
 
-	if (hit)
-		return (int)(uintptr_t)hit - 2;
-	h = holds(c, r, "");
-	if (!c->rc && tg_strmap_put(&c->plain, key, sizeof(r->r.marker),
-				    (void *)(uintptr_t)(h + 2)))
+	/* the requirements of a distribution often share a marker in a
+	 * row (extra == "dev", ...): the last one answered first */
+	if (c->last_mi && c->last_marker == r->r.marker)
+		return c->last_mi;
+	mi = tg_strmap_get(&c->plain, key, sizeof(r->r.marker));
+	if (mi) {
+		c->last_marker = r->r.marker;
+		return c->last_mi = mi;
+	}
+	lit = tg_marker_extra_literals(r->r.marker, NULL, &n);
+	if (!lit)
+		n = 0;
+	mi = tg_envcheck_keep(c, malloc(sizeof(*mi) + n * sizeof(char *)));
+	if (!mi)
+		return NULL;
+	mi->h = holds(c, r, "");
+	mi->lit = lit;
+	mi->n = 0;
+	if (lit)
+		tg_marker_extra_literals(r->r.marker, mi->lits, &mi->n);
+	mi->missing =
+	    mi->h < 0 ? tg_marker_missing(r->r.marker, &c->env) : NULL;
+	if (c->rc || tg_strmap_put(&c->plain, key, sizeof(r->r.marker), mi)) {
 		tg_envcheck_keep(c, NULL);
-	return h;
+		free(mi);
+		return NULL;
+	}
+	c->last_marker = r->r.marker;
+	return c->last_mi = mi;
 }
 
 /* Evaluate r for its distribution's extras: sets applies, via and,
@@ -251,8 +286,7 @@ static void
 evaluate(struct ctx *c, struct req *r)
 {
 	const struct strset *ex = &c->active[r->from];
-	const char **lits;
-	size_t k, n = 0;
+	size_t k;
 	int h;
 
 	r->via = NULL;
@@ -260,30 +294,26 @@ evaluate(struct ctx *c, struct req *r)
 	r->applies = 1;
 	if (!r->r.marker)
 		return;
-	h = holds_plain(c, r);
+	if (!r->mi && !(r->mi = marker_info(c, r))) {
+		r->applies = 0;
+		return;
+	}
+	h = r->mi->h;
 	if (h == 1)
 		return;
 	r->applies = 0;
-	if (tg_marker_extra_literals(r->r.marker, NULL, &n)) {
+	if (r->mi->lit) {
 		if (h < 0) {
-			r->missing = tg_marker_missing(r->r.marker, &c->env);
+			r->missing = r->mi->missing;
 			return;
 		}
-		lits = n ? malloc(n * sizeof(*lits)) : NULL;
-		if (n && !lits) {
-			tg_envcheck_keep(c, NULL);
-			return;
-		}
-		n = 0;
-		tg_marker_extra_literals(r->r.marker, lits, &n);
-		for (k = 0; k < n; k++) {
-			char *x = set_find(ex, lits[k]);
+		for (k = 0; k < r->mi->n; k++) {
+			char *x = set_find(ex, r->mi->lits[k]);
 
 			if (x && (!r->via || strcmp(x, r->via) < 0) &&
 			    holds(c, r, x) == 1)
 				r->via = x;
 		}
-		free(lits);
 		r->applies = r->via != NULL;
 		return;
 	}
@@ -295,6 +325,36 @@ evaluate(struct ctx *c, struct req *r)
 	r->applies = h == 1;
 	if (h < 0)
 		r->missing = tg_marker_missing(r->r.marker, &c->env);
+}
+
+/* A name as written, canonical, and the distribution of that name. */
+struct target {
+	const struct tg_dist *to;
+	char canon[];
+};
+
+/* Set r's target and to, worked out once per name as written: some
+ * 2,800 requirements name a few hundred projects. */
+static int
+target_of(struct ctx *c, struct req *r)
+{
+	size_t n = strlen(r->r.name);
+	struct target *t = tg_strmap_get(&c->names, r->r.name, n);
+
+	if (!t) {
+		t = malloc(sizeof(*t) + n + 1);
+		if (t)
+			t->to = tg_dists_find(c->ds, tg_name_canonicalize_to(
+							 t->canon, r->r.name));
+		if (!t || tg_strmap_put(&c->names, r->r.name, n, t)) {
+			free(t);
+			tg_envcheck_keep(c, NULL);
+			return TG_ENOMEM;
+		}
+	}
+	r->target = t->canon;
+	r->to = t->to;
+	return 0;
 }
 
 static void
@@ -313,8 +373,15 @@ parse_reqs(struct ctx *c)
 
 		for (k = 0; k < d->nrequires && !c->rc; k++) {
 			struct req *r = &c->reqs[c->nreqs];
-			struct tg_err e = TG_ERR_INIT;
+			struct tg_err e;
 			int rc;
+
+			/* as TG_ERR_INIT, without clearing the whole message
+			 * for each of thousands of requirements */
+			e.code = 0;
+			e.pos = 0;
+			e.has_pos = 0;
+			e.msg[0] = '\0';
 
 			r->from = i;
 			r->text = d->requires[k];
@@ -337,13 +404,10 @@ parse_reqs(struct ctx *c)
 				free(m);
 				continue;
 			}
-			r->target = tg_envcheck_keep(
-			    c, tg_name_canonicalize(r->r.name));
-			if (!r->target) {
+			if (target_of(c, r)) {
 				tg_requirement_release(&r->r);
 				break;
 			}
-			r->to = tg_dists_find(ds, r->target);
 			c->nreqs++;
 		}
 	}
@@ -523,6 +587,25 @@ wheel_cuda_major(const struct tg_dist *d)
 	return 0;
 }
 
+/* The index of the first requirement of dist i in c->reqs (nreqs when
+ * none): parse_reqs adds the requirements distribution by
+ * distribution, so those of dist i are one run, found by bisection. */
+static size_t
+first_req(const struct ctx *c, size_t i)
+{
+	size_t lo = 0, hi = c->nreqs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->reqs[mid].from < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 torch_reqs(struct ctx *c)
 {
@@ -539,14 +622,15 @@ torch_reqs(struct ctx *c)
 	for (qi = 0; qi < nq && !c->rc; qi++) {
 		size_t from = (size_t)(queue[qi] - c->ds->v);
 
-		for (i = 0; i < c->nreqs && !c->rc; i++) {
+		/* the requirements of from: one run of c->reqs */
+		for (i = first_req(c, from); i < c->nreqs && !c->rc; i++) {
 			struct req *r = &c->reqs[i];
 			const struct tg_dist *d = &c->ds->v[r->from];
 			size_t k;
 			int major;
 
 			if (r->from != from)
-				continue;
+				break;
 			if (!r->applies && r->missing)
 				tg_envcheck_item(c, TG_ENVCHECK_TORCH_REQS,
 						 TG_ENVCHECK_UNKNOWN, d,
@@ -719,17 +803,9 @@ family_name(const char *canon)
 static const struct req *
 torch_pin(const struct ctx *c, size_t i)
 {
-	size_t k, j, lo = 0, hi = c->nreqs;
+	size_t k, j;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->reqs[mid].from < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo; k < c->nreqs && c->reqs[k].from == i; k++) {
+	for (k = first_req(c, i); k < c->nreqs && c->reqs[k].from == i; k++) {
 		const struct req *r = &c->reqs[k];
 
 		if (!r->applies || strcmp(r->target, "torch") != 0)
@@ -953,11 +1029,11 @@ tg_envcheck_run(struct tg_envcheck *ec, const struct tg_probe *pr,
 	/* clean up */
 	for (i = 0; i < c.nreqs; i++) {
 		tg_requirement_release(&c.reqs[i].r);
-		free(c.reqs[i].target);
 	}
 	free(c.reqs);
 	tg_requirement_cache_release(&c.cache);
-	tg_strmap_release(&c.plain, NULL);
+	tg_strmap_release(&c.plain, free);
+	tg_strmap_release(&c.names, free);
 	for (i = 0; c.active && i < ds->n; i++) {
 		size_t k;
 

@@ -25,17 +25,19 @@
 
 struct tg_envcheck;
 struct tg_envcheck_item;
+struct minfo;
 
 struct req {
 	size_t from;		 /* index in ds->v */
 	const char *text;	 /* borrowed from the dist */
 	struct tg_requirement r; /* parsed */
-	char *target;		 /* canonical name */
+	const char *target;	 /* canonical name, borrowed from names */
 	const struct tg_dist *to;
 	int applies;
-	const char *via;     /* the extra that made it apply, or NULL */
-	const char *missing; /* a variable the marker needs, not known */
-	size_t seen;	     /* 1 + the extras count it was evaluated for */
+	const char *via;	/* the extra that made it apply, or NULL */
+	const char *missing;	/* a variable the marker needs, not known */
+	size_t seen;		/* 1 + the extras count it was evaluated for */
+	const struct minfo *mi; /* what its marker gives, once known */
 };
 
 /* A set of strings in the order added (v; sorted once complete), with
@@ -66,7 +68,10 @@ struct ctx {
 	struct req *reqs;
 	size_t nreqs;
 	struct tg_requirement_cache cache; /* the reqs' markers, specs */
-	struct tg_strmap plain; /* a marker's address -> its value + 2 */
+	struct tg_strmap plain; /* a marker's address -> struct minfo */
+	const struct tg_marker *last_marker; /* the last looked up there */
+	const struct minfo *last_mi;	     /* and its answer */
+	struct tg_strmap names; /* a name as written -> struct target */
 	struct strset *active;	/* per dist: extras asked for */
 	int *depends;		/* per dist: a requirement on torch applies */
 	struct tg_version tv;

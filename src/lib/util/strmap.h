@@ -2,8 +2,9 @@
  * SPDX-License-Identifier: MIT
  *
  * For caches of things parsed from text (the markers and specifiers of
- * many requirements): keys are copied, values are the caller's and are
- * handed to free_value on release. Open addressing, at most half full;
+ * many requirements): keys are copied (into blocks of a few KiB, so
+ * that a key costs no allocation of its own), values are the caller's
+ * and are handed to free_value on release. Open addressing, at most half full;
  * nothing is ever removed.
  */
 #ifndef TG_LIB_UTIL_STRMAP_H
@@ -14,11 +15,12 @@
 struct tg_strmap {
 	struct tg_strmap_entry *slot;
 	size_t nslot, n;
+	struct tg_strmap_keys *keys; /* the copies of the keys */
 };
 
 #define TG_STRMAP_INIT                                                         \
 	{                                                                      \
-		NULL, 0, 0                                                     \
+		NULL, 0, 0, NULL                                               \
 	}
 
 /* The value of the key s[0..len), or NULL. */
