@@ -691,6 +691,7 @@ struct walkctx {
 	const char *site;    /* d's sys.path entry: the bound of what is read */
 	struct strset noted; /* the links out of it noted for d */
 	int say_limits;	     /* a walk's limits are warnings */
+	struct tg_path_plain plain; /* entries proved inside site cheaply */
 };
 
 /* Note, once per link and distribution, a link out of the sys.path
@@ -733,14 +734,27 @@ noted_release(struct walkctx *w)
 		free(w->noted.v[k]);
 	free(w->noted.v);
 	memset(&w->noted, 0, sizeof(w->noted));
+	tg_path_plain_release(&w->plain);
 }
 
-/* Whether site/rel stays inside site (else it is noted): 1 or 0. */
+/* Whether site/rel stays inside site (else it is noted): 1 or 0.
+ * Proved with an lstat() per entry where no link is on its way; the
+ * two realpath() calls of tg_path_beneath, a readlink() per component
+ * each, only otherwise (they were 7,903 of env's 12,383 system calls on
+ * a venv of 616 extension modules). */
 static int
 stays(struct walkctx *w, const char *rel)
 {
 	char *link = NULL, *target = NULL;
-	int rc = tg_path_beneath(w->site, rel, &link, &target, NULL);
+	int rc = tg_path_plain(&w->plain, w->site, rel);
+
+	if (rc == 1)
+		return 1;
+	if (rc < 0) {
+		tg_envcheck_keep(w->c, NULL);
+		return 0;
+	}
+	rc = tg_path_beneath(w->site, rel, &link, &target, NULL);
 
 	if (rc == 0)
 		note_out(w, link, target);
@@ -859,9 +873,13 @@ editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
 	wo.file = walk_file;
 	wo.skipped = walk_skipped;
 	for (k = 0; k < r->n && !c->rc; k++) {
-		struct walkctx w = {
-		    c, d, c->depends[i], r->v[k].path, {NULL, 0, 0, NULL, 0},
-		    1};
+		struct walkctx w = {c,
+				    d,
+				    c->depends[i],
+				    r->v[k].path,
+				    {NULL, 0, 0, NULL, 0},
+				    1,
+				    TG_PATH_PLAIN_INIT};
 
 		if (r->v[k].dist != i)
 			continue;
@@ -902,8 +920,13 @@ tg_envext_check(struct ctx *c)
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
-		struct walkctx w = {
-		    c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}, 0};
+		struct walkctx w = {c,
+				    d,
+				    c->depends[i],
+				    site,
+				    {NULL, 0, 0, NULL, 0},
+				    0,
+				    TG_PATH_PLAIN_INIT};
 		struct tg_walk_opts wo;
 
 		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
