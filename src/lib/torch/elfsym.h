@@ -16,6 +16,8 @@
 
 /* Largest file mapped (libtorch_cuda.so is about 1.5 GiB). */
 #define TG_ELFSYM_MAX ((size_t)16 << 30)
+/* Most bytes of a file read rather than mapped. */
+#define TG_ELFSYM_READ_MAX ((size_t)1 << 20)
 
 struct tg_elfsym {
 	const unsigned char *map; /* the whole file, or the caller's bytes */
@@ -31,6 +33,15 @@ struct tg_elfsym {
 	size_t dynstrsz;
 	const unsigned char *gnuhash; /* .gnu.hash of .dynsym, or NULL */
 	size_t gnuhashsz;
+	/* read, not mapped (tg_elfsym_open): the parts of the file read,
+	 * each a heap block of len bytes from file offset off */
+	struct {
+		unsigned char *p;
+		uint64_t off;
+		size_t len;
+	} blk[8];
+	size_t nblk;
+	size_t readsz; /* their bytes together */
 };
 
 #define TG_ELFSYM_INIT                                                         \
@@ -46,9 +57,14 @@ enum tg_elfsym_kind {
 	TG_ELFSYM_DEFINED,    /* offered: global or weak, defined */
 };
 
-/* Map path read-only and check its headers. TG_EINVAL with "cannot read
- * 'path': ..." for anything that is not a well-formed 64-bit
- * little-endian ELF object; an object without .dynsym has no symbols. */
+/* Read path's headers and dynamic sections and check them. TG_EINVAL
+ * with "cannot read 'path': ..." for anything that is not a well-formed
+ * 64-bit little-endian ELF object; an object without .dynsym has no
+ * symbols. What they need is read with pread() when it is at most
+ * TG_ELFSYM_READ_MAX bytes (an extension module's), else the file is
+ * mapped read-only (torch's libraries, of which a look-up touches a
+ * few cache lines): unmapping a file, with its page table entries and
+ * TLB flush, cost more than reading the few KiB an extension needs. */
 int tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err);
 
 /* The same over len bytes the caller keeps (name names them in
