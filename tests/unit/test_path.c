@@ -239,6 +239,10 @@ beneath(void)
 		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 			CHECK(tg_path_plain(&pp, p, u[i].rel) == u[i].want,
 			      "plain '%s': want %d", u[i].rel, u[i].want);
+		CHECK(tg_path_plain(&pp, p, "sub/g") == 1 && pp.regular,
+		      "plain: a regular file");
+		CHECK(tg_path_plain(&pp, p, "sub") == 1 && !pp.regular,
+		      "plain: a directory");
 		/* another root: what was proved under the first is not kept */
 		snprintf(q, sizeof(q), "%s/tree/insub", dir);
 		CHECK(tg_path_plain(&pp, q, "g") == 1, "plain, new root");

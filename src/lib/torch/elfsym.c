@@ -320,16 +320,18 @@ tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 	return 0;
 }
 
-int
-tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err)
+static int
+open_as(struct tg_elfsym *e, const char *path, int walked, struct tg_err *err)
 {
 	void *map;
 	size_t n;
 	int fd, rc;
 
 	memset(e, 0, sizeof(*e));
-	rc = tg_file_open(path, TG_ELFSYM_MAX, "a shared object", &fd, &n, NULL,
-			  err);
+	rc = walked ? tg_file_open_walked(path, TG_ELFSYM_MAX,
+					  "a shared object", &fd, &n, err)
+		    : tg_file_open(path, TG_ELFSYM_MAX, "a shared object", &fd,
+				   &n, NULL, err);
 	if (rc)
 		return rc;
 	if (n < sizeof(Elf64_Ehdr)) {
@@ -356,6 +358,18 @@ tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err)
 	if (rc)
 		tg_elfsym_release(e);
 	return rc;
+}
+
+int
+tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err)
+{
+	return open_as(e, path, 0, err);
+}
+
+int
+tg_elfsym_open_walked(struct tg_elfsym *e, const char *path, struct tg_err *err)
+{
+	return open_as(e, path, 1, err);
 }
 
 void

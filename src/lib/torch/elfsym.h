@@ -67,6 +67,11 @@ enum tg_elfsym_kind {
  * TLB flush, cost more than reading the few KiB an extension needs. */
 int tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err);
 
+/* As tg_elfsym_open, for a path found to be a regular file a moment ago
+ * (tg_file_open_walked: no stat before the open). */
+int tg_elfsym_open_walked(struct tg_elfsym *e, const char *path,
+			  struct tg_err *err);
+
 /* The same over len bytes the caller keeps (name names them in
  * messages). */
 int tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,

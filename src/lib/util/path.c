@@ -344,6 +344,7 @@ tg_path_plain(struct tg_path_plain *pp, const char *root, const char *rel)
 		if (bad)
 			return 0;
 	}
+	pp->regular = S_ISREG(st.st_mode);
 	if (last &&
 	    (last != pp->len || !pp->dir || memcmp(pp->dir, rel, last) != 0)) {
 		char *d = tg_str_ndup(rel, last);

@@ -65,11 +65,12 @@ struct tg_path_plain {
 	size_t len; /* strlen(dir) */
 	char *buf;  /* root/rel */
 	size_t cap;
+	int regular; /* after a 1: lstat found root/rel a regular file */
 };
 
 #define TG_PATH_PLAIN_INIT                                                     \
 	{                                                                      \
-		NULL, NULL, 0, NULL, 0                                         \
+		NULL, NULL, 0, NULL, 0, 0                                      \
 	}
 
 int tg_path_plain(struct tg_path_plain *pp, const char *root, const char *rel);
