@@ -171,6 +171,40 @@ strtab(struct tg_elfsym *e, int fd, const Elf64_Ehdr *eh,
 	return 0;
 }
 
+/* Whether the tables parse() reads (those of the dynamic sections and
+ * their string tables, sizes as the headers say) would take the bytes
+ * read past TG_ELFSYM_READ_MAX: then the file is mapped before any is
+ * read (get() holds the bound whatever this says). */
+static int
+over_budget(const struct tg_elfsym *e, const Elf64_Ehdr *eh,
+	    const unsigned char *shdrs)
+{
+	Elf64_Shdr sh, st;
+	uint64_t sum = e->readsz;
+	size_t k, seen = 0; /* the string table counted, once */
+
+	for (k = 0; k < eh->e_shnum; k++) {
+		memcpy(&sh, shdrs + k * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_DYNAMIC &&
+		    sh.sh_type != SHT_GNU_HASH)
+			continue;
+		sum += sh.sh_size < TG_ELFSYM_READ_MAX ? sh.sh_size
+						       : TG_ELFSYM_READ_MAX;
+		if (sh.sh_type != SHT_GNU_HASH && sh.sh_link != seen &&
+		    sh.sh_link < eh->e_shnum) {
+			seen = sh.sh_link;
+			memcpy(&st, shdrs + (size_t)sh.sh_link * sizeof(st),
+			       sizeof(st));
+			sum += st.sh_size < TG_ELFSYM_READ_MAX
+				   ? st.sh_size
+				   : TG_ELFSYM_READ_MAX;
+		}
+		if (sum > TG_ELFSYM_READ_MAX)
+			return 1;
+	}
+	return 0;
+}
+
 /* The headers and dynamic sections of e->size bytes, from e->map (fd <
  * 0) or read from fd. */
 static int
@@ -205,6 +239,8 @@ parse(struct tg_elfsym *e, int fd, const char *name, struct tg_err *err)
 		      (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr), &shdrs, name,
 		      err)))
 		return rc;
+	if (fd >= 0 && over_budget(e, &eh, shdrs))
+		return MAP_INSTEAD;
 	for (k = 0; k < eh.e_shnum; k++) {
 		memcpy(&sh, shdrs + k * sizeof(sh), sizeof(sh));
 		if (sh.sh_type == SHT_DYNSYM && !have_sym) {
