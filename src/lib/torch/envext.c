@@ -28,6 +28,7 @@
 #include "lib/torch/envcheck.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,8 +406,14 @@ load_torch_symbols(struct ctx *c)
 	char **names = NULL;
 	size_t n = 0, ncap = 0, k, i, total = 0, cap;
 
-	if (!dir || !(dp = opendir(dir)))
+	if (!dir)
 		return;
+	if (!(dp = opendir(dir))) {
+		/* out of memory is no "torch's libraries were not found" */
+		if (errno == ENOMEM)
+			tg_envcheck_keep(c, NULL);
+		return;
+	}
 	while ((de = readdir(dp)) && !c->rc) {
 		if (strncmp(de->d_name, "lib", 3) != 0 ||
 		    !strstr(de->d_name, ".so"))
@@ -837,8 +844,11 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (!dp)
+	if (!dp) {
+		if (errno == ENOMEM)
+			tg_envcheck_keep(c, NULL);
 		return;
+	}
 	while ((de = readdir(dp)) && !c->rc) {
 		if (!is_so(de->d_name))
 			continue;
