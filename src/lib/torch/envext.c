@@ -10,20 +10,23 @@
  * lists (or, without RECORD, that its top-level directories hold;
  * torch's own and the nvidia-* wheels' left out), and every one under
  * the directories its editable install maps (pyenv/editable.h: an
- * in-place build that no RECORD lists), is mapped, and kept
+ * in-place build that no RECORD lists), is opened, and kept
  * when its distribution requires torch or it links libc10.so or a
  * libtorch*.so. Its undefined symbols in torch's namespaces (c10::,
  * at::, torch::, caffe2::, and the THP* C functions of libtorch_python)
- * are looked up in the libraries of torch/lib, mapped when the first
+ * are looked up in the libraries of torch/lib, opened when the first
  * extension needs them, through each one's .gnu.hash (or a hash set of
  * the symbols of a library without one); a name none defines is then
  * looked for in the libraries the extension ships beside itself or on
  * its $ORIGIN run path (torchaudio's _torchaudio.so and
  * lib/libtorchaudio.so) before it is called missing. Only section
  * headers, .dynsym, its strings, .dynamic and .gnu.hash are read
- * (elfsym.c). Worst case: one open and mapping per shared object of the
- * environment (EXT_MAX_OBJECTS at most), and a few cache lines per torch
- * symbol an extension needs.
+ * (elfsym.c: read, or mapped for torch's large libraries). A RECORD
+ * entry is proved inside its sys.path entry with an lstat() per entry
+ * when no link is on its way (tg_path_plain), else with
+ * tg_path_beneath's realpath() calls. Worst case: one open and a few
+ * reads per shared object of the environment (EXT_MAX_OBJECTS at most),
+ * and a few cache lines per torch symbol an extension needs.
  */
 #include "lib/torch/envcheck.h"
 
