@@ -266,6 +266,16 @@ test_read(void)
 	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == 1, "defined");
 	CHECK(tg_elfsym_defines(&e, "needme") == 0, "undefined is not defined");
 	CHECK(tg_elfsym_defines(&e, "_ZN3c108newThingEv") == 0, "absent");
+	/* the linker's hash (printf's, as the ELF gABI's example gives it),
+	 * computed once and given */
+	CHECK(tg_elfsym_gnu_hash("printf") == 0x156b2bb8u &&
+		  tg_elfsym_gnu_hash("") == 5381u,
+	      "gnu hash");
+	CHECK(tg_elfsym_defines_hashed(&e, "_ZN3c104haveEv",
+				       tg_elfsym_gnu_hash("_ZN3c104haveEv")) ==
+		      1 &&
+		  tg_elfsym_defines_hashed(&e, "_ZN3c104haveEv", 1234) == 0,
+	      "defined, found under its hash only");
 	tg_elfsym_release(&e);
 	open_same(&im, im.len, "the object");
 

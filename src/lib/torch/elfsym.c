@@ -316,13 +316,30 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 	return parse(e, -1, name, err);
 }
 
+uint32_t
+tg_elfsym_gnu_hash(const char *name)
+{
+	uint32_t h = 5381;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		h = h * 33 + *p;
+	return h;
+}
+
 int
 tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 {
-	uint32_t nbuckets, symoffset, bloomsz, shift, h = 5381, bucket, h2;
+	return tg_elfsym_defines_hashed(e, name, tg_elfsym_gnu_hash(name));
+}
+
+int
+tg_elfsym_defines_hashed(const struct tg_elfsym *e, const char *name,
+			 uint32_t h)
+{
+	uint32_t nbuckets, symoffset, bloomsz, shift, bucket, h2;
 	uint64_t word, mask;
 	size_t chains, sym;
-	const unsigned char *p;
 	const char *n;
 
 	if (!e->gnuhash)
@@ -331,8 +348,6 @@ tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 	memcpy(&symoffset, e->gnuhash + 4, 4);
 	memcpy(&bloomsz, e->gnuhash + 8, 4);
 	memcpy(&shift, e->gnuhash + 12, 4);
-	for (p = (const unsigned char *)name; *p; p++)
-		h = h * 33 + *p;
 	memcpy(&word, e->gnuhash + 16 + (size_t)((h / 64) % bloomsz) * 8, 8);
 	mask = ((uint64_t)1 << (h % 64)) |
 	       ((uint64_t)1 << ((h >> (shift & 31)) % 64));

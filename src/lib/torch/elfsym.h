@@ -88,6 +88,13 @@ enum tg_elfsym_kind tg_elfsym_get(const struct tg_elfsym *e, size_t i,
  * .gnu.hash (then scan the symbols with tg_elfsym_get). */
 int tg_elfsym_defines(const struct tg_elfsym *e, const char *name);
 
+/* The hash .gnu.hash files name under (the dynamic linker's dl_new_hash),
+ * and tg_elfsym_defines given it: a name asked of each of torch's
+ * libraries in turn is hashed once, not once per library. */
+uint32_t tg_elfsym_gnu_hash(const char *name);
+int tg_elfsym_defines_hashed(const struct tg_elfsym *e, const char *name,
+			     uint32_t h);
+
 /* DT_RUNPATH, else DT_RPATH, as written ("$ORIGIN/lib:..."), or NULL. */
 const char *tg_elfsym_runpath(const struct tg_elfsym *e);
 

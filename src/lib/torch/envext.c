@@ -479,11 +479,13 @@ static int
 torch_defines(const struct ctx *c, const char *name)
 {
 	size_t k;
+	uint32_t h;
 
 	if (sym_has(&c->syms, name))
 		return 1;
+	h = tg_elfsym_gnu_hash(name);
 	for (k = 0; k < c->nlibs; k++)
-		if (tg_elfsym_defines(&c->libs[k], name) == 1)
+		if (tg_elfsym_defines_hashed(&c->libs[k], name, h) == 1)
 			return 1;
 	return 0;
 }
