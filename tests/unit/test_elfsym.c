@@ -9,6 +9,7 @@
  */
 #include <elf.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,116 @@ build(struct image *im, int with_hash)
 		shdr(im, 4, SHT_GNU_HASH, im->hashoff, 32, 2, 0);
 }
 
+/* The image as a file, for tg_elfsym_open: its path in path (which
+ * names a file in dir), 0 when written. */
+static char dir[] = "/tmp/test_elfsym_XXXXXX";
+
+static int
+to_file(const unsigned char *b, size_t len, size_t total, char *path,
+	size_t cap)
+{
+	FILE *f;
+	int ok;
+
+	snprintf(path, cap, "%s/obj.so", dir);
+	f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	ok = fwrite(b, 1, len, f) == len;
+	if (total > len)
+		ok = ok && fseek(f, (long)total - 1, SEEK_SET) == 0 &&
+		     fputc(0, f) == 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* What tg_elfsym_open gives for the image written out: what
+ * tg_elfsym_parse gives for its bytes, the message naming the file. */
+static void
+open_bytes(const unsigned char *bytes, size_t len, const char *what)
+{
+	struct tg_elfsym a, b;
+	struct tg_err ea = TG_ERR_INIT, eb = TG_ERR_INIT;
+	char path[256], want[TG_ERR_MSG_MAX + 256];
+	const char *m, *na, *nb;
+	int ra, rb;
+	size_t i;
+
+	if (to_file(bytes, len, len, path, sizeof(path))) {
+		CHECK(0, "%s: cannot write '%s'", what, path);
+		return;
+	}
+	ra = tg_elfsym_parse(&a, bytes, len, "mem", &ea);
+	/* as found a regular file a moment ago: no stat, the same answer */
+	rb = tg_elfsym_open_walked(&b, path, &eb);
+	CHECK(ra == rb, "%s: parse %d, open walked %d (%s)", what, ra, rb,
+	      eb.msg);
+	tg_elfsym_release(&b);
+	memset(&eb, 0, sizeof(eb));
+	rb = tg_elfsym_open(&b, path, &eb);
+	CHECK(ra == rb, "%s: parse %d, open %d (%s)", what, ra, rb, eb.msg);
+	if (ra) {
+		m = strstr(ea.msg, "'mem'");
+		snprintf(want, sizeof(want), "%.*s'%s'%s",
+			 m ? (int)(m - ea.msg) : 0, ea.msg, path,
+			 m ? m + 5 : "");
+		CHECK_STR(eb.msg, want, "open's message");
+		return;
+	}
+	CHECK(!b.mapped && b.nblk > 0, "%s: a small object is read", what);
+	CHECK(a.nsyms == b.nsyms && a.ndyn == b.ndyn &&
+		  !a.gnuhash == !b.gnuhash,
+	      "%s: the same tables", what);
+	for (i = 0; i < a.nsyms && i < b.nsyms; i++)
+		CHECK(tg_elfsym_get(&a, i, &na) == tg_elfsym_get(&b, i, &nb) &&
+			  strcmp(na, nb) == 0,
+		      "%s: symbol %zu", what, i);
+	CHECK((tg_elfsym_needed(&b, 0) != NULL) ==
+		  (tg_elfsym_needed(&a, 0) != NULL),
+	      "%s: DT_NEEDED", what);
+	CHECK(tg_elfsym_defines(&a, "_ZN3c104haveEv") ==
+		  tg_elfsym_defines(&b, "_ZN3c104haveEv"),
+	      "%s: look-up", what);
+	tg_elfsym_release(&a);
+	tg_elfsym_release(&b);
+}
+
+/* open_bytes on the image, and on the image with all but its ELF header
+ * moved 64 KiB on, past the bytes read first: each table is then read
+ * on its own. */
+#define SHIFT ((size_t)64 << 10)
+
+static void
+open_same(const struct image *im, size_t len, const char *what)
+{
+	unsigned char *b;
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh;
+	size_t k;
+
+	open_bytes(im->b, len, what);
+	if (len < sizeof(eh))
+		return;
+	b = calloc(1, SHIFT + len);
+	if (!b) {
+		CHECK(0, "out of memory");
+		return;
+	}
+	memcpy(&eh, im->b, sizeof(eh));
+	memcpy(b + SHIFT + sizeof(eh), im->b + sizeof(eh), len - sizeof(eh));
+	for (k = 0; k < 5; k++) {
+		memcpy(&sh, im->b + im->shoff + k * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_NULL)
+			sh.sh_offset += SHIFT;
+		if (im->shoff + (k + 1) * sizeof(sh) <= len)
+			memcpy(b + SHIFT + im->shoff + k * sizeof(sh), &sh,
+			       sizeof(sh));
+	}
+	eh.e_shoff += SHIFT;
+	memcpy(b, &eh, sizeof(eh));
+	open_bytes(b, SHIFT + len, what);
+	free(b);
+}
+
 static void
 test_read(void)
 {
@@ -155,12 +266,24 @@ test_read(void)
 	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == 1, "defined");
 	CHECK(tg_elfsym_defines(&e, "needme") == 0, "undefined is not defined");
 	CHECK(tg_elfsym_defines(&e, "_ZN3c108newThingEv") == 0, "absent");
+	/* the linker's hash (printf's, as the ELF gABI's example gives it),
+	 * computed once and given */
+	CHECK(tg_elfsym_gnu_hash("printf") == 0x156b2bb8u &&
+		  tg_elfsym_gnu_hash("") == 5381u,
+	      "gnu hash");
+	CHECK(tg_elfsym_defines_hashed(&e, "_ZN3c104haveEv",
+				       tg_elfsym_gnu_hash("_ZN3c104haveEv")) ==
+		      1 &&
+		  tg_elfsym_defines_hashed(&e, "_ZN3c104haveEv", 1234) == 0,
+	      "defined, found under its hash only");
 	tg_elfsym_release(&e);
+	open_same(&im, im.len, "the object");
 
 	build(&im, 0);
 	CHECK(tg_elfsym_parse(&e, im.b, im.len, "mem", &err) == 0, "parse");
 	CHECK(tg_elfsym_defines(&e, "_ZN3c104haveEv") == -1, "no .gnu.hash");
 	tg_elfsym_release(&e);
+	open_same(&im, im.len, "no .gnu.hash");
 
 	/* a name offset past the string table is no name */
 	build(&im, 1);
@@ -238,6 +361,50 @@ test_errors(void)
 		CHECK(tg_elfsym_parse(&e, im.b, len, "mem", &err) == TG_EINVAL,
 		      "case %zu accepted", k);
 		CHECK_STR(err.msg, msgs[k], "message");
+		open_same(&im, len, msgs[k]);
+	}
+}
+
+/* Tables of more than TG_ELFSYM_READ_MAX bytes: the file is mapped
+ * instead, with the same verdicts: a .dynsym of 2 MiB (zeros past the
+ * image: skipped symbols) is read whole without .gnu.hash, and refused
+ * with it, its chains not covering the symbols. */
+static void
+test_mapped(void)
+{
+	struct image im;
+	struct tg_elfsym e;
+	struct tg_err err = TG_ERR_INIT;
+	char path[256];
+	size_t big = (size_t)2 << 20, total = (size_t)3 << 20;
+	int with_hash;
+
+	for (with_hash = 0; with_hash < 2; with_hash++) {
+		build(&im, with_hash);
+		shdr(&im, 2, SHT_DYNSYM, im.symoff, big, 1, sizeof(Elf64_Sym));
+		if (to_file(im.b, im.len, total, path, sizeof(path))) {
+			CHECK(0, "cannot write '%s'", path);
+			return;
+		}
+		memset(&err, 0, sizeof(err));
+		if (!with_hash) {
+			CHECK(tg_elfsym_open(&e, path, &err) == 0,
+			      "a large table: %s", err.msg);
+			CHECK(e.mapped && e.nblk == 0 &&
+				  e.nsyms == big / sizeof(Elf64_Sym),
+			      "a large table is mapped whole");
+			CHECK(tg_elfsym_needed(&e, 0) &&
+				  strcmp(tg_elfsym_needed(&e, 0),
+					 "libc10.so") == 0,
+			      "mapped: DT_NEEDED");
+			tg_elfsym_release(&e);
+		} else {
+			CHECK(tg_elfsym_open(&e, path, &err) == TG_EINVAL,
+			      "a large table with short chains accepted");
+			CHECK(strstr(err.msg, "a .gnu.hash chain without") !=
+				  NULL,
+			      "mapped: '%s'", err.msg);
+		}
 	}
 }
 
@@ -285,9 +452,20 @@ test_demangle(void)
 int
 main(void)
 {
+	char rm[64];
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return check_result("test_elfsym");
+	}
 	test_read();
 	test_errors();
 	test_empty_hash();
+	test_mapped();
 	test_demangle();
+	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
+	rc = system(rm);
+	CHECK(rc == 0, "cleanup");
 	return check_result("test_elfsym");
 }

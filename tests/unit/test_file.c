@@ -124,6 +124,34 @@ reads(void)
 	CHECK(tg_file_read("/dev/null", 10, &data, &len, NULL, &err) == TG_EIO,
 	      "a device is refused");
 	CHECK(strstr(err.msg, "not a regular file") != NULL, "%s", err.msg);
+	/* opened as found a regular file a moment ago: what is not one is
+	 * still refused, with the same message, by the fstat after */
+	{
+		int fd = -1;
+		size_t n = 0;
+		struct tg_err e2 = TG_ERR_INIT;
+
+		CHECK(tg_file_open("/dev/null", 10, NULL, &fd, &n, NULL,
+				   &err) == TG_EIO &&
+			  tg_file_open_walked("/dev/null", 10, NULL, &fd, &n,
+					      &e2) == TG_EIO &&
+			  fd == -1 && strcmp(err.msg, e2.msg) == 0,
+		      "walked: a device: '%s', '%s'", err.msg, e2.msg);
+		CHECK(tg_file_open_walked(dir, 10, NULL, &fd, &n, &e2) ==
+			      TG_EIO &&
+			  strstr(e2.msg, "Is a directory") != NULL,
+		      "walked: a directory: %s", e2.msg);
+		snprintf(path, sizeof(path), "%s/f", dir);
+		CHECK(tg_file_open_walked(path, 9, "a test", &fd, &n, &e2) ==
+			      TG_ELIMIT &&
+			  strstr(e2.msg, "limit for a test") != NULL,
+		      "walked: over the limit: %s", e2.msg);
+		CHECK(tg_file_open_walked(path, 10, NULL, &fd, &n, &e2) == 0 &&
+			  fd >= 0 && n == 10,
+		      "walked: a regular file");
+		if (fd >= 0)
+			close(fd);
+	}
 	snprintf(path, sizeof(path), "%s/f", dir);
 	unlink(path);
 	rmdir(dir);

@@ -242,6 +242,50 @@ beneath(void)
 	/* a root that does not exist bounds nothing it could hold */
 	snprintf(p, sizeof(p), "%s/none", dir);
 	CHECK(tg_path_beneath(p, "x", NULL, NULL, NULL) == 1, "no root");
+	/* the cheap proof: 1 only with no link on the way, whatever the
+	 * order of the entries (the directory remembered must not prove a
+	 * link met later), 0 for what tg_path_beneath must judge */
+	{
+		static const struct {
+			const char *rel;
+			int want;
+		} u[] = {
+		    {"sub/g", 1},
+		    {"f", 1},
+		    {"sub/g", 1},
+		    {"insub/g", 0},
+		    {"sub/up/secret", 0},
+		    {"sub/g", 1},
+		    {"in", 0},
+		    {"out", 0},
+		    {"abs/x", 0},
+		    {"absent", 0},
+		    {"sub/absent/x", 0},
+		    {"sub/../f", 0},
+		    {"./f", 0},
+		    {"sub//g", 0},
+		    {"", 0},
+		    {"/etc/passwd", 0},
+		    {"f/x", 0},
+		    {"sub", 1},
+		};
+		struct tg_path_plain pp = TG_PATH_PLAIN_INIT;
+
+		snprintf(p, sizeof(p), "%s/tree", dir);
+		for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+			CHECK(tg_path_plain(&pp, p, u[i].rel) == u[i].want,
+			      "plain '%s': want %d", u[i].rel, u[i].want);
+		CHECK(tg_path_plain(&pp, p, "sub/g") == 1 && pp.regular,
+		      "plain: a regular file");
+		CHECK(tg_path_plain(&pp, p, "sub") == 1 && !pp.regular,
+		      "plain: a directory");
+		/* another root: what was proved under the first is not kept */
+		snprintf(q, sizeof(q), "%s/tree/insub", dir);
+		CHECK(tg_path_plain(&pp, q, "g") == 1, "plain, new root");
+		CHECK(tg_path_plain(&pp, p, "sub/up/secret") == 0,
+		      "plain, the first root again");
+		tg_path_plain_release(&pp);
+	}
 	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
 	CHECK(system(p) == 0, "cleanup");
 	free(real);

@@ -588,19 +588,35 @@ tg_dists_find(const struct tg_dists *ds, const char *canon)
 	return NULL;
 }
 
+/* Whether s[0..n) holds needle[0..nl): memchr finds each candidate
+ * start, which for the short names of a RECORD is cheaper than
+ * memmem's set-up (memmem cost 17 of the 53 million instructions of
+ * env on a venv of 35 RECORDs of 867 lines). */
+static int
+has_n(const char *s, size_t n, const char *needle, size_t nl)
+{
+	const char *p = s, *end = s + n;
+
+	while (nl <= (size_t)(end - p) &&
+	       (p = memchr(p, needle[0], (size_t)(end - p) - nl + 1))) {
+		if (memcmp(p, needle, nl) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 static int
 object_name(const char *s, size_t n)
 {
-	const char *base = s, *p;
+	const char *base = memrchr(s, '/', n);
 	size_t bn;
 
-	for (p = s; p < s + n; p++)
-		if (*p == '/')
-			base = p + 1;
+	base = base ? base + 1 : s;
 	bn = (size_t)(s + n - base);
-	if (ends_with_n(base, bn, ".so") || memmem(base, bn, ".so.", 4))
+	if (ends_with_n(base, bn, ".so") || has_n(base, bn, ".so.", 4))
 		return 1;
-	return ends_with_n(base, bn, ".py") && memmem(base, bn, "torch", 5);
+	return ends_with_n(base, bn, ".py") && has_n(base, bn, "torch", 5);
 }
 
 int
@@ -628,19 +644,23 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 		*absent = 1;
 		return 0;
 	}
+	/* a line, its path up to the first ',' or '"', and the rare object
+	 * names first: memchr over the text, not a loop per byte */
 	for (i = 0; i < len; i = j + 1) {
+		const char *nl = memchr(text + i, '\n', len - i), *p;
 		size_t s = i, e;
 
-		for (j = i; j < len && text[j] != '\n'; j++)
-			;
+		j = nl ? (size_t)(nl - text) : len;
 		if (s < j && text[s] == '"')
 			s++;
-		for (e = s; e < j && text[e] != ',' && text[e] != '"'; e++)
-			;
-		if (e == s || text[s] == '/' ||
-		    memmem(text + s, e - s, "..", 2) ||
-		    memchr(text + s, '\0', e - s) ||
-		    !object_name(text + s, e - s))
+		p = memchr(text + s, ',', j - s);
+		e = p ? (size_t)(p - text) : j;
+		p = memchr(text + s, '"', e - s);
+		if (p)
+			e = (size_t)(p - text);
+		if (e == s || !object_name(text + s, e - s) || text[s] == '/' ||
+		    has_n(text + s, e - s, "..", 2) ||
+		    memchr(text + s, '\0', e - s))
 			continue;
 		if (cnt >= TG_DISTS_MAX) {
 			if (cut)

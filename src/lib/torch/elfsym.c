@@ -1,9 +1,14 @@
 /* elfsym.c - the dynamic symbols and DT_NEEDED entries of an ELF object
  * SPDX-License-Identifier: MIT
  *
- * The file is mapped read-only and never read whole: the pages touched
- * are the ELF header, the section headers, .dynsym, its string table and
- * .dynamic (a few MiB for libtorch_cpu.so, out of hundreds). Every
+ * The file is never read whole: only the ELF header, the section
+ * headers, .dynsym, its string table, .dynamic and .gnu.hash. When those
+ * take at most TG_ELFSYM_READ_MAX bytes (an extension module's few KiB)
+ * they are read with pread into blocks the struct owns: unmapping a
+ * file, with its TLB flush, cost more than the copy (env on 616
+ * extension modules: 170 -> 44 ms). A larger file (libtorch_cpu.so: a
+ * few MiB of tables out of hundreds) is mapped read-only, and only the
+ * pages a look-up touches are read. Every
  * offset, size and count taken from the file is checked against the
  * file's size before use, a string table must end with a NUL so every
  * name in it is bounded, and structures are copied out with memcpy, so
@@ -19,6 +24,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -83,48 +89,147 @@ chains_end(const struct tg_elfsym *e, uint32_t nbuckets, uint32_t symoffset,
 	return run ? -1 : 0;
 }
 
-/* Section header k, copied out (the caller checked the table fits). */
-static void
-shdr(const struct tg_elfsym *e, const Elf64_Ehdr *eh, size_t k, Elf64_Shdr *sh)
+/* Returned by get() and parse() when the file is to be mapped rather
+ * than read: more than TG_ELFSYM_READ_MAX bytes, or more blocks than
+ * the struct holds (it needs at most seven). */
+#define MAP_INSTEAD 1
+/* Returned by strtab() for a table that is not well formed. */
+#define BAD_TABLE 2
+/* The first bytes of a file read at once: the ELF header, and in an
+ * extension module .gnu.hash, .dynsym and .dynstr, which follow it. */
+#define HEAD_READ ((size_t)32 << 10)
+
+/* *out: the file's bytes [off, off + len), which the caller checked are
+ * in the file: in the caller's bytes or the mapping (fd < 0), in a block
+ * read already, or read now with pread. */
+static int
+get(struct tg_elfsym *e, int fd, uint64_t off, uint64_t len,
+    const unsigned char **out, const char *name, struct tg_err *err)
 {
-	memcpy(sh, e->map + eh->e_shoff + k * sizeof(Elf64_Shdr), sizeof(*sh));
+	size_t k, n = 0;
+	unsigned char *p;
+
+	if (fd < 0) {
+		*out = e->map + off;
+		return 0;
+	}
+	for (k = 0; k < e->nblk; k++)
+		if (off >= e->blk[k].off && len <= e->blk[k].len &&
+		    off - e->blk[k].off <= e->blk[k].len - len) {
+			*out = e->blk[k].p + (off - e->blk[k].off);
+			return 0;
+		}
+	if (e->nblk == sizeof(e->blk) / sizeof(e->blk[0]) ||
+	    len > TG_ELFSYM_READ_MAX - e->readsz)
+		return MAP_INSTEAD;
+	p = malloc(len ? (size_t)len : 1);
+	if (!p)
+		return tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
+				  name);
+	while (n < len) {
+		ssize_t r = pread(fd, p + n, (size_t)len - n, (off_t)(off + n));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int rc = tg_err_set(
+			    err, TG_EIO, "cannot read '%s': %s", name,
+			    r < 0 ? strerror(errno) : "shorter than its size");
+
+			free(p);
+			return rc;
+		}
+		n += (size_t)r;
+	}
+	e->blk[e->nblk].p = p;
+	e->blk[e->nblk].off = off;
+	e->blk[e->nblk].len = (size_t)len;
+	e->nblk++;
+	e->readsz += (size_t)len;
+	*out = p;
+	return 0;
 }
 
 /* The string table of section link, checked: in the file and
- * NUL-terminated. */
+ * NUL-terminated; BAD_TABLE when not. */
 static int
-strtab(const struct tg_elfsym *e, const Elf64_Ehdr *eh, uint32_t link,
-       const char **out, size_t *outsz)
+strtab(struct tg_elfsym *e, int fd, const Elf64_Ehdr *eh,
+       const unsigned char *shdrs, uint32_t link, const char **out,
+       size_t *outsz, const char *name, struct tg_err *err)
 {
 	Elf64_Shdr st;
+	const unsigned char *p;
+	int rc;
 
 	if (link == 0 || link >= eh->e_shnum)
-		return -1;
-	shdr(e, eh, link, &st);
+		return BAD_TABLE;
+	memcpy(&st, shdrs + (size_t)link * sizeof(st), sizeof(st));
 	if (st.sh_type != SHT_STRTAB || st.sh_size == 0 ||
-	    !fits(st.sh_offset, st.sh_size, e->size) ||
-	    e->map[st.sh_offset + st.sh_size - 1] != '\0')
-		return -1;
-	*out = (const char *)e->map + st.sh_offset;
+	    !fits(st.sh_offset, st.sh_size, e->size))
+		return BAD_TABLE;
+	if ((rc = get(e, fd, st.sh_offset, st.sh_size, &p, name, err)))
+		return rc;
+	if (p[st.sh_size - 1] != '\0')
+		return BAD_TABLE;
+	*out = (const char *)p;
 	*outsz = (size_t)st.sh_size;
 	return 0;
 }
 
-int
-tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
-		const char *name, struct tg_err *err)
+/* Whether the tables parse() reads (those of the dynamic sections and
+ * their string tables, sizes as the headers say) would take the bytes
+ * read past TG_ELFSYM_READ_MAX: then the file is mapped before any is
+ * read (get() holds the bound whatever this says). */
+static int
+over_budget(const struct tg_elfsym *e, const Elf64_Ehdr *eh,
+	    const unsigned char *shdrs)
+{
+	Elf64_Shdr sh, st;
+	uint64_t sum = e->readsz;
+	size_t k, seen = 0; /* the string table counted, once */
+
+	for (k = 0; k < eh->e_shnum; k++) {
+		memcpy(&sh, shdrs + k * sizeof(sh), sizeof(sh));
+		if (sh.sh_type != SHT_DYNSYM && sh.sh_type != SHT_DYNAMIC &&
+		    sh.sh_type != SHT_GNU_HASH)
+			continue;
+		sum += sh.sh_size < TG_ELFSYM_READ_MAX ? sh.sh_size
+						       : TG_ELFSYM_READ_MAX;
+		if (sh.sh_type != SHT_GNU_HASH && sh.sh_link != seen &&
+		    sh.sh_link < eh->e_shnum) {
+			seen = sh.sh_link;
+			memcpy(&st, shdrs + (size_t)sh.sh_link * sizeof(st),
+			       sizeof(st));
+			sum += st.sh_size < TG_ELFSYM_READ_MAX
+				   ? st.sh_size
+				   : TG_ELFSYM_READ_MAX;
+		}
+		if (sum > TG_ELFSYM_READ_MAX)
+			return 1;
+	}
+	return 0;
+}
+
+/* The headers and dynamic sections of e->size bytes, from e->map (fd <
+ * 0) or read from fd. */
+static int
+parse(struct tg_elfsym *e, int fd, const char *name, struct tg_err *err)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr sh;
+	const unsigned char *p, *shdrs;
 	size_t k, symidx = 0;
-	int have_sym = 0, have_dyn = 0;
+	int have_sym = 0, have_dyn = 0, rc;
 
-	memset(e, 0, sizeof(*e));
-	e->map = data;
-	e->size = len;
-	if (len < sizeof(eh))
+	if (e->size < sizeof(eh))
 		return bad(err, name, "not a 64-bit little-endian ELF file");
-	memcpy(&eh, data, sizeof(eh));
+	if (fd >= 0 &&
+	    (rc = get(e, fd, 0, e->size < HEAD_READ ? e->size : HEAD_READ, &p,
+		      name, err)))
+		return rc;
+	if ((rc = get(e, fd, 0, sizeof(eh), &p, name, err)))
+		return rc;
+	memcpy(&eh, p, sizeof(eh));
 	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB)
@@ -132,27 +237,44 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 	if (eh.e_shnum == 0)
 		return 0; /* no sections: nothing to link against */
 	if (eh.e_shentsize != sizeof(Elf64_Shdr) ||
-	    !fits(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr), len))
+	    !fits(eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr),
+		  e->size))
 		return bad(err, name, "section headers outside the file");
+	if ((rc = get(e, fd, eh.e_shoff,
+		      (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr), &shdrs, name,
+		      err)))
+		return rc;
+	if (fd >= 0 && over_budget(e, &eh, shdrs))
+		return MAP_INSTEAD;
 	for (k = 0; k < eh.e_shnum; k++) {
-		shdr(e, &eh, k, &sh);
+		memcpy(&sh, shdrs + k * sizeof(sh), sizeof(sh));
 		if (sh.sh_type == SHT_DYNSYM && !have_sym) {
 			if (sh.sh_entsize != sizeof(Elf64_Sym) ||
-			    !fits(sh.sh_offset, sh.sh_size, len) ||
-			    strtab(e, &eh, sh.sh_link, &e->str, &e->strsz))
+			    !fits(sh.sh_offset, sh.sh_size, e->size))
 				return bad(err, name,
 					   "bad dynamic symbol table");
-			e->syms = e->map + sh.sh_offset;
+			rc = strtab(e, fd, &eh, shdrs, sh.sh_link, &e->str,
+				    &e->strsz, name, err);
+			if (rc == BAD_TABLE)
+				return bad(err, name,
+					   "bad dynamic symbol table");
+			if (rc || (rc = get(e, fd, sh.sh_offset, sh.sh_size,
+					    &e->syms, name, err)))
+				return rc;
 			e->nsyms = (size_t)(sh.sh_size / sizeof(Elf64_Sym));
 			have_sym = 1;
 			symidx = k;
 		} else if (sh.sh_type == SHT_DYNAMIC && !have_dyn) {
 			if (sh.sh_entsize != sizeof(Elf64_Dyn) ||
-			    !fits(sh.sh_offset, sh.sh_size, len) ||
-			    strtab(e, &eh, sh.sh_link, &e->dynstr,
-				   &e->dynstrsz))
+			    !fits(sh.sh_offset, sh.sh_size, e->size))
 				return bad(err, name, "bad dynamic section");
-			e->dyn = e->map + sh.sh_offset;
+			rc = strtab(e, fd, &eh, shdrs, sh.sh_link, &e->dynstr,
+				    &e->dynstrsz, name, err);
+			if (rc == BAD_TABLE)
+				return bad(err, name, "bad dynamic section");
+			if (rc || (rc = get(e, fd, sh.sh_offset, sh.sh_size,
+					    &e->dyn, name, err)))
+				return rc;
 			e->ndyn = (size_t)(sh.sh_size / sizeof(Elf64_Dyn));
 			have_dyn = 1;
 		}
@@ -162,16 +284,18 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 	for (k = 0; have_sym && k < eh.e_shnum; k++) {
 		uint32_t hdr[4];
 
-		shdr(e, &eh, k, &sh);
+		memcpy(&sh, shdrs + k * sizeof(sh), sizeof(sh));
 		if (sh.sh_type != SHT_GNU_HASH || sh.sh_link != symidx ||
-		    !fits(sh.sh_offset, sh.sh_size, len) || sh.sh_size < 16)
+		    !fits(sh.sh_offset, sh.sh_size, e->size) || sh.sh_size < 16)
 			continue;
-		memcpy(hdr, e->map + sh.sh_offset, sizeof(hdr));
+		if ((rc = get(e, fd, sh.sh_offset, sh.sh_size, &p, name, err)))
+			return rc;
+		memcpy(hdr, p, sizeof(hdr));
 		if (hdr[0] == 0 || hdr[2] == 0 ||
 		    16 + (uint64_t)hdr[2] * 8 + (uint64_t)hdr[0] * 4 >
 			sh.sh_size)
 			break;
-		e->gnuhash = e->map + sh.sh_offset;
+		e->gnuhash = p;
 		e->gnuhashsz = (size_t)sh.sh_size;
 		if (chains_end(e, hdr[0], hdr[1], hdr[2]))
 			return bad(err, name,
@@ -183,12 +307,39 @@ tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
 }
 
 int
+tg_elfsym_parse(struct tg_elfsym *e, const void *data, size_t len,
+		const char *name, struct tg_err *err)
+{
+	memset(e, 0, sizeof(*e));
+	e->map = data;
+	e->size = len;
+	return parse(e, -1, name, err);
+}
+
+uint32_t
+tg_elfsym_gnu_hash(const char *name)
+{
+	uint32_t h = 5381;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		h = h * 33 + *p;
+	return h;
+}
+
+int
 tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 {
-	uint32_t nbuckets, symoffset, bloomsz, shift, h = 5381, bucket, h2;
+	return tg_elfsym_defines_hashed(e, name, tg_elfsym_gnu_hash(name));
+}
+
+int
+tg_elfsym_defines_hashed(const struct tg_elfsym *e, const char *name,
+			 uint32_t h)
+{
+	uint32_t nbuckets, symoffset, bloomsz, shift, bucket, h2;
 	uint64_t word, mask;
 	size_t chains, sym;
-	const unsigned char *p;
 	const char *n;
 
 	if (!e->gnuhash)
@@ -197,8 +348,6 @@ tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 	memcpy(&symoffset, e->gnuhash + 4, 4);
 	memcpy(&bloomsz, e->gnuhash + 8, 4);
 	memcpy(&shift, e->gnuhash + 12, 4);
-	for (p = (const unsigned char *)name; *p; p++)
-		h = h * 33 + *p;
 	memcpy(&word, e->gnuhash + 16 + (size_t)((h / 64) % bloomsz) * 8, 8);
 	mask = ((uint64_t)1 << (h % 64)) |
 	       ((uint64_t)1 << ((h >> (shift & 31)) % 64));
@@ -227,37 +376,65 @@ tg_elfsym_defines(const struct tg_elfsym *e, const char *name)
 	return 0;
 }
 
-int
-tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err)
+static int
+open_as(struct tg_elfsym *e, const char *path, int walked, struct tg_err *err)
 {
 	void *map;
 	size_t n;
 	int fd, rc;
 
 	memset(e, 0, sizeof(*e));
-	rc = tg_file_open(path, TG_ELFSYM_MAX, "a shared object", &fd, &n, NULL,
-			  err);
+	rc = walked ? tg_file_open_walked(path, TG_ELFSYM_MAX,
+					  "a shared object", &fd, &n, err)
+		    : tg_file_open(path, TG_ELFSYM_MAX, "a shared object", &fd,
+				   &n, NULL, err);
 	if (rc)
 		return rc;
 	if (n < sizeof(Elf64_Ehdr)) {
 		close(fd);
 		return bad(err, path, "not a 64-bit little-endian ELF file");
 	}
-	map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+	e->size = n;
+	rc = parse(e, fd, path, err);
+	if (rc == MAP_INSTEAD) {
+		tg_elfsym_release(e);
+		map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map == MAP_FAILED) {
+			rc = tg_err_set(err, TG_EIO, "cannot map '%s': %s",
+					path, strerror(errno));
+			close(fd);
+			return rc;
+		}
+		e->map = map;
+		e->size = n;
+		e->mapped = 1;
+		rc = parse(e, -1, path, err);
+	}
 	close(fd);
-	if (map == MAP_FAILED)
-		return tg_err_set(err, TG_EIO, "cannot map '%s': %s", path,
-				  strerror(errno));
-	rc = tg_elfsym_parse(e, map, n, path, err);
-	e->mapped = 1;
 	if (rc)
 		tg_elfsym_release(e);
 	return rc;
 }
 
+int
+tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err)
+{
+	return open_as(e, path, 0, err);
+}
+
+int
+tg_elfsym_open_walked(struct tg_elfsym *e, const char *path, struct tg_err *err)
+{
+	return open_as(e, path, 1, err);
+}
+
 void
 tg_elfsym_release(struct tg_elfsym *e)
 {
+	size_t k;
+
+	for (k = 0; k < e->nblk; k++)
+		free(e->blk[k].p);
 	if (e->mapped && e->map)
 		munmap((void *)e->map, e->size);
 	memset(e, 0, sizeof(*e));

@@ -16,6 +16,8 @@
 
 /* Largest file mapped (libtorch_cuda.so is about 1.5 GiB). */
 #define TG_ELFSYM_MAX ((size_t)16 << 30)
+/* Most bytes of a file read rather than mapped. */
+#define TG_ELFSYM_READ_MAX ((size_t)1 << 20)
 
 struct tg_elfsym {
 	const unsigned char *map; /* the whole file, or the caller's bytes */
@@ -31,6 +33,15 @@ struct tg_elfsym {
 	size_t dynstrsz;
 	const unsigned char *gnuhash; /* .gnu.hash of .dynsym, or NULL */
 	size_t gnuhashsz;
+	/* read, not mapped (tg_elfsym_open): the parts of the file read,
+	 * each a heap block of len bytes from file offset off */
+	struct {
+		unsigned char *p;
+		uint64_t off;
+		size_t len;
+	} blk[8];
+	size_t nblk;
+	size_t readsz; /* their bytes together */
 };
 
 #define TG_ELFSYM_INIT                                                         \
@@ -46,10 +57,20 @@ enum tg_elfsym_kind {
 	TG_ELFSYM_DEFINED,    /* offered: global or weak, defined */
 };
 
-/* Map path read-only and check its headers. TG_EINVAL with "cannot read
- * 'path': ..." for anything that is not a well-formed 64-bit
- * little-endian ELF object; an object without .dynsym has no symbols. */
+/* Read path's headers and dynamic sections and check them. TG_EINVAL
+ * with "cannot read 'path': ..." for anything that is not a well-formed
+ * 64-bit little-endian ELF object; an object without .dynsym has no
+ * symbols. What they need is read with pread() when it is at most
+ * TG_ELFSYM_READ_MAX bytes (an extension module's), else the file is
+ * mapped read-only (torch's libraries, of which a look-up touches a
+ * few cache lines): unmapping a file, with its page table entries and
+ * TLB flush, cost more than reading the few KiB an extension needs. */
 int tg_elfsym_open(struct tg_elfsym *e, const char *path, struct tg_err *err);
+
+/* As tg_elfsym_open, for a path found to be a regular file a moment ago
+ * (tg_file_open_walked: no stat before the open). */
+int tg_elfsym_open_walked(struct tg_elfsym *e, const char *path,
+			  struct tg_err *err);
 
 /* The same over len bytes the caller keeps (name names them in
  * messages). */
@@ -66,6 +87,13 @@ enum tg_elfsym_kind tg_elfsym_get(const struct tg_elfsym *e, size_t i,
  * table as the dynamic linker does: 1 or 0, or -1 when e has no usable
  * .gnu.hash (then scan the symbols with tg_elfsym_get). */
 int tg_elfsym_defines(const struct tg_elfsym *e, const char *name);
+
+/* The hash .gnu.hash files name under (the dynamic linker's dl_new_hash),
+ * and tg_elfsym_defines given it: a name asked of each of torch's
+ * libraries in turn is hashed once, not once per library. */
+uint32_t tg_elfsym_gnu_hash(const char *name);
+int tg_elfsym_defines_hashed(const struct tg_elfsym *e, const char *name,
+			     uint32_t h);
 
 /* DT_RUNPATH, else DT_RPATH, as written ("$ORIGIN/lib:..."), or NULL. */
 const char *tg_elfsym_runpath(const struct tg_elfsym *e);

@@ -147,6 +147,15 @@ tg_file_open(const char *path, size_t max, const char *what, int *fd,
 	return open_checked(path, max, what, fd, size, absent, NULL, err);
 }
 
+int
+tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
+		    size_t *size, struct tg_err *err)
+{
+	uint64_t walked = 0;
+
+	return open_checked(path, max, what, fd, size, NULL, &walked, err);
+}
+
 /* walked: see open_checked; the read also stops at the size fstat gave
  * (a snapshot of a file being written) instead of reading on to EOF. */
 static int

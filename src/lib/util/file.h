@@ -27,6 +27,13 @@
 int tg_file_open(const char *path, size_t max, const char *what, int *fd,
 		 size_t *size, int *absent, struct tg_err *err);
 
+/* As tg_file_open, for a path found to be a regular file a moment ago
+ * (a directory walk, an lstat): no stat before the open; the
+ * descriptor's fstat still refuses what is not a regular file, with the
+ * same messages. One system call fewer. */
+int tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
+			size_t *size, struct tg_err *err);
+
 /* Read the regular file path whole into a NUL-terminated heap block,
  * followed by TG_STR_PAD more zero bytes (lib/util/str.h).
  * TG_ELIMIT when it holds more than max bytes, TG_EIO when it cannot be

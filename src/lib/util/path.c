@@ -308,6 +308,96 @@ out:
 	return rc;
 }
 
+/* The proved prefix of rel: the longest rel[0..k) ending at a component
+ * boundary that is pp->dir or one of its ancestors (all proved). */
+static size_t
+proved(const struct tg_path_plain *pp, const char *rel)
+{
+	size_t k = 0;
+
+	if (!pp->dir)
+		return 0;
+	while (k < pp->len && rel[k] && rel[k] == pp->dir[k])
+		k++;
+	while (k > 0 && !(rel[k] == '/' && (k == pp->len || pp->dir[k] == '/')))
+		k--;
+	return k;
+}
+
+int
+tg_path_plain(struct tg_path_plain *pp, const char *root, const char *rel)
+{
+	size_t rl = strlen(root), n = strlen(rel), k, start, last = 0;
+	struct stat st;
+
+	if (!rl || !n || rel[0] == '/')
+		return 0;
+	for (k = start = 0; k <= n; k++) {
+		if (k < n && rel[k] != '/')
+			continue;
+		if (k == start || (k - start == 1 && rel[start] == '.') ||
+		    (k - start == 2 && rel[start] == '.' &&
+		     rel[start + 1] == '.'))
+			return 0;
+		if (k < n)
+			last = k;
+		start = k + 1;
+	}
+	if (!pp->root || strcmp(pp->root, root) != 0) {
+		char *r = tg_str_ndup(root, rl);
+
+		if (!r)
+			return TG_ENOMEM;
+		tg_path_plain_release(pp);
+		pp->root = r;
+	}
+	if (rl + n + 2 > pp->cap) {
+		char *b = realloc(pp->buf, rl + n + 2);
+
+		if (!b)
+			return TG_ENOMEM;
+		pp->buf = b;
+		pp->cap = rl + n + 2;
+	}
+	memcpy(pp->buf, root, rl);
+	pp->buf[rl] = '/';
+	memcpy(pp->buf + rl + 1, rel, n + 1);
+	/* each prefix past the proved directory, then rel itself */
+	k = proved(pp, rel);
+	for (k = k ? k + 1 : 0; k <= n; k++) {
+		int bad;
+
+		if (k < n && rel[k] != '/')
+			continue;
+		pp->buf[rl + 1 + k] = '\0';
+		bad = lstat(pp->buf, &st) != 0 || S_ISLNK(st.st_mode);
+		pp->buf[rl + 1 + k] = rel[k];
+		if (bad)
+			return 0;
+	}
+	pp->regular = S_ISREG(st.st_mode);
+	if (last &&
+	    (last != pp->len || !pp->dir || memcmp(pp->dir, rel, last) != 0)) {
+		char *d = tg_str_ndup(rel, last);
+
+		if (!d)
+			return TG_ENOMEM;
+		free(pp->dir);
+		pp->dir = d;
+		pp->len = last;
+	}
+	return 1;
+}
+
+void
+tg_path_plain_release(struct tg_path_plain *pp)
+{
+	free(pp->root);
+	free(pp->dir);
+	free(pp->buf);
+	memset(pp, 0, sizeof(*pp));
+}
+
 int
 tg_path_is_executable(const char *p)
 {

@@ -57,6 +57,32 @@ int tg_path_inside(const char *p, const char *b);
 int tg_path_beneath(const char *root, const char *rel, char **link,
 		    char **target, struct tg_err *err);
 
+/* The cheap proof of the same bound, for the many entries of one root
+ * (a RECORD's): 1 when every component of rel is a name (not empty,
+ * "." or "..") and lstat() finds each of root/c1, root/c1/c2, ...,
+ * root/rel present and none a symbolic link: root/rel then resolves to
+ * root's real path followed by rel, and tg_path_beneath would say 1.
+ * 0 when that is not proved (ask tg_path_beneath); TG_ENOMEM. pp
+ * remembers its root and the last directory proved, so entries of one
+ * directory cost one lstat() each, where tg_path_beneath costs two
+ * realpath() calls of a readlink() per component each. */
+struct tg_path_plain {
+	char *root; /* the root of the directory below, or NULL */
+	char *dir;  /* the last directory proved, relative to root */
+	size_t len; /* strlen(dir) */
+	char *buf;  /* root/rel */
+	size_t cap;
+	int regular; /* after a 1: lstat found root/rel a regular file */
+};
+
+#define TG_PATH_PLAIN_INIT                                                     \
+	{                                                                      \
+		NULL, NULL, 0, NULL, 0, 0                                      \
+	}
+
+int tg_path_plain(struct tg_path_plain *pp, const char *root, const char *rel);
+void tg_path_plain_release(struct tg_path_plain *pp);
+
 /* 1 when p is a regular file (symlinks followed) we may execute. */
 int tg_path_is_executable(const char *p);
 /* The first executable name along the colon-separated pathvar (NULL:
