@@ -356,7 +356,7 @@ fixable(const struct tg_lang *L, const struct tg_audit_result *r)
 	return 0;
 }
 
-/* The fixes each finding of fr offers. */
+/* The fixes the findings of a file offer, one per finding. */
 struct offers {
 	struct tg_audit_fix *fixes;
 	size_t n;
@@ -407,14 +407,11 @@ offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 			rc = TG_ENOMEM;
 		}
 	}
-	/* the analysis back to the file, where the plan took it (a plan
-	 * that failed before its first pass did not: f still holds it) */
-	if (!f->r.findings) {
-		f->r = p.before.r;
-		f->notes = p.before.notes;
-		p.before.r = none.r;
-		p.before.notes = none.notes;
-	}
+	/* the analysis back to the file (the plan always takes it) */
+	f->r = p.before.r;
+	f->notes = p.before.notes;
+	p.before.r = none.r;
+	p.before.notes = none.notes;
 	tg_plan_release(&p);
 	if (rc == TG_ENOMEM) {
 		offers_free(NULL, o);
@@ -987,6 +984,12 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	sink.ctx = &run;
 	rc = tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
 			   &sink, &err);
+	if (rc && rc != TG_ENOMEM && err.code) {
+		/* the engine's own failure, which says why */
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(rc);
+		goto out;
+	}
 	if (!rc)
 		rc = write_out(&run);
 	progress(&run, 1);

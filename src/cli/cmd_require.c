@@ -272,8 +272,15 @@ run_require(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&sink, 0, sizeof(sink));
 	sink.file = on_source;
 	sink.ctx = &run;
-	if (tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
-			  &sink, &err))
+	rc = tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
+			   &sink, &err);
+	if (rc && rc != TG_ENOMEM && err.code) {
+		/* the engine's own failure, which says why */
+		cli_error(CMD, "%s", err.msg);
+		status = cli_exit_for(rc);
+		goto out;
+	}
+	if (rc)
 		goto oom;
 	for (k = 0; check_declared && k < (size_t)argc; k++) {
 		struct stat st;

@@ -12,8 +12,11 @@
  * runs the next queued one itself rather than wait (so no thread waits
  * for a CPU, and the threads seldom sleep). A note of the walk (a file
  * left out) waits for the files queued before it, so it comes in its
- * place. Memory: one file's bytes per thread at a time and the results
- * of at most QUEUE files.
+ * place. The sink's bytes hook, when there is one, runs on the thread
+ * that analyzed a file, with its bytes, and what it makes (f->extra)
+ * travels with the job to the sink, or is freed with it. Memory: one
+ * file's bytes per thread at a time and the results (and extras) of at
+ * most QUEUE files.
  *
  * The decoding policy is the language's (enum tg_lang_bytes): Python
  * must be UTF-8; C and C++ may hold any byte but NUL.
@@ -74,9 +77,9 @@ struct job {
 	int regular;   /* the walk or a stat found a regular file */
 	int walked;    /* found by a walk: its bytes count toward its bound */
 	uint64_t size; /* what fstat said of a walked file */
-	int rc;	       /* analyze's (0 or TG_ENOMEM), then the bytes hook's */
+	int rc;	       /* analyze's, then the bytes hook's: 0 or TG_E* */
 	int read_rc;
-	char msg[256]; /* unreadable: why */
+	char msg[256]; /* unreadable, or the analysis failed: why */
 	struct tg_engine_file f;
 	atomic_int done; /* run_job returned */
 };
@@ -88,8 +91,9 @@ struct run {
 	const struct tg_engine_sink *sink;
 	struct job ring[QUEUE];
 	size_t head, next, tail;
-	int closing; /* nothing more will be queued */
-	int failed;  /* the first error: the run stops */
+	int closing;   /* nothing more will be queued */
+	int failed;    /* the first error: the run stops */
+	char why[256]; /* a failed job's message, for err */
 	/* the bytes read from the files the operand's walk handed over so
 	 * far, in order, and whether they went past bytes_max (as the walk
 	 * would bound them; see TG_WALK_LAZY_FILES): a file not read
@@ -332,8 +336,15 @@ run_job(const struct run *q, struct job *j)
 		return;
 	}
 	j->rc = analyze(e, j->f.lang, src, len, j->path, &j->f, &err);
-	if (!j->rc && j->f.what == TG_ENGINE_ANALYZED && q->sink->bytes)
+	if (!j->rc && j->f.what == TG_ENGINE_ANALYZED && q->sink->bytes) {
 		j->rc = q->sink->bytes(q->sink->ctx, &j->f, src, len);
+		err.code = 0; /* the hook says only a code */
+	}
+	if (j->rc)
+		snprintf(j->msg, sizeof(j->msg), "%s",
+			 err.code	      ? err.msg
+			 : j->rc == TG_ENOMEM ? "out of memory"
+					      : "cannot audit a file");
 	free(src);
 }
 
@@ -426,8 +437,14 @@ finish_head(struct run *q)
 	} else if (q->over) {
 		/* queued after it: dropped */
 	} else if (j->read_rc == TG_ENOMEM || j->rc) {
-		if (!q->failed)
+		/* the analysis or the bytes hook failed: the run stops, and
+		 * says why (the analyzer's message: a table whose patterns
+		 * the index cannot hold) */
+		if (!q->failed) {
 			q->failed = j->rc ? j->rc : TG_ENOMEM;
+			snprintf(q->why, sizeof(q->why), "%s",
+				 j->rc ? j->msg : "out of memory");
+		}
 	} else if (j->read_rc == TG_ELIMIT) {
 		note.what = TG_ENGINE_TOO_LARGE;
 		note.path = j->path;
@@ -707,9 +724,11 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	pthread_cond_destroy(&q->done);
 	pthread_mutex_destroy(&q->mu);
 	rc = q->failed;
+	if (rc && q->why[0])
+		tg_err_set(err, rc, "%s", q->why);
+	else if (rc == TG_ENOMEM)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
 	free(q);
 	free(ops);
-	if (rc == TG_ENOMEM)
-		tg_err_set(err, TG_ENOMEM, "out of memory");
 	return rc;
 }

@@ -143,7 +143,9 @@ void tg_engine_free(struct tg_engine *e); /* NULL-safe */
 
 /* Audit paths[0..n) (files or directories; the order they come in does
  * not matter), handing each outcome to sink. 0; TG_ENOMEM (also when no
- * worker thread starts); or what a callback returned. An engine runs
+ * worker thread starts); a file's analysis's or the bytes hook's error
+ * (err says why: an index the table's patterns overflow, TG_ELIMIT);
+ * or what the file or idle callback returned (err not set). An engine runs
  * one run at a time, and as many runs as the caller likes. */
 int tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 		  const struct tg_engine_sink *sink, struct tg_err *err);

@@ -214,8 +214,8 @@ guard_added(const struct tg_plan *p, const struct tg_plan_use *u)
 	size_t k;
 
 	for (k = 0; k < p->nguards; k++)
-		if (strcmp(p->guards[k].g.name, u->to) == 0)
-			return p->guards[k].g.block != NULL;
+		if (strcmp(p->guards[k]->g.name, u->to) == 0)
+			return p->guards[k]->g.block != NULL;
 	return 0;
 }
 

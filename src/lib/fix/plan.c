@@ -14,17 +14,22 @@
  * original's throughout (fix/edit applies them in one pass).
  *
  * The check after fixing: the fixed buffer must decode, hold no more
- * lexical errors than the original (the hook counts them), and hold no
+ * lexical errors than the original (the analyses count them where
+ * they read the whole buffer, else the language's hook), and hold no
  * more uses of each fixed entry than the original's less those fixed;
  * else every fix is dropped and the reason kept. Then the fixed buffer
  * is planned again, from the analysis the check made, to a fixed point
  * of at most TG_PLAN_PASSES passes; each pass's edits are composed with
  * those before (fix/edit), its fixes mapped back to the findings of the
  * original where they were one of them. Worst case: one analysis of
- * the buffer and one per pass that changed it, edits in proportion to
- * its findings, and O(n log n) for n findings to find conflicts, count
- * uses and map fixes back. tg_plan_analyzed plans a file none of whose
- * findings has a fix from the run's analysis: no analysis at all.
+ * the buffer (none for tg_plan_bytes, given the run's) and one per pass
+ * that changed it, edits in proportion to its findings, and O(n log n)
+ * for n findings to find conflicts, count uses and map fixes back.
+ * tg_plan_analyzed plans a file none of whose findings has a fix from
+ * the run's analysis: no analysis at all. A use written as a compat
+ * name points at its guarded form's name, so each guarded form is a
+ * block of its own (the array of them grows), and a later pass's move
+ * to the plan with the uses it fixed.
  */
 #include <stdarg.h>
 #include <stdint.h>
@@ -308,20 +313,22 @@ guard_of(struct tg_plan *p, const struct tg_lang *L, const char *src,
 	int rc;
 
 	for (k = 0; k < p->nguards; k++)
-		if (p->guards[k].api == a) {
-			*out = &p->guards[k];
+		if (p->guards[k]->api == a) {
+			*out = p->guards[k];
 			return 0;
 		}
 	if ((rc = TG_GROW(p->guards, p->nguards + 1, p->capguards)))
 		return rc;
-	g = &p->guards[p->nguards++];
-	memset(g, 0, sizeof(*g));
+	/* a block of its own, which the array's growth does not move */
+	if (!(g = calloc(1, sizeof(*g))))
+		return TG_ENOMEM;
+	p->guards[p->nguards++] = g;
 	g->api = a;
 	g->repl = repl;
 	rc = L->fix->guard(src, len, a, repl, &g->g, &g->why);
 	/* two entries of one last name would bind one compat name */
 	for (k = 0; !rc && !g->why && k + 1 < p->nguards; k++)
-		if (strcmp(p->guards[k].g.name, g->g.name) == 0)
+		if (strcmp(p->guards[k]->g.name, g->g.name) == 0)
 			g->why = "another entry's compat block has its name";
 	*out = g;
 	return rc;
@@ -600,13 +607,13 @@ plan_blocks(struct tg_plan *p)
 		if (u->outcome != TG_PLAN_FIXED || !u->guarded)
 			continue;
 		for (i = 0; i < p->nguards; i++)
-			if (strcmp(p->guards[i].g.name, u->to) == 0 &&
-			    !p->guards[i].used) {
-				p->guards[i].used = 1;
-				if (p->guards[i].g.block) {
-					at = p->guards[i].g.at;
-					tg_buf_add(&b, p->guards[i].g.block,
-						   p->guards[i].g.len);
+			if (strcmp(p->guards[i]->g.name, u->to) == 0 &&
+			    !p->guards[i]->used) {
+				p->guards[i]->used = 1;
+				if (p->guards[i]->g.block) {
+					at = p->guards[i]->g.at;
+					tg_buf_add(&b, p->guards[i]->g.block,
+						   p->guards[i]->g.len);
 				}
 			}
 	}
@@ -730,11 +737,11 @@ plan_file_step(struct tg_plan *p, const struct tg_plan_opts *o,
 		} else if (u->guard_refused && fu[k].why != u->why) {
 			/* the step's reason, said as plan_guarded says one */
 			for (i = 0; i < p->nguards; i++)
-				if (strcmp(p->guards[i].g.name,
+				if (strcmp(p->guards[i]->g.name,
 					   u->refused_to) == 0)
 					break;
 			if (i < p->nguards)
-				rc = guard_why(u, o, p->guards[i].repl,
+				rc = guard_why(u, o, p->guards[i]->repl,
 					       fu[k].why);
 			else
 				u->why = fu[k].why;
@@ -932,13 +939,13 @@ out:
 	return rc;
 }
 
-/* One pass: plan src[0..len), analyzed here, or, when given, as *given
- * says (moved into p->before: the analysis of these very bytes). src
- * ends its lines at LF or CRLF (plan_pass). */
+/* One pass: plan src[0..len), analyzed here, or, when analyzed, as
+ * p->before says already (the analysis of these very bytes). src ends
+ * its lines at LF or CRLF (plan_pass). */
 static int
 plan_lf_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 	     const struct tg_lang *L, const char *src, size_t len,
-	     const char *path, struct tg_engine_file *given, struct tg_err *err)
+	     const char *path, int analyzed, struct tg_err *err)
 {
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	const char *why;
@@ -946,13 +953,7 @@ plan_lf_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 	size_t k, n, *nth = NULL;
 	int rc = 0;
 
-	if (given) {
-		/* what it owns moves; its borrowed path and language stay
-		 * the caller's to read */
-		p->before = *given;
-		given->r = none.r;
-		given->notes = none.notes;
-	} else
+	if (!analyzed)
 		rc = tg_engine_buffer(o->engine, L, src, len, path, &p->before,
 				      err);
 	if (rc || p->before.what != TG_ENGINE_ANALYZED)
@@ -1030,19 +1031,29 @@ oom:
  * planned as a copy with each made LF (the same offsets), and the edits'
  * texts then end their lines as the buffer does where they go
  * (tg_edit_eol) before they are applied to the buffer itself: a fix
- * keeps a CR-only file CR-only. */
+ * keeps a CR-only file CR-only. given, the analysis of src, moves into
+ * p->before before anything can fail. */
 static int
 plan_pass(struct tg_plan *p, const struct tg_plan_opts *o,
 	  const struct tg_lang *L, const char *src, size_t len,
 	  const char *path, struct tg_engine_file *given, struct tg_err *err)
 {
+	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	char *lf = NULL;
 	size_t k;
 	int rc;
 
+	if (given) {
+		/* taken first, whatever happens next: what it owns moves;
+		 * its borrowed path and language stay the caller's */
+		p->before = *given;
+		given->r = none.r;
+		given->notes = none.notes;
+	}
 	if (tg_str_lone_cr(src, len, &lf))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = plan_lf_pass(p, o, L, lf ? lf : src, len, path, given, err);
+	rc =
+	    plan_lf_pass(p, o, L, lf ? lf : src, len, path, given != NULL, err);
 	if (!rc && lf && p->nedits) {
 		for (k = 0; k < p->nedits; k++)
 			tg_edit_eol(src, lf, len, p->edits[k].start,
@@ -1121,6 +1132,9 @@ take_pass(struct tg_plan *p, struct tg_plan *q)
 	size_t *mid = NULL, k, nc = 0, at = 0;
 	int rc;
 
+	if (q->nguards &&
+	    TG_GROW(p->guards, p->nguards + q->nguards, p->capguards))
+		return TG_ENOMEM;
 	/* where each of p's edits starts and ends in p's fixed text */
 	if (!(mid = malloc((2 * p->nedits + 1) * sizeof(*mid))))
 		return TG_ENOMEM;
@@ -1166,6 +1180,11 @@ take_pass(struct tg_plan *p, struct tg_plan *q)
 	free(c);
 	if (rc)
 		return rc;
+	/* q's guarded forms move to p (room was made first): the uses
+	 * taken may be written as their names (to), which outlive q */
+	for (k = 0; k < q->nguards; k++)
+		p->guards[p->nguards++] = q->guards[k];
+	q->nguards = 0;
 	tg_buf_release(&p->fixed);
 	p->fixed = q->fixed;
 	q->fixed = (struct tg_buf)TG_BUF_INIT;
@@ -1308,8 +1327,10 @@ tg_plan_release(struct tg_plan *p)
 	tg_engine_file_release(&p->before);
 	tg_engine_file_release(&p->after);
 	free(p->reverted);
-	for (k = 0; k < p->nguards; k++)
-		free(p->guards[k].g.block);
+	for (k = 0; k < p->nguards; k++) {
+		free(p->guards[k]->g.block);
+		free(p->guards[k]);
+	}
 	free(p->guards);
 	free((char *)p->block.text);
 	free(p->unsettled);

@@ -105,7 +105,8 @@ struct tg_plan {
 	size_t nfixed, nleft, nhidden;
 	/* the guarded forms asked for, and the compat blocks inserted for
 	 * those used, as one edit (its text owned; NULL: none) */
-	struct tg_plan_guard *guards;
+	struct tg_plan_guard **guards; /* each its own block: uses' to and
+					 refused_to point at their names */
 	size_t nguards, capguards;
 	struct tg_edit block;
 	/* the edits of the language's file-level step (texts owned): one fix, all or nothing, since an import is dropped only
@@ -161,7 +162,7 @@ int tg_plan_file(struct tg_plan *p, const struct tg_plan_opts *o,
 		 const char *path, struct tg_err *err);
 /* tg_plan_file of src[0..len), whose analysis f is (the engine's, as
  * judged: the sink's bytes hook is given both), moved into p->before
- * instead of made again. */
+ * instead of made again: moved always, also when the plan fails. */
 int tg_plan_bytes(struct tg_plan *p, const struct tg_plan_opts *o,
 		  const struct tg_lang *L, const char *src, size_t len,
 		  struct tg_engine_file *f, struct tg_err *err);

@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: MIT
  *
  * The state is the position, the line, the bracket depth and whether
- * the logical line holds code; everything else is found from the bytes
+ * the logical line holds code (and a count of the tokens that were
+ * lexical errors, so that a caller that read a buffer whole knows how
+ * many it holds); everything else is found from the bytes
  * at the position, so a token never needs memory of its own. A string
  * is read whole by read_str, which for an f-string reads its fields
  * with read_field: code up to the '}' that closes the field (nested

@@ -218,7 +218,7 @@ fix_use(struct fx *x, const struct tg_audit_finding *f,
 		return 0;
 	}
 	pv = prev_code(x, &x->st[si], ti);
-	if (pv != NONE && teq(x, pv, ".")) {
+	if (pv != NONE && TEQ(x, pv, ".")) {
 		u->why = "an attribute of something else: not fixable";
 		return 0;
 	}
@@ -322,7 +322,7 @@ spells_at(const struct fx *x, const struct stmt *s, size_t i, const char *id)
 {
 	size_t n = 0, idn = strlen(id), pv = prev_code(x, s, i);
 
-	if (pv != NONE && teq(x, pv, "."))
+	if (pv != NONE && TEQ(x, pv, "."))
 		return 0;
 	for (; i < s->b && n < idn; i = next_code(x, s, i)) {
 		if (x->t[i].len > idn - n ||

@@ -111,7 +111,7 @@ is_code(const struct tg_pylex_tok *t)
 }
 
 /* Whether token i is the name or operator s (a string literal). */
-#define teq(x, i, s) teq_n((x), (i), (s), sizeof(s) - 1)
+#define TEQ(x, i, s) teq_n((x), (i), "" s, sizeof("" s) - 1)
 
 static inline int
 teq_n(const struct fx *x, size_t i, const char *s, size_t n)

@@ -115,7 +115,7 @@ only_in_block(const struct fx *x, size_t k)
 	if (k == 0)
 		return 0;
 	p = &x->st[k - 1];
-	if (!teq(x, prev_code(x, p, p->b), ":"))
+	if (!TEQ(x, prev_code(x, p, p->b), ":"))
 		return 0;
 	return k + 1 == x->nst || x->t[x->st[k + 1].a].col < x->t[s->a].col;
 }
@@ -190,7 +190,7 @@ drop_range(const struct fx *x, size_t first, size_t i, size_t *from, size_t *to)
 	const struct stmt *s = &x->st[it->stmt];
 	size_t c = next_code(x, s, it->last), j, kept = NONE;
 
-	if (c < s->b && teq(x, c, ",")) {
+	if (c < s->b && TEQ(x, c, ",")) {
 		/* the item and its comma, then blanks; its line too when it
 		 * held nothing else */
 		size_t p = tok_end(x, c), ls = line_start(x, x->t[it->a].off);
@@ -216,7 +216,7 @@ drop_range(const struct fx *x, size_t first, size_t i, size_t *from, size_t *to)
 
 				/* keep what precedes on the line: from the
 				 * comma before the item */
-				if (pv != NONE && teq(x, pv, ",")) {
+				if (pv != NONE && TEQ(x, pv, ",")) {
 					*from = tok_end(x, pv);
 					*to = tok_end(x, c);
 				}

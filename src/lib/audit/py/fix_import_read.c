@@ -166,7 +166,7 @@ read_dotted(const struct fx *x, const struct stmt *s, size_t i)
 	for (;;) {
 		size_t d = next_code(x, s, i);
 
-		if (d >= s->b || !teq(x, d, "."))
+		if (d >= s->b || !TEQ(x, d, "."))
 			return d;
 		i = next_code(x, s, d);
 		if (i >= s->b || !tname(x, i))
@@ -185,7 +185,7 @@ parse_import(struct fx *x, size_t k)
 	struct stmt *s = &x->st[k];
 	size_t i = s->a, first = x->nit;
 
-	if (teq(x, i, "import")) {
+	if (TEQ(x, i, "import")) {
 		for (i = next_code(x, s, i);;) {
 			size_t a = i, e = read_dotted(x, s, i), bound = i;
 			size_t last;
@@ -194,7 +194,7 @@ parse_import(struct fx *x, size_t k)
 
 			if (e == NONE)
 				goto bad;
-			if (teq(x, e, "as")) {
+			if (TEQ(x, e, "as")) {
 				bound = next_code(x, s, e);
 				if (!tname(x, bound))
 					goto bad;
@@ -214,45 +214,45 @@ parse_import(struct fx *x, size_t k)
 				return -1;
 			if (i >= s->b)
 				break;
-			if (!teq(x, i, ","))
+			if (!TEQ(x, i, ","))
 				goto bad;
 			i = next_code(x, s, i);
 		}
 		return 1;
 	}
-	if (teq(x, i, "from")) {
+	if (TEQ(x, i, "from")) {
 		size_t m = next_code(x, s, i), me;
 		char *mod;
 		int paren = 0;
 
-		if (teq(x, m, ".") || teq(x, m, "..."))
+		if (TEQ(x, m, ".") || TEQ(x, m, "..."))
 			goto bad; /* relative: no torch name */
 		me = read_dotted(x, s, m);
-		if (me == NONE || !teq(x, me, "import"))
+		if (me == NONE || !TEQ(x, me, "import"))
 			goto bad;
 		if (!(mod = dotted(x, m, me, NULL, 0)))
 			return x->rc = TG_ENOMEM, -1;
 		i = next_code(x, s, me);
-		if (teq(x, i, "*")) {
+		if (TEQ(x, i, "*")) {
 			x->torch_other = 1;
 			free(mod);
 			goto bad;
 		}
-		if (teq(x, i, "(")) {
+		if (TEQ(x, i, "(")) {
 			paren = 1;
 			i = next_code(x, s, i);
 		}
 		for (;;) {
 			size_t a = i, bound = i, e;
 
-			if (paren && teq(x, i, ")"))
+			if (paren && TEQ(x, i, ")"))
 				break;
 			if (!tname(x, i)) {
 				free(mod);
 				goto bad;
 			}
 			e = next_code(x, s, i);
-			if (teq(x, e, "as")) {
+			if (TEQ(x, e, "as")) {
 				bound = next_code(x, s, e);
 				if (!tname(x, bound)) {
 					free(mod);
@@ -268,9 +268,9 @@ parse_import(struct fx *x, size_t k)
 				return -1;
 			}
 			i = e;
-			if (i >= s->b || (paren && teq(x, i, ")")))
+			if (i >= s->b || (paren && TEQ(x, i, ")")))
 				break;
-			if (!teq(x, i, ",")) {
+			if (!TEQ(x, i, ",")) {
 				free(mod);
 				goto bad;
 			}
@@ -331,8 +331,8 @@ bindings(struct fx *x, size_t k)
 	for (i = s->a; i < s->b; i++) {
 		if (!is_code(&x->t[i]))
 			continue;
-		if (teq(x, i, "import") &&
-		    !(i > s->a && teq(x, prev_code(x, s, i), "."))) {
+		if (TEQ(x, i, "import") &&
+		    !(i > s->a && TEQ(x, prev_code(x, s, i), "."))) {
 			/* an import this file did not parse */
 			size_t j;
 
@@ -343,11 +343,11 @@ bindings(struct fx *x, size_t k)
 		if (x->t[i].depth == d0 && is_aug(x, i))
 			last_eq = i;
 		if (x->t[i].depth == d0 && colon == NONE && last_eq == NONE &&
-		    teq(x, i, ":"))
+		    TEQ(x, i, ":"))
 			colon = i;
 	}
-	if (teq(x, s->a, "global") || teq(x, s->a, "nonlocal") ||
-	    teq(x, s->a, "del")) {
+	if (TEQ(x, s->a, "global") || TEQ(x, s->a, "nonlocal") ||
+	    TEQ(x, s->a, "del")) {
 		for (i = s->a; i < s->b; i++)
 			mark_bound(x, i);
 		return;
@@ -363,10 +363,10 @@ bindings(struct fx *x, size_t k)
 			if (!tname(x, i))
 				continue;
 			pv = prev_code(x, s, i);
-			if (pv != NONE && teq(x, pv, "."))
+			if (pv != NONE && TEQ(x, pv, "."))
 				continue;
-			if (nx < s->b && (teq(x, nx, ".") || teq(x, nx, "(") ||
-					  teq(x, nx, "[")))
+			if (nx < s->b && (TEQ(x, nx, ".") || TEQ(x, nx, "(") ||
+					  TEQ(x, nx, "[")))
 				continue;
 			mark_bound(x, i);
 		}
@@ -379,30 +379,30 @@ bindings(struct fx *x, size_t k)
 		if (!is_code(&x->t[i]))
 			continue;
 		nx = next_code(x, s, i);
-		if (teq(x, i, "def") || teq(x, i, "class") || teq(x, i, "as")) {
+		if (TEQ(x, i, "def") || TEQ(x, i, "class") || TEQ(x, i, "as")) {
 			mark_bound(x, nx);
-		} else if (teq(x, i, ":=")) {
+		} else if (TEQ(x, i, ":=")) {
 			mark_bound(x, prev_code(x, s, i));
-		} else if (teq(x, i, "for")) {
+		} else if (TEQ(x, i, "for")) {
 			size_t j;
 
 			for (j = nx;
-			     j < s->b && !(teq(x, j, "in") &&
+			     j < s->b && !(TEQ(x, j, "in") &&
 					   x->t[j].depth == x->t[i].depth);
 			     j++)
 				mark_bound(x, j);
-		} else if (teq(x, i, "lambda")) {
+		} else if (TEQ(x, i, "lambda")) {
 			size_t j;
 
 			for (j = nx;
-			     j < s->b && !(teq(x, j, ":") &&
+			     j < s->b && !(TEQ(x, j, ":") &&
 					   x->t[j].depth == x->t[i].depth);
 			     j++)
 				mark_bound(x, j);
 		}
 	}
-	if (teq(x, s->a, "def") ||
-	    (teq(x, s->a, "async") && teq(x, next_code(x, s, s->a), "def"))) {
+	if (TEQ(x, s->a, "def") ||
+	    (TEQ(x, s->a, "async") && TEQ(x, next_code(x, s, s->a), "def"))) {
 		/* parameters: names right after ( , * ** / at the depth of
 		 * the def's parentheses */
 		for (i = s->a; i < s->b; i++) {
@@ -411,9 +411,9 @@ bindings(struct fx *x, size_t k)
 			if (!tname(x, i) || x->t[i].depth != d0 + 1)
 				continue;
 			pv = prev_code(x, s, i);
-			if (pv != NONE && (teq(x, pv, "(") || teq(x, pv, ",") ||
-					   teq(x, pv, "*") ||
-					   teq(x, pv, "**") || teq(x, pv, "/")))
+			if (pv != NONE && (TEQ(x, pv, "(") || TEQ(x, pv, ",") ||
+					   TEQ(x, pv, "*") ||
+					   TEQ(x, pv, "**") || TEQ(x, pv, "/")))
 				mark_bound(x, i);
 		}
 	}
@@ -625,7 +625,7 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 			if (hh == NONE)
 				continue;
 			pv = prev_code(x, s, i);
-			if (pv != NONE && teq(x, pv, "."))
+			if (pv != NONE && TEQ(x, pv, "."))
 				continue;
 			x->h[hh].nocc++;
 		}
