@@ -3,11 +3,13 @@
  *
  * join, abspath, normpath, dirname and basename work on the text alone;
  * the stat(), access() and realpath() wrappers and the PATH look-up
- * are the only calls that touch the file system. realpath() is the
- * kernel's: the path opened with O_PATH (which opens no device and
- * reads nothing) and its name read back from /proc/self/fd, three
- * system calls where glibc's realpath(3) makes one readlink per
- * component; realpath(3) itself where that cannot answer.
+ * are the only calls that touch the file system. realpath() of an
+ * absolute path is the kernel's: the path opened with O_PATH (which
+ * opens no device and reads nothing) and its name read back from
+ * /proc/self/fd (procfs, checked once), three system calls where glibc's
+ * realpath(3) makes one readlink per component; realpath(3) itself for a
+ * relative path and where that cannot answer. A file system that folds
+ * case names a file as it stores it, which realpath(3) does not.
  */
 #include "lib/util/path.h"
 
@@ -15,11 +17,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lib/util/str.h"
@@ -187,14 +192,39 @@ tg_path_exists(const char *p)
 	return stat(p, &st) == 0;
 }
 
+/* Whether /proc is the kernel's procfs, asked once a process (0 not
+ * yet, 1 yes, 2 no): a sandbox's stand-in would name anything. */
+static int
+proc_is_procfs(void)
+{
+	static atomic_int known;
+	struct statfs fs;
+	int k = atomic_load(&known);
+
+	if (!k) {
+		k = statfs("/proc/self/fd", &fs) == 0 &&
+			    fs.f_type == PROC_SUPER_MAGIC
+			? 1
+			: 2;
+		atomic_store(&known, k);
+	}
+	return k == 1;
+}
+
 char *
 tg_path_realpath(const char *p)
 {
 	static const char deleted[] = " (deleted)";
 	char link[32], buf[PATH_MAX];
 	ssize_t n = -1;
-	int fd = open(p, O_PATH | O_CLOEXEC);
+	int fd;
 
+	/* a relative path is the cwd's, which the kernel may name
+	 * otherwise than realpath(3) does (a cwd removed or outside a
+	 * chroot): realpath(3) itself */
+	if (p[0] != '/' || !proc_is_procfs())
+		return realpath(p, NULL);
+	fd = open(p, O_PATH | O_CLOEXEC);
 	if (fd >= 0) {
 		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 		n = readlink(link, buf, sizeof(buf));

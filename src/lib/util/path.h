@@ -29,10 +29,11 @@ int tg_path_is_file(const char *p);
 int tg_path_exists(const char *p);
 
 /* realpath(3) of p, a new string, or NULL with errno set as realpath
- * sets it: the kernel's name of p opened with O_PATH (every link
- * followed, as realpath resolves them), read from /proc/self/fd, and
- * realpath(3) itself when p cannot be opened so, /proc does not answer,
- * or its answer is no absolute path (a file deleted since, say). */
+ * sets it: for an absolute p, the kernel's name of p opened with O_PATH
+ * (every link followed, as realpath resolves them), read from
+ * /proc/self/fd; realpath(3) itself for a relative p, and when p cannot
+ * be opened so, /proc is no procfs or does not answer, or its answer is
+ * no absolute path (a file deleted since, say). */
 char *tg_path_realpath(const char *p);
 
 /* tg_path_realpath, or NULL with err set. */
