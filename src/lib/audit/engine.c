@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: MIT
  *
  * The calling thread walks each operand and queues the files on a ring
- * of QUEUE jobs; worker threads (one per online CPU but one, at least
- * one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read the
+ * of QUEUE jobs; worker threads (one per CPU it may run on but one, at
+ * least one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read the
  * file, check its bytes, run its language's analyzer over the shared
  * read-only index and judge the result; the calling thread meanwhile
  * hands the jobs at the ring's head to the sink as they are done, in
@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -663,18 +664,23 @@ cmp_path(const void *pa, const void *pb)
 }
 
 /* The worker threads to start: threads less the caller's; by default
- * one per online CPU but one (the calling thread runs jobs too while it
- * waits, so that no thread waits for a CPU), at least one. */
+ * one per CPU the process may run on (its affinity mask, as taskset and
+ * container runtimes set it; the online CPUs where the mask cannot be
+ * read) but one (the calling thread runs jobs too while it waits, so
+ * that no thread waits for a CPU), at least one. */
 static size_t
 workers(const struct tg_engine_opts *o)
 {
+	cpu_set_t set;
 	long ncpu;
 
 	if (o->threads)
 		return o->threads < TG_ENGINE_THREADS_MAX
 			   ? o->threads - 1
 			   : TG_ENGINE_THREADS_MAX - 1;
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
+		   ? CPU_COUNT(&set)
+		   : sysconf(_SC_NPROCESSORS_ONLN);
 	return ncpu < 2			       ? 1
 	       : ncpu >= TG_ENGINE_THREADS_MAX ? TG_ENGINE_THREADS_MAX - 1
 					       : (size_t)ncpu - 1;

@@ -40,7 +40,7 @@
 /* The default for file_max: larger files are TG_ENGINE_TOO_LARGE. */
 #define TG_ENGINE_FILE_MAX ((size_t)8 * 1024 * 1024)
 /* At most this many threads analyze at once (threads, and the default
- * one per online CPU, are cut to it). */
+ * one per CPU the process may run on, are cut to it). */
 #define TG_ENGINE_THREADS_MAX 9
 
 struct tg_engine_opts {
