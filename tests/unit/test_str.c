@@ -191,6 +191,33 @@ test_addf(void)
 	tg_buf_release(&b);
 }
 
+/* Each byte at each place of a line, past the eight-byte steps of the
+ * fast path: kept exactly where it is 0x20..0x7e, else escaped (the
+ * output differs from the line). */
+static void
+test_escape_each(void)
+{
+	struct tg_buf b = TG_BUF_INIT;
+	char line[40];
+	size_t at;
+	int c, bad = 0;
+
+	for (c = 0; c < 256; c++)
+		for (at = 0; at < sizeof(line); at++) {
+			int plain = c >= 0x20 && c < 0x7f;
+
+			memset(line, 'a', sizeof(line));
+			line[at] = (char)c;
+			tg_buf_clear(&b);
+			tg_str_add_escaped(&b, line, sizeof(line));
+			if (plain != (b.len == sizeof(line) &&
+				      memcmp(b.data, line, sizeof(line)) == 0))
+				bad++;
+		}
+	CHECK(bad == 0, "%d bytes at a place kept or escaped wrongly", bad);
+	tg_buf_release(&b);
+}
+
 /* Lone CRs made LF in a copy, CRLF kept; no copy without one. */
 static void
 test_lone_cr(void)
@@ -237,6 +264,7 @@ main(void)
 	test_addf();
 	test_quote();
 	test_escape();
+	test_escape_each();
 	test_utf8();
 	test_distance();
 	test_lone_cr();

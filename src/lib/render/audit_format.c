@@ -82,15 +82,17 @@ spelled_name(const struct tg_audit_finding *f, size_t *k)
 	return t;
 }
 
-int
-tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it)
+/* The message of it, whose text spells sp[0..spn) (NULL: the entry's
+ * own name): without sp a function of the entry and the rank alone. */
+static void
+message(struct tg_buf *b, const struct tg_audit_item *it, const char *sp,
+	size_t spn)
 {
 	const struct tg_api *a = it->f->api;
-	const char *sep = " (", *sp;
-	size_t spn;
+	const char *sep = " (";
 
 	tg_buf_adds(b, a->id);
-	if ((sp = spelled_name(it->f, &spn))) {
+	if (sp) {
 		tg_buf_addf(b, "%sused as %.*s", sep, (int)spn, sp);
 		sep = "; ";
 	}
@@ -131,8 +133,21 @@ tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it)
 	}
 	if (sep[0] == ';')
 		tg_buf_addc(b, ')');
+}
+
+int
+tg_audit_format_message(struct tg_buf *b, const struct tg_audit_item *it)
+{
+	const char *sp;
+	size_t spn = 0;
+
+	sp = spelled_name(it->f, &spn);
+	message(b, it, sp, spn);
 	return tg_buf_error(b);
 }
+
+static void message_cached(struct tg_audit_writer *wr, struct tg_buf *b,
+			   const struct tg_audit_item *it);
 
 /* "[guarded by '#if ...' at line 3]" and the like, or nothing. */
 static void
@@ -157,13 +172,23 @@ state(struct tg_buf *b, const struct tg_audit_finding *f)
  * then escaped (str.h): a path, a name or a guard's text can neither
  * drive a terminal nor forge a line. */
 static void
-text_item(struct tg_buf *b, struct tg_buf *msg, const struct tg_audit_item *it)
+text_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 {
+	struct tg_buf *b = wr->out, *msg = &wr->tmp;
+
 	tg_buf_clear(msg);
-	tg_buf_addf(msg, "%s:%zu:%zu: %s: ", it->path, it->f->line,
-		    it->f->column, tg_audit_rank_name(it->rank));
-	tg_audit_format_message(msg, it);
-	tg_buf_addf(msg, " [%s]", it->f->kind);
+	tg_buf_adds(msg, it->path);
+	tg_buf_addc(msg, ':');
+	tg_buf_addu(msg, it->f->line);
+	tg_buf_addc(msg, ':');
+	tg_buf_addu(msg, it->f->column);
+	tg_buf_add(msg, ": ", 2);
+	tg_buf_adds(msg, tg_audit_rank_name(it->rank));
+	tg_buf_add(msg, ": ", 2);
+	message_cached(wr, msg, it);
+	tg_buf_add(msg, " [", 2);
+	tg_buf_adds(msg, it->f->kind);
+	tg_buf_addc(msg, ']');
 	state(msg, it->f);
 	if (tg_buf_error(msg) && !b->err)
 		b->err = tg_buf_error(msg);
@@ -228,6 +253,66 @@ json_state(struct tg_jsonw *w, const struct tg_audit_item *it)
 #define TG_AUDIT_FRAGS 1024 /* a power of two; the table has fewer */
 #define FRAG_ENTRY 1	    /* json_entry's: by entry and rank */
 #define FRAG_STATE 2	    /* json_state's: by kind (static) and in */
+#define FRAG_MESSAGE                                                           \
+	3 /* message's, the entry's own name: by entry
+			       and rank */
+
+/* The slot of (what, key, a, depth): the one that holds it, or a free
+ * one (key NULL), or NULL (none left, or no memory for the slots). */
+static struct tg_audit_frag *
+frag_slot(struct tg_audit_writer *wr, int what, const void *key, int a,
+	  int depth)
+{
+	struct tg_audit_frag *f;
+	size_t h, k;
+
+	if (!wr->frags)
+		wr->frags = calloc(TG_AUDIT_FRAGS, sizeof(*wr->frags));
+	h = ((size_t)(uintptr_t)key >> 4) * 31u + (size_t)a * 7u + (size_t)what;
+	for (k = 0; wr->frags && k < TG_AUDIT_FRAGS / 2; k++) {
+		f = &wr->frags[(h + k) & (TG_AUDIT_FRAGS - 1)];
+		if (!f->key || (f->key == key && f->what == what && f->a == a &&
+				f->depth == depth))
+			return f;
+	}
+	return NULL;
+}
+
+/* it's message (tg_audit_format_message) appended to b: where its text
+ * spells the entry's own name, written once per entry and rank into
+ * frag_text and copied from there. */
+static void
+message_cached(struct tg_audit_writer *wr, struct tg_buf *b,
+	       const struct tg_audit_item *it)
+{
+	struct tg_audit_frag *f;
+	const char *sp;
+	size_t spn = 0, at;
+
+	sp = spelled_name(it->f, &spn);
+	if (sp ||
+	    !(f = frag_slot(wr, FRAG_MESSAGE, it->f->api, (int)it->rank, 0)) ||
+	    wr->frag_text.err) {
+		message(b, it, sp, spn);
+		return;
+	}
+	if (!f->key) {
+		at = wr->frag_text.len;
+		message(&wr->frag_text, it, NULL, 0);
+		if (wr->frag_text.err) {
+			message(b, it, NULL, 0);
+			return;
+		}
+		f->key = it->f->api;
+		f->what = FRAG_MESSAGE;
+		f->a = (int)it->rank;
+		f->depth = 0;
+		f->off = at;
+		f->len = wr->frag_text.len - at;
+		f->members = 0;
+	}
+	tg_buf_add(b, wr->frag_text.data + f->off, f->len);
+}
 
 /* The members render writes for it, written once per (what, key, a)
  * and depth into frag_text and then copied: the bytes are those render
@@ -240,20 +325,10 @@ json_cached(struct tg_audit_writer *wr, int what, const void *key, int a,
 	    const struct tg_audit_item *it)
 {
 	struct tg_jsonw *w = &wr->w;
-	struct tg_audit_frag *f = NULL;
-	size_t h, k, at;
+	struct tg_audit_frag *f = frag_slot(wr, what, key, a, w->depth);
+	size_t at;
 	struct tg_jsonw w2;
 
-	if (!wr->frags)
-		wr->frags = calloc(TG_AUDIT_FRAGS, sizeof(*wr->frags));
-	h = ((size_t)(uintptr_t)key >> 4) * 31u + (size_t)a * 7u + (size_t)what;
-	for (k = 0; wr->frags && k < TG_AUDIT_FRAGS / 2; k++) {
-		f = &wr->frags[(h + k) & (TG_AUDIT_FRAGS - 1)];
-		if (!f->key || (f->key == key && f->what == what && f->a == a &&
-				f->depth == w->depth))
-			break;
-		f = NULL;
-	}
 	if (f && f->key) {
 		tg_buf_add(w->out, wr->frag_text.data + f->off, f->len);
 		w->level[w->depth - 1].n += f->members;
@@ -670,8 +745,9 @@ sarif_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 	tg_jsonw_key(w, "message");
 	tg_jsonw_object(w, TG_JSONW_FLOW);
 	tg_buf_clear(tmp);
-	tg_buf_addf(tmp, "%s: ", tg_audit_rank_name(it->rank));
-	tg_audit_format_message(tmp, it);
+	tg_buf_adds(tmp, tg_audit_rank_name(it->rank));
+	tg_buf_add(tmp, ": ", 2);
+	message_cached(wr, tmp, it);
 	state(tmp, it->f);
 	tg_jsonw_kstr(w, "text", scratch(tmp, w->out));
 	tg_jsonw_end(w);
@@ -768,9 +844,9 @@ gh_escape(struct tg_buf *b, const char *s, int property)
 }
 
 static void
-github_item(struct tg_buf *b, struct tg_buf *msg,
-	    const struct tg_audit_item *it)
+github_item(struct tg_audit_writer *wr, const struct tg_audit_item *it)
 {
+	struct tg_buf *b = wr->out, *msg = &wr->tmp;
 	const char *lv = level(it);
 
 	tg_buf_addf(b, "::%s file=", strcmp(lv, "note") == 0 ? "notice" : lv);
@@ -788,8 +864,10 @@ github_item(struct tg_buf *b, struct tg_buf *msg,
 	gh_escape(b, scratch(msg, b), 1);
 	tg_buf_adds(b, "::");
 	tg_buf_clear(msg);
-	tg_audit_format_message(msg, it);
-	tg_buf_addf(msg, " [%s]", it->f->kind);
+	message_cached(wr, msg, it);
+	tg_buf_add(msg, " [", 2);
+	tg_buf_adds(msg, it->f->kind);
+	tg_buf_addc(msg, ']');
 	state(msg, it->f);
 	gh_escape(b, scratch(msg, b), 0);
 	tg_buf_addc(b, '\n');
@@ -869,7 +947,7 @@ tg_audit_format_items(struct tg_audit_writer *wr,
 	for (k = 0; k < n && !failed(wr); k++)
 		switch (wr->fmt) {
 		case TG_AUDIT_TEXT:
-			text_item(wr->out, &wr->tmp, &items[k]);
+			text_item(wr, &items[k]);
 			break;
 		case TG_AUDIT_JSON:
 			json_finding(wr, &items[k]);
@@ -878,7 +956,7 @@ tg_audit_format_items(struct tg_audit_writer *wr,
 			sarif_item(wr, &items[k]);
 			break;
 		case TG_AUDIT_GITHUB:
-			github_item(wr->out, &wr->tmp, &items[k]);
+			github_item(wr, &items[k]);
 			break;
 		}
 	return failed(wr);

@@ -125,14 +125,38 @@ tg_buf_room_grow(struct tg_buf *b, size_t n)
 }
 
 int
+tg_buf_addu(struct tg_buf *b, size_t v)
+{
+	char d[24];
+	size_t n = sizeof(d);
+
+	do
+		d[--n] = (char)('0' + v % 10);
+	while (v /= 10);
+	return tg_buf_add(b, d + n, sizeof(d) - n);
+}
+
+int
 tg_buf_addf(struct tg_buf *b, const char *fmt, ...)
 {
 	va_list ap;
+	size_t room = b->data ? b->cap - b->len : 0;
 	int n, rc;
 
+	if (b->err)
+		return b->err;
+	/* formatted straight into the room left when it fits (the common
+	 * case: one pass), else measured and formatted again */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n < room && b->len <= b->max &&
+	    (size_t)n <= b->max - b->len) {
+		b->len += (size_t)n; /* its NUL written too */
+		return 0;
+	}
+	if (room)
+		b->data[b->len] = '\0'; /* what did not fit, undone */
 	if (n < 0)
 		return fail(b, TG_EINVAL);
 	rc = grow(b, (size_t)n);

@@ -45,6 +45,7 @@ int tg_buf_add(struct tg_buf *b, const void *data, size_t len);
 int tg_buf_adds(struct tg_buf *b, const char *s);
 int tg_buf_addc(struct tg_buf *b, char c);
 int tg_buf_addf(struct tg_buf *b, const char *fmt, ...) TG_PRINTF(2, 3);
+int tg_buf_addu(struct tg_buf *b, size_t v); /* in decimal */
 /* tg_buf_room when b must grow first. */
 char *tg_buf_room_grow(struct tg_buf *b, size_t n);
 
