@@ -95,11 +95,26 @@ static const struct cli_opt opts[] = {
 };
 
 /* One analyzed file and what its analyzer found; JSON and SARIF: the
- * fixes its findings offer (one each), or NULL. */
+ * fixes its findings offer (one each), or NULL; its findings rendered
+ * on a worker (part, len bytes; part_fails: one of them fails the run),
+ * or NULL. */
 struct file_result {
 	char *path;
 	struct tg_audit_result r;
 	struct tg_audit_fix *fixes;
+	char *part;
+	size_t len;
+	int part_fails;
+};
+
+/* A thread's writer of parts (audit_format), kept from file to file
+ * for its caches. */
+struct part_writer {
+	struct tg_audit_writer wr;
+	struct tg_buf out;
+	struct tg_audit_item *items;
+	size_t capitems;
+	int begun;
 };
 
 /* A dead branch, kept for the end of the report. */
@@ -114,6 +129,12 @@ struct run {
 	int fixing;
 	/* JSON and SARIF: each finding's fix, planned as --fix would */
 	int offers;
+	/* text, JSON and GitHub: each file's findings rendered on the
+	 * thread that analyzed it, by its writer of parts (indexed by the
+	 * engine's thread number) */
+	enum tg_audit_format fmt;
+	int parts;
+	struct part_writer *pw;
 	struct tg_plan_opts po;
 	FILE *report; /* where --fix and --diff say what they did */
 	char *cwd;    /* --diff: the current directory, or NULL */
@@ -221,6 +242,7 @@ keep_result(struct run *run, struct tg_engine_file *f)
 		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
 	fr->fixes = NULL;
+	fr->part = NULL;
 	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
@@ -274,43 +296,66 @@ write_out(struct run *run)
 /* Written out once this much is rendered (and at the end of a batch). */
 #define OUT_CHUNK ((size_t)64 * 1024)
 
-/* Render one file's findings (sorted already) and keep its dead
- * branches. */
+/* The items of r's findings (of path; fixes: those they offer, or
+ * NULL) into items (room for all): whether one fails the run. */
+static int
+fill_items(const struct run *run, struct tg_audit_item *items, const char *path,
+	   const struct tg_audit_result *r, const struct tg_audit_fix *fixes)
+{
+	size_t k;
+	int fails = 0;
+
+	for (k = 0; k < r->nfindings; k++) {
+		struct tg_audit_item *it = &items[k];
+
+		it->path = path;
+		it->f = &r->findings[k];
+		it->rank = tg_engine_rank(run->engine, it->f->api);
+		it->fails = tg_engine_fails(run->engine, it->f);
+		it->fix = fixes ? &fixes[k] : NULL;
+		fails |= it->fails;
+	}
+	return fails;
+}
+
+/* Render one file's findings (sorted already), or splice them as a
+ * worker rendered them, and keep its dead branches. */
 static int
 emit_file(struct run *run, struct file_result *fr)
 {
-	size_t k, n = fr->r.nfindings;
-	int rc;
+	size_t n = fr->r.nfindings;
+	int rc = keep_dead(run, fr);
 
-	if (TG_GROW(run->items, n, run->capitems))
-		return TG_ENOMEM;
-	for (k = 0; k < n; k++) {
-		struct tg_audit_item *it = &run->items[k];
-
-		it->path = fr->path;
-		it->f = &fr->r.findings[k];
-		it->rank = tg_engine_rank(run->engine, it->f->api);
-		it->fails = tg_engine_fails(run->engine, it->f);
-		it->fix = fr->fixes ? &fr->fixes[k] : NULL;
-		run->fails |= it->fails;
-	}
-	rc = keep_dead(run, fr);
-	if (!rc)
+	if (!rc && fr->part) {
+		run->fails |= fr->part_fails;
+		rc = tg_audit_format_splice(&run->wr, fr->part, fr->len, n);
+	} else if (!rc) {
+		if (TG_GROW(run->items, n, run->capitems))
+			return TG_ENOMEM;
+		run->fails |=
+		    fill_items(run, run->items, fr->path, &fr->r, fr->fixes);
 		rc = tg_audit_format_items(&run->wr, run->items, n);
+	}
 	if (!rc && run->out.len >= OUT_CHUNK)
 		rc = write_out(run);
 	return rc;
 }
 
+/* n fixes (or NULL), released and freed. */
 static void
-free_fixes(struct file_result *fr)
+fixes_free(struct tg_audit_fix *fixes, size_t n)
 {
 	size_t k;
 
-	if (fr->fixes)
-		for (k = 0; k < fr->r.nfindings; k++)
-			tg_audit_fix_release(&fr->fixes[k]);
-	free(fr->fixes);
+	for (k = 0; fixes && k < n; k++)
+		tg_audit_fix_release(&fixes[k]);
+	free(fixes);
+}
+
+static void
+free_fixes(struct file_result *fr)
+{
+	fixes_free(fr->fixes, fr->r.nfindings);
 	fr->fixes = NULL;
 }
 
@@ -326,6 +371,7 @@ emit_files(struct run *run)
 		if (!rc)
 			rc = emit_file(run, &run->files[k]);
 		free(run->files[k].path);
+		free(run->files[k].part);
 		free_fixes(&run->files[k]);
 		tg_audit_result_release(&run->files[k].r);
 	}
@@ -356,53 +402,51 @@ fixable(const struct tg_lang *L, const struct tg_audit_result *r)
 	return 0;
 }
 
-/* The fixes the findings of a file offer, one per finding. */
-struct offers {
+/* What a worker made of a file for the main thread (f->extra): the
+ * fixes its findings offer, one per finding, or NULL; its findings
+ * rendered (part, len bytes), or NULL. */
+struct made {
 	struct tg_audit_fix *fixes;
 	size_t n;
+	char *part;
+	size_t len;
+	int fails; /* one of the findings rendered fails the run */
 };
 
 static void
-offers_free(void *ctx, void *extra)
+made_free(void *ctx, void *extra)
 {
-	struct offers *o = extra;
-	size_t k;
+	struct made *m = extra;
 
 	(void)ctx;
-	for (k = 0; o && o->fixes && k < o->n; k++)
-		tg_audit_fix_release(&o->fixes[k]);
-	if (o)
-		free(o->fixes);
-	free(o);
+	if (!m)
+		return;
+	fixes_free(m->fixes, m->n);
+	free(m->part);
+	free(m);
 }
 
 /* JSON and SARIF: the fixes the findings of f offer, from the plan
- * --fix would make of its bytes, on the engine's thread that read them
- * (the sink's bytes hook): f->extra, a struct offers. The analysis the
- * run made of the bytes is the plan's first (lent, then given back).
- * A plan that cannot be made offers none: each fix is null. Reads of
- * the run only what stays as it is while the engine runs. */
+ * --fix would make of its bytes, into m->fixes. The analysis the run
+ * made of the bytes is the plan's first (lent, then given back). A plan
+ * that cannot be made offers none: each fix is null. 0 or TG_ENOMEM. */
 static int
-offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
+offer(const struct run *run, struct made *m, struct tg_engine_file *f,
+      const char *src, size_t len)
 {
-	const struct run *run = ctx;
 	const struct tg_engine_file none = TG_ENGINE_FILE_INIT;
 	struct tg_plan p = TG_PLAN_INIT;
 	struct tg_err err = TG_ERR_INIT;
-	struct offers *o = NULL;
 	int rc;
 
 	if (!fixable(f->lang, &f->r))
 		return 0;
 	rc = tg_plan_bytes(&p, &run->po, f->lang, src, len, f, &err);
 	if (!rc && p.before.what == TG_ENGINE_ANALYZED) {
-		o = calloc(1, sizeof(*o));
-		if (o)
-			o->fixes =
-			    calloc(p.before.r.nfindings, sizeof(*o->fixes));
-		if (o && o->fixes) {
-			o->n = p.before.r.nfindings;
-			rc = tg_offer_plan(o->fixes, &p, f->lang, src, len);
+		m->fixes = calloc(p.before.r.nfindings, sizeof(*m->fixes));
+		if (m->fixes) {
+			m->n = p.before.r.nfindings;
+			rc = tg_offer_plan(m->fixes, &p, f->lang, src, len);
 		} else {
 			rc = TG_ENOMEM;
 		}
@@ -413,17 +457,72 @@ offer_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 	p.before.r = none.r;
 	p.before.notes = none.notes;
 	tg_plan_release(&p);
-	if (rc == TG_ENOMEM) {
-		offers_free(NULL, o);
-		return TG_ENOMEM; /* the library fails only so */
+	if (rc) {
+		/* planned with no result: none; out of memory: the library
+		 * fails only so */
+		fixes_free(m->fixes, m->n);
+		m->fixes = NULL;
+		m->n = 0;
 	}
-	if (rc)
-		offers_free(NULL, o); /* planned with no result: none */
-	else
-		f->extra = o;
-	return 0;
+	return rc == TG_ENOMEM ? TG_ENOMEM : 0;
 }
 
+/* f's findings rendered into m->part by pw (this thread's writer of
+ * parts), as emit_file would render them. 0, or TG_ENOMEM; a text past
+ * the buffer's limit renders none, so that the main thread renders
+ * them and fails as it would have. */
+static int
+render(const struct run *run, struct part_writer *pw, struct made *m,
+       const struct tg_engine_file *f)
+{
+	size_t n = f->r.nfindings;
+	int rc;
+
+	if (!pw->begun) {
+		tg_buf_init(&pw->out, TG_BUF_DEFAULT_MAX);
+		tg_audit_format_part_begin(&pw->wr, run->fmt, &pw->out);
+		pw->begun = 1;
+	}
+	if (TG_GROW(pw->items, n, pw->capitems))
+		return TG_ENOMEM;
+	m->fails = fill_items(run, pw->items, f->path, &f->r, m->fixes);
+	tg_buf_clear(&pw->out);
+	rc = tg_audit_format_items(&pw->wr, pw->items, n);
+	if (rc)
+		return rc == TG_ENOMEM ? rc : 0;
+	m->len = pw->out.len;
+	m->part = tg_buf_detach(&pw->out);
+	return m->part ? 0 : TG_ENOMEM;
+}
+
+/* The sink's bytes hook, on the engine's thread number thread, which
+ * read f: the fixes its findings offer (JSON and SARIF) and its
+ * findings rendered (text, JSON and GitHub), into f->extra, a struct
+ * made. Reads of the run only what stays as it is while the engine
+ * runs, and writes only its thread's writer of parts. */
+static int
+made_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
+	   size_t len)
+{
+	const struct run *run = ctx;
+	struct made *m;
+	int rc = 0;
+
+	if (!f->r.nfindings) /* no fix to offer, nothing to render */
+		return 0;
+	if (!(m = calloc(1, sizeof(*m))))
+		return TG_ENOMEM;
+	if (run->offers)
+		rc = offer(run, m, f, src, len);
+	if (!rc && run->parts)
+		rc = render(run, &run->pw[thread], m, f);
+	if (rc) {
+		made_free(NULL, m);
+		return rc;
+	}
+	f->extra = m;
+	return 0;
+}
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
 static int
@@ -462,11 +561,16 @@ on_source(void *ctx, struct tg_engine_file *f)
 	nfiles = run->nfiles;
 	rc = keep_result(run, f);
 	if (!rc && f->extra && run->nfiles > nfiles) {
-		struct offers *o = f->extra;
+		struct made *m = f->extra;
+		struct file_result *fr = &run->files[nfiles];
 
-		/* offers are made only for findings, which are kept */
-		run->files[nfiles].fixes = o->fixes;
-		o->fixes = NULL;
+		/* made only for findings, which are kept */
+		fr->fixes = m->fixes;
+		fr->part = m->part;
+		fr->len = m->len;
+		fr->part_fails = m->fails;
+		m->fixes = NULL;
+		m->part = NULL;
 	}
 	if (!rc)
 		rc = emit_files(run);
@@ -977,9 +1081,16 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	memset(&sink, 0, sizeof(sink));
 	sink.file = on_source;
 	sink.idle = idle;
-	if (run.offers) {
-		sink.bytes = offer_bytes;
-		sink.extra_free = offers_free;
+	run.fmt = fmt;
+	run.parts = tg_audit_format_parts(fmt);
+	if (run.parts &&
+	    !(run.pw = calloc(TG_ENGINE_THREADS_MAX, sizeof(*run.pw)))) {
+		status = cli_out_of_memory(CMD);
+		goto out;
+	}
+	if (run.offers || run.parts) {
+		sink.bytes = made_bytes;
+		sink.extra_free = made_free;
 	}
 	sink.ctx = &run;
 	rc = tg_engine_run(run.engine, (const char *const *)argv, (size_t)argc,
@@ -1050,10 +1161,18 @@ out:
 	free(dead);
 	for (k = 0; k < run.nfiles; k++) {
 		free(run.files[k].path);
+		free(run.files[k].part);
 		free_fixes(&run.files[k]);
 		tg_audit_result_release(&run.files[k].r);
 	}
 	free(run.files);
+	for (k = 0; run.pw && k < TG_ENGINE_THREADS_MAX; k++) {
+		if (run.pw[k].begun)
+			tg_audit_format_release(&run.pw[k].wr);
+		tg_buf_release(&run.pw[k].out);
+		free(run.pw[k].items);
+	}
+	free(run.pw);
 	for (k = 0; k < run.ndead; k++) {
 		free(run.dead[k].path);
 		free(run.dead[k].b.condition);

@@ -122,17 +122,29 @@ audit(const struct tg_engine_opts *o, const char *const *paths, size_t n,
 struct hooked {
 	size_t bytes_calls, taken, freed, bad;
 	int fail; /* the hook's return for y.py's neighbour z.cu */
+	/* the run's threads, and which thread numbers are in the hook now:
+	 * each below threads, none in it twice at once */
+	size_t threads;
+	int busy[TG_ENGINE_THREADS_MAX];
 };
 
 static int
-on_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
+on_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
+	 size_t len)
 {
 	struct hooked *h = ctx;
 	char file[256], *extra;
 	size_t n = 0;
-	FILE *fp = fopen(f->path, "rb");
+	FILE *fp;
+	int rc = 0;
 
 	__atomic_add_fetch(&h->bytes_calls, 1, __ATOMIC_SEQ_CST);
+	if (thread >= h->threads ||
+	    __atomic_exchange_n(&h->busy[thread], 1, __ATOMIC_SEQ_CST)) {
+		__atomic_add_fetch(&h->bad, 1, __ATOMIC_SEQ_CST);
+		return 0;
+	}
+	fp = fopen(f->path, "rb");
 	if (fp) {
 		n = fread(file, 1, sizeof(file), fp);
 		fclose(fp);
@@ -142,13 +154,15 @@ on_bytes(void *ctx, struct tg_engine_file *f, const char *src, size_t len)
 	    memcmp(src, file, n) != 0)
 		__atomic_add_fetch(&h->bad, 1, __ATOMIC_SEQ_CST);
 	if (h->fail && strstr(f->path, "z.cu"))
-		return h->fail;
-	extra = malloc(64);
-	if (!extra)
-		return TG_ENOMEM;
-	snprintf(extra, 64, "%zu %zu", len, f->r.nfindings);
-	f->extra = extra;
-	return 0;
+		rc = h->fail;
+	else if (!(extra = malloc(64)))
+		rc = TG_ENOMEM;
+	else {
+		snprintf(extra, 64, "%zu %zu", len, f->r.nfindings);
+		f->extra = extra;
+	}
+	__atomic_store_n(&h->busy[thread], 0, __ATOMIC_SEQ_CST);
+	return rc;
 }
 
 static int
@@ -381,7 +395,7 @@ main(void)
 	 * s.py and plain.h; not the undecodable ones), with their bytes;
 	 * the extras not taken freed; its error stops the run */
 	for (k = 0; k < 3; k++) {
-		struct hooked h = {0, 0, 0, 0, 0};
+		struct hooked h = {0, 0, 0, 0, 0, threads[k], {0}};
 		struct tg_engine_sink hs = {on_hooked, NULL, on_bytes,
 					    free_extra, &h};
 

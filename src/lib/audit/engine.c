@@ -108,6 +108,12 @@ struct run {
 	atomic_int main_waits; /* the calling thread waits on done */
 	pthread_t th[TG_ENGINE_THREADS_MAX];
 	size_t nth;
+	/* what each worker is started with: the run, and its thread
+	 * number for the bytes hook (the calling thread's is 0) */
+	struct worker_arg {
+		struct run *q;
+		size_t id;
+	} wa[TG_ENGINE_THREADS_MAX];
 };
 
 void
@@ -320,7 +326,7 @@ tg_engine_buffer(const struct tg_engine *e, const struct tg_lang *L,
  * hook (any thread: touches only j, what the engine holds read-only and
  * what the hook reads). */
 static void
-run_job(const struct run *q, struct job *j)
+run_job(const struct run *q, struct job *j, size_t thread)
 {
 	const struct tg_engine *e = q->e;
 	struct tg_err err = TG_ERR_INIT;
@@ -338,7 +344,7 @@ run_job(const struct run *q, struct job *j)
 	}
 	j->rc = analyze(e, j->f.lang, src, len, j->path, &j->f, &err);
 	if (!j->rc && j->f.what == TG_ENGINE_ANALYZED && q->sink->bytes) {
-		j->rc = q->sink->bytes(q->sink->ctx, &j->f, src, len);
+		j->rc = q->sink->bytes(q->sink->ctx, thread, &j->f, src, len);
 		err.code = 0; /* the hook says only a code */
 	}
 	if (j->rc)
@@ -352,7 +358,8 @@ run_job(const struct run *q, struct job *j)
 static void *
 worker(void *arg)
 {
-	struct run *q = arg;
+	const struct worker_arg *wa = arg;
+	struct run *q = wa->q;
 	struct job *j;
 
 	pthread_mutex_lock(&q->mu);
@@ -363,7 +370,7 @@ worker(void *arg)
 			break;
 		j = &q->ring[q->next++ % QUEUE];
 		pthread_mutex_unlock(&q->mu);
-		run_job(q, j);
+		run_job(q, j, wa->id);
 		/* the calling thread looks at done without the lock, and
 		 * sleeps only after saying so under it: one of the two
 		 * sees the other's store (both sequentially consistent) */
@@ -410,7 +417,7 @@ finish_head(struct run *q)
 		if (q->next < q->tail) {
 			h = &q->ring[q->next++ % QUEUE];
 			pthread_mutex_unlock(&q->mu);
-			run_job(q, h);
+			run_job(q, h, 0);
 			atomic_store(&h->done, 1);
 			continue;
 		}
@@ -712,9 +719,13 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	pthread_cond_init(&q->queued, NULL);
 	pthread_cond_init(&q->done, NULL);
 	atomic_init(&q->main_waits, 0);
-	for (k = 0; k < nw; k++)
-		if (pthread_create(&q->th[q->nth], NULL, worker, q) == 0)
+	for (k = 0; k < nw; k++) {
+		q->wa[q->nth].q = q;
+		q->wa[q->nth].id = q->nth + 1;
+		if (pthread_create(&q->th[q->nth], NULL, worker,
+				   &q->wa[q->nth]) == 0)
 			q->nth++;
+	}
 	if (nw && !q->nth)
 		q->failed = TG_ENOMEM;
 	for (k = 0; k < n && !q->failed; k++)

@@ -122,10 +122,13 @@ struct tg_engine_sink {
 	 * number at once, so it reads ctx only as the run leaves it. What a
 	 * caller makes of a file's bytes besides its findings (audit's fix
 	 * offers), made in parallel instead of read again on the calling
-	 * thread; it may set f->extra. 0, or a negative TG_E* code that
-	 * stops the run. May be NULL. */
-	int (*bytes)(void *ctx, struct tg_engine_file *f, const char *src,
-		     size_t len);
+	 * thread; it may set f->extra. thread says which of the run's
+	 * threads calls it (0 the calling thread's, each below
+	 * TG_ENGINE_THREADS_MAX), so that the hook may keep scratch state
+	 * per thread without a lock. 0, or a negative TG_E* code that stops
+	 * the run. May be NULL. */
+	int (*bytes)(void *ctx, size_t thread, struct tg_engine_file *f,
+		     const char *src, size_t len);
 	/* frees an f->extra the file callback left (or was not given); may
 	 * be NULL when bytes never sets one */
 	void (*extra_free)(void *ctx, void *extra);

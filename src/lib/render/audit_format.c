@@ -11,6 +11,7 @@
  */
 #include "lib/render/audit_format.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -936,6 +937,54 @@ tg_audit_format_begin(struct tg_audit_writer *wr,
 		json_begin(rep, &wr->w);
 	else if (fmt == TG_AUDIT_SARIF)
 		sarif_begin(&wr->w);
+}
+
+int
+tg_audit_format_parts(enum tg_audit_format fmt)
+{
+	return fmt != TG_AUDIT_SARIF;
+}
+
+/* JSON: the items are the elements of the findings array (depth 2, in
+ * the report's object, block layout: json_begin), which has some */
+void
+tg_audit_format_part_begin(struct tg_audit_writer *wr, enum tg_audit_format fmt,
+			   struct tg_buf *out)
+{
+	struct tg_buf init = TG_BUF_INIT;
+
+	assert(tg_audit_format_parts(fmt));
+	memset(wr, 0, sizeof(*wr));
+	wr->fmt = fmt;
+	wr->out = out;
+	wr->tmp = init;
+	wr->frag_text = init;
+	tg_jsonw_init(&wr->w, out);
+	if (fmt == TG_AUDIT_JSON) {
+		wr->w.depth = 2;
+		wr->w.level[0].close = '}';
+		wr->w.level[0].n = 1;
+		wr->w.level[1].close = ']';
+		wr->w.level[1].n = 1;
+	}
+}
+
+int
+tg_audit_format_splice(struct tg_audit_writer *wr, const char *text, size_t len,
+		       size_t n)
+{
+	assert(tg_audit_format_parts(wr->fmt));
+	if (wr->fmt == TG_AUDIT_JSON && n) {
+		struct tg_jsonw_level *l = &wr->w.level[wr->w.depth - 1];
+
+		assert(wr->w.depth == 2 && len && text[0] == ',');
+		/* the report's first item: no comma before it */
+		if (!l->n)
+			text++, len--;
+		l->n += n;
+	}
+	tg_buf_add(wr->out, text, len);
+	return tg_buf_error(wr->out);
 }
 
 int

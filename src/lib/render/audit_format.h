@@ -101,6 +101,22 @@ int tg_audit_format_end(struct tg_audit_writer *wr,
 			const struct tg_audit_report *rep);
 void tg_audit_format_release(struct tg_audit_writer *wr); /* after end */
 
+/* Items rendered apart, on another thread, then spliced into the report
+ * in order. tg_audit_format_part_begin makes wr a writer of fmt's items
+ * alone, into out, laid out as items that follow others (a JSON item
+ * after a comma); tg_audit_format_items renders into it, and
+ * tg_audit_format_release frees it. tg_audit_format_splice appends such
+ * a text of n items to the report's writer wr, as tg_audit_format_items
+ * would have written them there, so the report is byte for byte the
+ * same. Only for formats tg_audit_format_parts says yes of: SARIF
+ * numbers its rules in the order of first use, so its items are
+ * rendered in order by the report's writer. */
+int tg_audit_format_parts(enum tg_audit_format fmt);
+void tg_audit_format_part_begin(struct tg_audit_writer *wr,
+				enum tg_audit_format fmt, struct tg_buf *out);
+int tg_audit_format_splice(struct tg_audit_writer *wr, const char *text,
+			   size_t len, size_t n);
+
 /* All at once: begin, rep's items, end. Text holds the findings and dead
  * branches only (the caller prints the notes on stderr); the others hold
  * everything. */
