@@ -15,7 +15,9 @@
 # wall time, the ratio search/audit (throughput of audit relative to the
 # search: the issue's goal is >= 0.7), and each command's peak RSS from
 # GNU time -v (goal: flat from 1x to 4x, under 30 MiB). RUNS (default 3)
-# runs each; the best time counts.
+# runs each; the best time counts. TREES="DIR..." times the same two
+# commands on each DIR as it is instead (a package's checkout: apex,
+# DeepSpeed), where the search reads every file and audit only sources.
 # Exit status: 0 done, 2 a prerequisite is missing.
 set -u
 export LC_ALL=C
@@ -25,7 +27,7 @@ HEADERS=${HEADERS-/usr/include/torch /usr/include/ATen /usr/include/c10}
 RUNS=${RUNS:-3}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 [ -x "$TG" ] || { echo "audit.sh: no torchgate at $TG" >&2; exit 2; }
-[ -d "$TREE" ] || { echo "audit.sh: no tree at $TREE (apt-get install python3-torch, or TREE=DIR)" >&2; exit 2; }
+[ -n "${TREES:-}" ] || [ -d "$TREE" ] || { echo "audit.sh: no tree at $TREE (apt-get install python3-torch, or TREE=DIR)" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "audit.sh: needs GNU time (apt-get install time)" >&2; exit 2; }
 if command -v rg >/dev/null; then
 	search=(rg -n -F -f)
@@ -37,15 +39,9 @@ fi
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 sed -n 's/^ *"id": "\(.*\)",$/\1/p' "$SRC/data/apis.json" >"$tmp/names"
-mkdir -p "$tmp/x1/include" "$tmp/x4"
-cp -r "$TREE" "$tmp/x1/torch"
-used="$TREE"
-for h in $HEADERS; do
-	[ -d "$h" ] && cp -r "$h" "$tmp/x1/include/" && used="$used $h"
-done
-echo "tree: $used ($(du -sh "$tmp/x1" | cut -f1)); $(nproc) CPUs"
-for k in 1 2 3 4; do cp -r "$tmp/x1" "$tmp/x4/copy$k"; done
-
+sources() {
+	find "$1" -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.[ch]' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) | wc -l
+}
 # best wall seconds and peak RSS (KiB) of RUNS runs of "$@"
 measure() {
 	local best= rss=0 k t r
@@ -60,10 +56,31 @@ measure() {
 	echo "$best $rss"
 }
 
+if [ -n "${TREES:-}" ]; then
+	printf '%-40s %-6s %8s %10s   %s\n' tree tool seconds "rss KiB" ""
+	for t in $TREES; do
+		[ -d "$t" ] || { echo "audit.sh: no tree at $t" >&2; exit 2; }
+		read -r ta ra < <(measure "$TG" audit -q --format=json --torch-version 2.11 "$t")
+		read -r ts rs < <(measure "${search[@]}" "$tmp/names" "$t")
+		printf '%-40s %-6s %8s %10s   %s source files\n' "$t" audit "$ta" "$ra" "$(sources "$t")"
+		printf '%-40s %-6s %8s %10s   %s, %s files\n' "$t" search "$ts" "$rs" "$peer" "$(find "$t" -type f | wc -l)"
+		awk -v a="$ta" -v s="$ts" 'BEGIN { if (a > 0) printf "throughput audit/search: %.2f\n", s / a }'
+	done
+	exit 0
+fi
+mkdir -p "$tmp/x1/include" "$tmp/x4"
+cp -r "$TREE" "$tmp/x1/torch"
+used="$TREE"
+for h in $HEADERS; do
+	[ -d "$h" ] && cp -r "$h" "$tmp/x1/include/" && used="$used $h"
+done
+echo "tree: $used ($(du -sh "$tmp/x1" | cut -f1)); $(nproc) CPUs"
+for k in 1 2 3 4; do cp -r "$tmp/x1" "$tmp/x4/copy$k"; done
+
 printf '%-4s %-10s %8s %10s   %s\n' tree tool seconds "rss KiB" ""
 for t in "$tmp/x1" "$tmp/x4"; do
 	n=$([ "$t" = "$tmp/x1" ] && echo 1x || echo 4x)
-	files=$(find "$t" -type f \( -name '*.py' -o -name '*.pyi' -o -name '*.[ch]' -o -name '*.cc' -o -name '*.cpp' -o -name '*.cxx' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) | wc -l)
+	files=$(sources "$t")
 	read -r ta ra < <(measure "$TG" audit -q --format=json --torch-version 2.11 "$t")
 	read -r ts rs < <(measure "${search[@]}" "$tmp/names" "$t")
 	printf '%-4s %-10s %8s %10s   %s files\n' "$n" audit "$ta" "$ra" "$files"

@@ -97,15 +97,29 @@ static const struct cli_opt opts[] = {
 /* One analyzed file and what its analyzer found; JSON and SARIF: the
  * fixes its findings offer (one each), or NULL; its findings rendered
  * on a worker (part, len bytes; part_fails: one of them fails the run),
- * or NULL. */
+ * or NULL: then r has no findings left, only its branches. */
 struct file_result {
 	char *path;
 	struct tg_audit_result r;
 	struct tg_audit_fix *fixes;
 	char *part;
-	size_t len;
+	size_t len, nitems; /* nitems: the findings in part (r has none) */
 	int part_fails;
 };
+
+/* What a worker made of a file for the main thread (f->extra): the
+ * fixes its findings offer, one per finding, or NULL; its findings
+ * rendered (part, len bytes), or NULL. */
+struct made {
+	struct tg_audit_fix *fixes;
+	size_t n;
+	char *part;
+	size_t len, nitems; /* nitems: the findings rendered */
+	int fails;	    /* one of them fails the run */
+};
+
+/* A writer of parts keeps its buffer from file to file up to this. */
+#define PART_KEEP ((size_t)256 * 1024)
 
 /* A thread's writer of parts (audit_format), kept from file to file
  * for its caches. */
@@ -220,14 +234,15 @@ progress(struct run *run, int done)
 }
 
 /* Keep what the engine judged of path (r, moved into run) for the
- * report, and its notes for the end. */
+ * report, and its notes for the end; m: what a worker made of it, whose
+ * part, when it has one, moves into run too. */
 static int
-keep_result(struct run *run, struct tg_engine_file *f)
+keep_result(struct run *run, struct tg_engine_file *f, struct made *m)
 {
 	struct file_result *fr;
-	size_t k;
+	size_t k, nitems = m && m->part ? m->nitems : 0;
 
-	run->found += f->r.nfindings;
+	run->found += f->r.nfindings + nitems;
 	for (k = 0; k < f->notes.n; k++) {
 		const struct tg_diag *d = &f->notes.v[k];
 
@@ -236,13 +251,23 @@ keep_result(struct run *run, struct tg_engine_file *f)
 				d->message))
 			return TG_ENOMEM;
 	}
-	if (!f->r.nfindings && !f->r.nbranches)
+	if (!f->r.nfindings && !nitems && !f->r.nbranches)
 		return 0;
 	if (TG_GROW(run->files, run->nfiles + 1, run->capfiles))
 		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
 	fr->fixes = NULL;
 	fr->part = NULL;
+	fr->nitems = nitems;
+	if (m) {
+		/* made only for findings, which are kept */
+		fr->fixes = m->fixes;
+		fr->part = m->part;
+		fr->len = m->len;
+		fr->part_fails = m->fails;
+		m->fixes = NULL;
+		m->part = NULL;
+	}
 	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
@@ -328,7 +353,8 @@ emit_file(struct run *run, struct file_result *fr)
 
 	if (!rc && fr->part) {
 		run->fails |= fr->part_fails;
-		rc = tg_audit_format_splice(&run->wr, fr->part, fr->len, n);
+		rc = tg_audit_format_splice(&run->wr, fr->part, fr->len,
+					    fr->nitems);
 	} else if (!rc) {
 		if (TG_GROW(run->items, n, run->capitems))
 			return TG_ENOMEM;
@@ -402,17 +428,6 @@ fixable(const struct tg_lang *L, const struct tg_audit_result *r)
 	return 0;
 }
 
-/* What a worker made of a file for the main thread (f->extra): the
- * fixes its findings offer, one per finding, or NULL; its findings
- * rendered (part, len bytes), or NULL. */
-struct made {
-	struct tg_audit_fix *fixes;
-	size_t n;
-	char *part;
-	size_t len;
-	int fails; /* one of the findings rendered fails the run */
-};
-
 static void
 made_free(void *ctx, void *extra)
 {
@@ -468,14 +483,16 @@ offer(const struct run *run, struct made *m, struct tg_engine_file *f,
 }
 
 /* f's findings rendered into m->part by pw (this thread's writer of
- * parts), as emit_file would render them. 0, or TG_ENOMEM; a text past
- * the buffer's limit renders none, so that the main thread renders
- * them and fails as it would have. */
+ * parts), as emit_file would render them, then freed with their fixes,
+ * which the part holds (so a file waiting in the queue holds its text
+ * only). 0, or TG_ENOMEM; a text past the buffer's limit renders none,
+ * so that the main thread renders them and fails as it would have. */
 static int
 render(const struct run *run, struct part_writer *pw, struct made *m,
-       const struct tg_engine_file *f)
+       struct tg_engine_file *f)
 {
-	size_t n = f->r.nfindings;
+	struct tg_audit_result *r = &f->r;
+	size_t n = r->nfindings, k;
 	int rc;
 
 	if (!pw->begun) {
@@ -490,9 +507,28 @@ render(const struct run *run, struct part_writer *pw, struct made *m,
 	rc = tg_audit_format_items(&pw->wr, pw->items, n);
 	if (rc)
 		return rc == TG_ENOMEM ? rc : 0;
+	/* copied into a block of its size (a file waiting in the queue
+	 * holds no slack); the buffer is kept for the next file unless it
+	 * grew large */
 	m->len = pw->out.len;
-	m->part = tg_buf_detach(&pw->out);
-	return m->part ? 0 : TG_ENOMEM;
+	if ((m->part = malloc(m->len)))
+		memcpy(m->part, pw->out.data, m->len);
+	if (pw->out.cap > PART_KEEP)
+		tg_buf_release(&pw->out);
+	if (!m->part)
+		return TG_ENOMEM;
+	m->nitems = n;
+	fixes_free(m->fixes, m->n);
+	m->fixes = NULL;
+	m->n = 0;
+	for (k = 0; k < n; k++) {
+		free(r->findings[k].guard_text);
+		free(r->findings[k].text);
+	}
+	free(r->findings);
+	r->findings = NULL;
+	r->nfindings = r->capfindings = 0;
+	return 0;
 }
 
 /* The sink's bytes hook, on the engine's thread number thread, which
@@ -529,7 +565,6 @@ static int
 on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
-	size_t nfiles;
 	int rc;
 
 	switch (f->what) {
@@ -558,20 +593,7 @@ on_source(void *ctx, struct tg_engine_file *f)
 		break;
 	}
 	run->analyzed++;
-	nfiles = run->nfiles;
-	rc = keep_result(run, f);
-	if (!rc && f->extra && run->nfiles > nfiles) {
-		struct made *m = f->extra;
-		struct file_result *fr = &run->files[nfiles];
-
-		/* made only for findings, which are kept */
-		fr->fixes = m->fixes;
-		fr->part = m->part;
-		fr->len = m->len;
-		fr->part_fails = m->fails;
-		m->fixes = NULL;
-		m->part = NULL;
-	}
+	rc = keep_result(run, f, f->extra);
 	if (!rc)
 		rc = emit_files(run);
 	progress(run, 0);
