@@ -256,23 +256,22 @@ keep_result(struct run *run, struct tg_engine_file *f, struct made *m)
 	if (TG_GROW(run->files, run->nfiles + 1, run->capfiles))
 		return TG_ENOMEM;
 	fr = &run->files[run->nfiles];
-	fr->fixes = NULL;
-	fr->part = NULL;
-	fr->nitems = nitems;
-	if (m) {
-		/* made only for findings, which are kept */
-		fr->fixes = m->fixes;
-		fr->part = m->part;
-		fr->len = m->len;
-		fr->part_fails = m->fails;
-		m->fixes = NULL;
-		m->part = NULL;
-	}
+	memset(fr, 0, sizeof(*fr));
 	fr->path = strdup(f->path);
 	if (!fr->path)
 		return TG_ENOMEM;
 	fr->r = f->r;
 	memset(&f->r, 0, sizeof(f->r));
+	if (m) {
+		/* made only for findings, which are kept */
+		fr->fixes = m->fixes;
+		fr->part = m->part;
+		fr->len = m->len;
+		fr->nitems = nitems;
+		fr->part_fails = m->fails;
+		m->fixes = NULL;
+		m->part = NULL;
+	}
 	run->nfiles++;
 	return 0;
 }
@@ -492,7 +491,7 @@ render(const struct run *run, struct part_writer *pw, struct made *m,
        struct tg_engine_file *f)
 {
 	struct tg_audit_result *r = &f->r;
-	size_t n = r->nfindings, k;
+	size_t n = r->nfindings;
 	int rc;
 
 	if (!pw->begun) {
@@ -521,13 +520,7 @@ render(const struct run *run, struct part_writer *pw, struct made *m,
 	fixes_free(m->fixes, m->n);
 	m->fixes = NULL;
 	m->n = 0;
-	for (k = 0; k < n; k++) {
-		free(r->findings[k].guard_text);
-		free(r->findings[k].text);
-	}
-	free(r->findings);
-	r->findings = NULL;
-	r->nfindings = r->capfindings = 0;
+	tg_audit_result_drop_findings(r);
 	return 0;
 }
 
@@ -559,6 +552,7 @@ made_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
 	f->extra = m;
 	return 0;
 }
+
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
 static int

@@ -115,15 +115,25 @@ tg_audit_result_add_suppression(struct tg_audit_result *r, size_t line,
 }
 
 void
-tg_audit_result_release(struct tg_audit_result *r)
+tg_audit_result_drop_findings(struct tg_audit_result *r)
 {
-	size_t k, j;
+	size_t k;
 
 	for (k = 0; k < r->nfindings; k++) {
 		free(r->findings[k].guard_text);
 		free(r->findings[k].text);
 	}
 	free(r->findings);
+	r->findings = NULL;
+	r->nfindings = r->capfindings = 0;
+}
+
+void
+tg_audit_result_release(struct tg_audit_result *r)
+{
+	size_t k, j;
+
+	tg_audit_result_drop_findings(r);
 	for (k = 0; k < r->nbranches; k++) {
 		free(r->branches[k].condition);
 		free(r->branches[k].requires);

@@ -148,6 +148,9 @@ int tg_audit_result_add_branch(struct tg_audit_result *r, size_t first_line,
 int tg_audit_result_add_suppression(struct tg_audit_result *r, size_t line,
 				    const char *const *ids, size_t nids);
 void tg_audit_result_release(struct tg_audit_result *r);
+/* r's findings freed and gone (its branches, suppressions and notes
+ * stay). */
+void tg_audit_result_drop_findings(struct tg_audit_result *r);
 
 /* Analyze the Python source src[0..len) (path is for notes only),
  * appending to r. Returns 0, or a negative TG_E* (only TG_ENOMEM: bad
