@@ -129,6 +129,7 @@ load_top(struct tg_dist *d, struct tg_err *err)
 		if (rc == TG_ENOMEM)
 			goto oom;
 		if (rc || absent) {
+			d->no_record = absent;
 			free(path);
 			free(text);
 			return 0;
@@ -629,9 +630,11 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	*absent = 0;
+	*absent = d->no_record;
 	if (cut)
 		*cut = 0;
+	if (d->no_record)
+		return 0;
 	path = tg_path_join(d->dir, "RECORD");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -695,6 +698,8 @@ tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
 	int rc, absent = 0;
 
 	*yes = 0;
+	if (d->no_record)
+		return 0;
 	path = tg_path_join(d->dir, "RECORD");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");

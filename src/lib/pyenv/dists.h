@@ -40,6 +40,9 @@ struct tg_dist {
 	char **top; /* top-level names: top_level.txt, else RECORD; each
 		       one path component, never "." or ".." */
 	size_t ntop, captop;
+	/* RECORD was looked for (no top_level.txt) and is absent: its
+	 * readers take it as absent without looking again */
+	int no_record;
 };
 
 struct tg_dists {
