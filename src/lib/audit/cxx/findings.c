@@ -252,15 +252,19 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
  * with: at every 'c', 'a' and 't' for (?:c10|at|torch)::optional, where
  * a search near its places costs a tenth. */
 int
-tg_audit_cxx_run_pattern(struct cx *x, const struct pat *p, const char *text,
-			 size_t from, size_t to, const size_t *at, size_t nat,
+tg_audit_cxx_run_pattern(struct cx *x, const struct tg_audit_cxx_index *ix,
+			 struct pat *p, const char *text, size_t from,
+			 size_t to, const size_t *at, size_t nat,
 			 enum tg_audit_in in, struct tg_err *err)
 {
 	struct tg_err e2 = TG_ERR_INIT;
+	const struct tg_scan_re *re;
 	struct each m;
 	int rc;
 
-	if (!p->re) {
+	if (tg_audit_cxx_pattern_re(ix, p, &re))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (!re) {
 		size_t k;
 
 		/* said where the file holds one of its literals */
@@ -280,10 +284,10 @@ tg_audit_cxx_run_pattern(struct cx *x, const struct pat *p, const char *text,
 	m.kind = p->kind;
 	m.method = p->method;
 	m.function = p->function;
-	rc = at ? tg_scan_re_each_near(p->re, text, x->len, at, nat,
-				       p->lits.pre, on_match, &m, &e2)
-		: tg_scan_re_each_from(p->re, text, x->len, from, to, on_match,
-				       &m, &e2);
+	rc = at ? tg_scan_re_each_near(re, text, x->len, at, nat, p->lits.pre,
+				       on_match, &m, &e2)
+		: tg_scan_re_each_from(re, text, x->len, from, to, on_match, &m,
+				       &e2);
 	if (rc == TG_ENOMEM || x->oom)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc)
