@@ -75,32 +75,34 @@ static int
 expand(const char *p, const char *stop, char out[][NAME_MAX_LEN])
 {
 	char alts[EXPAND_MAX][NAME_MAX_LEN];
+	size_t ol[EXPAND_MAX], al[EXPAND_MAX]; /* the strings' lengths */
 	int n = 1, k;
 
 	out[0][0] = '\0';
+	ol[0] = 0;
 	while (p < stop) {
 		if (p[0] == '\\' && p + 1 < stop && p[1] == 'b') {
 			p += 2;
 		} else if (p[0] == '\\' && p + 1 < stop && p[1] == '.') {
 			for (k = 0; k < n; k++)
-				if (strlen(out[k]) + 2 < NAME_MAX_LEN)
-					strcat(out[k], ".");
+				if (ol[k] + 2 < NAME_MAX_LEN) {
+					out[k][ol[k]++] = '.';
+					out[k][ol[k]] = '\0';
+				}
 			p += 2;
 		} else if (ident_char((unsigned char)p[0]) &&
 			   (unsigned char)p[0] < 0x80) {
-			for (k = 0; k < n; k++) {
-				size_t l = strlen(out[k]);
-
-				if (l + 2 < NAME_MAX_LEN) {
-					out[k][l] = p[0];
-					out[k][l + 1] = '\0';
+			for (k = 0; k < n; k++)
+				if (ol[k] + 2 < NAME_MAX_LEN) {
+					out[k][ol[k]++] = p[0];
+					out[k][ol[k]] = '\0';
 				}
-			}
 			p++;
 		} else if (p[0] == '(' && p + 2 < stop && p[1] == '?' &&
 			   p[2] == ':') {
 			const char *q = p + 3, *e;
 			char piece[EXPAND_MAX][64];
+			size_t pl[EXPAND_MAX];
 			int np = 0, opt, m = 0, j;
 
 			for (e = q; e < stop && *e != ')'; e++)
@@ -122,6 +124,7 @@ expand(const char *p, const char *stop, char out[][NAME_MAX_LEN])
 					if (*a != '\\')
 						piece[np][j++] = *a;
 				piece[np][j] = '\0';
+				pl[np] = (size_t)j;
 				for (j = 0; piece[np][j]; j++)
 					if (!ident_char(
 						(unsigned char)piece[np][j]) &&
@@ -136,22 +139,24 @@ expand(const char *p, const char *stop, char out[][NAME_MAX_LEN])
 				p++;
 				if (np >= EXPAND_MAX)
 					return -1;
+				pl[np] = 0;
 				piece[np++][0] = '\0';
 			}
 			if (n * np > EXPAND_MAX)
 				return -1;
 			for (k = 0; k < n; k++)
 				for (j = 0; j < np; j++) {
-					if (strlen(out[k]) + strlen(piece[j]) +
-						1 >=
-					    NAME_MAX_LEN)
+					if (ol[k] + pl[j] + 1 >= NAME_MAX_LEN)
 						return -1;
-					strcpy(alts[m], out[k]);
-					strcat(alts[m], piece[j]);
-					m++;
+					memcpy(alts[m], out[k], ol[k]);
+					memcpy(alts[m] + ol[k], piece[j],
+					       pl[j] + 1);
+					al[m++] = ol[k] + pl[j];
 				}
-			for (k = 0; k < m; k++)
-				strcpy(out[k], alts[k]);
+			for (k = 0; k < m; k++) {
+				memcpy(out[k], alts[k], al[k] + 1);
+				ol[k] = al[k];
+			}
 			n = m;
 		} else {
 			return -1;
