@@ -25,6 +25,7 @@
 #include "lib/pyenv/dpkg.h"
 #include "lib/pyenv/shim.h"
 #include "lib/util/buf.h"
+#include "lib/util/dirlist.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
@@ -306,12 +307,14 @@ check_debian_site(struct tg_interp *in, const char *real_exe,
  * the first extension module of lib-dynload named NAME.cpython-*.so.
  * Unknown (NULL) is no error. */
 static int
-read_ext_suffix(struct tg_interp *in, struct tg_err *err)
+read_ext_suffix(struct tg_interp *in, struct tg_dirlist *dirs,
+		struct tg_err *err)
 {
 	static const char key[] = "'EXT_SUFFIX': '";
 	char dir[4200], *best = NULL, *text = NULL;
-	DIR *d;
-	struct dirent *de;
+	const struct tg_dirlist_dir *d;
+	struct tg_dirlist_dir *own = NULL;
+	size_t k;
 	int rc = 0;
 
 	if (tg_path_fmt(dir, sizeof(dir), NULL, "%s/lib/python%d.%d",
@@ -323,15 +326,11 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 		    tg_path_fmt(dir + strlen(dir), sizeof(dir) - strlen(dir),
 				NULL, "/lib-dynload"))
 			break;
-		d = opendir(dir);
-		if (!d) {
-			/* no such directory is no error; no memory is */
-			if (errno == ENOMEM)
-				rc = TG_ENOMEM;
-			continue;
-		}
-		while ((de = readdir(d)) && !rc) {
-			const char *n = de->d_name, *c;
+		/* no such directory is no error; no memory is */
+		if ((rc = tg_dirlist_get(dirs, dir, &d, &own)))
+			break;
+		for (k = 0; k < d->n && !rc; k++) {
+			const char *n = d->names[k], *c;
 			size_t l = strlen(n);
 
 			if (pass == 0 && (strncmp(n, "_sysconfigdata_", 15) ||
@@ -347,7 +346,8 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 					rc = TG_ENOMEM;
 			}
 		}
-		closedir(d);
+		tg_dirlist_dir_free(own);
+		own = NULL;
 		if (rc)
 			break;
 		if (!best)
@@ -677,7 +677,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	}
 	rc = check_debian_site(in, real, err);
 	if (!rc)
-		rc = read_ext_suffix(in, err);
+		rc = read_ext_suffix(in, env->dirs, err);
 out:
 	free(exe_dir);
 	free(real);
@@ -791,7 +791,7 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	if (!in->base_prefix)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	rc = check_debian_site(in, NULL, err);
-	return rc ? rc : read_ext_suffix(in, err);
+	return rc ? rc : read_ext_suffix(in, env->dirs, err);
 }
 
 /* ---- the full version ----
