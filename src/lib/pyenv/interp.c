@@ -407,13 +407,9 @@ link_chain(const char *exe)
 			free(p);
 			return NULL;
 		}
-		if (!S_ISLNK(st.st_mode)) {
-			if (stat(p, &st) != 0) {
-				free(p);
-				return NULL;
-			}
+		/* not a link: lstat said what stat would */
+		if (!S_ISLNK(st.st_mode))
 			return p;
-		}
 		if (hops == 40) {
 			free(p);
 			errno = ELOOP;
@@ -495,6 +491,25 @@ stale_home(struct tg_interp *in, const char *home, const char *text, size_t len,
 	return in->warning ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
+/* pyvenv.cfg at path into *text, or *text NULL when there is none there:
+ * the read says absent, or it fails where stat sees nothing (a link
+ * loop), which is what a look with stat first said. One stat, not two,
+ * for a venv's. */
+static int
+read_cfg(const char *path, char **text, size_t *len, struct tg_err *err)
+{
+	struct tg_err e = TG_ERR_INIT;
+	int absent = 0, rc;
+
+	rc = tg_file_read_as(path, CFG_MAX, "pyvenv.cfg", text, len, &absent,
+			     &e);
+	if (rc && rc != TG_ENOMEM && !tg_path_exists(path))
+		return 0;
+	if (rc && err)
+		*err = e;
+	return rc;
+}
+
 static int
 describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 struct tg_err *err)
@@ -512,13 +527,17 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 * an error naming it, not taken for "no venv" (which would blame a
 	 * missing os.py instead) */
 	cfg = kept(tg_path_join(exe_dir, "pyvenv.cfg"), &nomem);
-	if (cfg && !tg_path_exists(cfg)) {
+	if (cfg && (rc = read_cfg(cfg, &text, &len, err)))
+		goto out;
+	if (cfg && !text) {
 		char *up = kept(tg_path_dirname(exe_dir), &nomem);
 
 		free(cfg);
 		cfg = up ? kept(tg_path_join(up, "pyvenv.cfg"), &nomem) : NULL;
 		free(up);
-		if (cfg && !tg_path_exists(cfg)) {
+		if (cfg && (rc = read_cfg(cfg, &text, &len, err)))
+			goto out;
+		if (cfg && !text) {
 			free(cfg);
 			cfg = NULL;
 		}
@@ -528,10 +547,6 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		goto out;
 	}
 	if (cfg) {
-		rc = tg_file_read_as(cfg, CFG_MAX, "pyvenv.cfg", &text, &len,
-				     NULL, err);
-		if (rc)
-			goto out;
 		in->venv = 1;
 		in->pyvenv_cfg = cfg;
 		cfg = NULL;

@@ -256,9 +256,11 @@ add_sitedir(struct tg_syspath *sp, const char *dir, enum tg_path_origin origin,
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 			break;
 		}
-		/* a .pth that cannot be opened is skipped, as site.py does;
+		/* a .pth that cannot be opened is skipped, as site.py does
+		 * (the read says TG_EIO for one gone, a directory, a FIFO, a
+		 * device, none of which it opens: no stat of ours first);
 		 * one too large to read is an error */
-		if (tg_path_is_file(file)) {
+		{
 			struct tg_err e2 = TG_ERR_INIT;
 
 			rc = add_pth(sp, abs, file, cwd, minor, &e2);
