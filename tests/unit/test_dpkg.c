@@ -1,7 +1,7 @@
 /* test_dpkg.c - pyenv/dpkg: the installed stanza found wherever it lies
  * SPDX-License-Identifier: MIT
  *
- * The status file and the .list are searched in 256 KiB windows (WINDOW
+ * The status file and the .list are searched in 64 KiB windows (WINDOW
  * in pyenv/dpkg.c), each read with the byte before it; a line
  * that starts just before, on or after a window's edge, or at the file's
  * start, must be found, and lines that only look alike must not.
@@ -16,7 +16,7 @@
 #include "lib/pyenv/dpkg.h"
 
 /* pyenv/dpkg.c's window */
-#define WINDOW ((size_t)262144)
+#define WINDOW ((size_t)65536)
 #define FILE_ASKED "/usr/lib/python3/dist-packages/torch/version.py"
 
 static char dir[] = "/tmp/test_dpkg.XXXXXX";

@@ -3,7 +3,7 @@
  *
  * Reads <admindir>/info/<pkg>.list (or <pkg>:<arch>.list for
  * Multi-Arch: same packages, whichever exists) and <admindir>/status.
- * Both are searched in 256 KiB windows with pread() and memmem(), so
+ * Both are searched in 64 KiB windows with pread() and memmem(), so
  * time is one pass and memory stays flat however many packages the system
  * has (a status file of many MiB is common). The status file is searched
  * for the stanza whose Package field is pkg and whose Status word is
@@ -26,9 +26,10 @@
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 
-/* a window a system call: 256 KiB reads Debian's 1 MiB status file in
- * four; larger windows touch more pages than they save calls */
-#define WINDOW 262144
+/* a window a system call: 64 KiB. A larger one saves calls but costs
+ * more in page faults than it saves (256 KiB: 48 more faults for 12 fewer
+ * preads on Debian's 1 MiB status file, and slower) */
+#define WINDOW 65536
 #define STANZA_MAX 65536
 #define LIST_MAX ((size_t)64 << 20)
 #define STATUS_MAX ((size_t)256 << 20)
