@@ -38,7 +38,7 @@ type_of(const struct tg_dirlist_dir *d, const char *name)
 	size_t k;
 
 	for (k = 0; k < d->n; k++)
-		if (strcmp(d->names[k], name) == 0)
+		if (strcmp(tg_dirlist_name(d, k), name) == 0)
 			return d->types[k];
 	return -1;
 }

@@ -330,7 +330,7 @@ read_ext_suffix(struct tg_interp *in, struct tg_dirlist *dirs,
 		if ((rc = tg_dirlist_get(dirs, dir, &d, &own)))
 			break;
 		for (k = 0; k < d->n && !rc; k++) {
-			const char *n = d->names[k], *c;
+			const char *n = tg_dirlist_name(d, k), *c;
 			size_t l = strlen(n);
 
 			if (pass == 0 && (strncmp(n, "_sysconfigdata_", 15) ||

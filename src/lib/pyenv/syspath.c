@@ -223,7 +223,7 @@ add_sitedir(struct tg_syspath *sp, const char *dir, enum tg_path_origin origin,
 	if (rc || d->error)
 		goto out;
 	for (i = 0; i < d->n; i++) {
-		const char *nm = d->names[i];
+		const char *nm = tg_dirlist_name(d, i);
 		size_t l = strlen(nm);
 
 		if (l < 4 || strcmp(nm + l - 4, ".pth") != 0)

@@ -251,7 +251,7 @@ scan_entry(struct tg_diag_list *ps, struct tg_dirlist *dirs, const char *entry,
 		return rc;
 	}
 	for (i = 0; !rc && i < d->n; i++) {
-		nm = d->names[i];
+		nm = tg_dirlist_name(d, i);
 		if (strcmp(nm, "torch") == 0)
 			*has_torch = 1;
 		else if (module && (r = module_rank(sf, nm)) >= 0 && r < best) {

@@ -19,13 +19,10 @@
 void
 tg_dirlist_dir_free(struct tg_dirlist_dir *d)
 {
-	size_t k;
-
 	if (!d)
 		return;
-	for (k = 0; k < d->n; k++)
-		free(d->names[k]);
-	free(d->names);
+	free(d->at);
+	free(d->text);
 	free(d->types);
 	free(d->path);
 	free(d);
@@ -36,7 +33,6 @@ static int
 list(const char *path, struct tg_dirlist_dir **out)
 {
 	struct tg_dirlist_dir *d = calloc(1, sizeof(*d));
-	size_t cap = 0, tcap = 0;
 	struct dirent *de;
 	DIR *dp = NULL;
 	int rc = 0;
@@ -53,16 +49,30 @@ list(const char *path, struct tg_dirlist_dir **out)
 			rc = TG_ENOMEM;
 		goto out;
 	}
+	/* room for a site directory's names at once: growing from 8 bytes
+	 * would be a dozen reallocs */
+	if (TG_GROW(d->at, 64, d->ncap) || TG_GROW(d->types, 64, d->tcap) ||
+	    TG_GROW(d->text, 2048, d->cap)) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
 	while ((de = readdir(dp))) {
-		size_t l = strlen(de->d_name);
+		size_t l = strlen(de->d_name) + 1;
 
-		if (TG_GROW(d->names, d->n + 1, cap) ||
-		    TG_GROW(d->types, d->n + 1, tcap) ||
-		    !(d->names[d->n] = tg_str_ndup(de->d_name, l))) {
+		/* the capacities looked at here: a call to grow each name
+		 * would cost more than the copy */
+		if ((d->n == d->ncap &&
+		     (TG_GROW(d->at, d->n + 1, d->ncap) ||
+		      TG_GROW(d->types, d->n + 1, d->tcap))) ||
+		    (d->len + l > d->cap &&
+		     TG_GROW(d->text, d->len + l, d->cap))) {
 			rc = TG_ENOMEM;
 			goto out;
 		}
+		memcpy(d->text + d->len, de->d_name, l);
+		d->at[d->n] = d->len;
 		d->types[d->n++] = de->d_type;
+		d->len += l;
 	}
 out:
 	if (dp)

@@ -24,14 +24,26 @@
 
 #include <stddef.h>
 
-/* One directory's listing. */
+/* One directory's listing: n names, in readdir's order, each
+ * tg_dirlist_name(d, k) with its d_type types[k]. The names lie in one
+ * block (a name each would be an allocation each: a listing of 200 names
+ * took more instructions than the probe it serves). */
 struct tg_dirlist_dir {
 	char *path;
-	int error;	      /* opendir's errno, or 0 */
-	char **names;	      /* readdir's order */
-	unsigned char *types; /* d_type of each name */
+	int error; /* opendir's errno, or 0 */
 	size_t n;
+	size_t *at;	      /* where each name starts in text */
+	unsigned char *types; /* d_type of each name */
+	char *text;	      /* the names, each ended by a NUL */
+	size_t len, cap, ncap, tcap;
 };
+
+/* The k-th name of d (k < d->n). */
+static inline const char *
+tg_dirlist_name(const struct tg_dirlist_dir *d, size_t k)
+{
+	return d->text + d->at[k];
+}
 
 struct tg_dirlist {
 	struct tg_dirlist_dir **v;
