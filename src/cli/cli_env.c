@@ -33,6 +33,7 @@ cli_env_release(struct cli_env *env)
 	tg_probe_release(&env->probe);
 	tg_syspath_release(&env->path);
 	tg_interp_release(&env->interp);
+	tg_dirlist_release(&env->dirs);
 }
 
 void
@@ -82,6 +83,7 @@ target_env(struct cli_env *env, struct tg_target_env *te)
 	te->ie.home = env_get("HOME");
 	te->ie.pyenv_version = env_get("PYENV_VERSION");
 	te->ie.pythonhome = env_get("PYTHONHOME");
+	te->ie.dirs = &env->dirs;
 }
 
 int
@@ -151,7 +153,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 {
 	struct tg_err err = TG_ERR_INIT;
 	struct tg_syspath_env se;
-	struct tg_probe_opts po = {NULL, NULL, NULL};
+	struct tg_probe_opts po = {NULL, NULL, NULL, NULL};
 	struct tg_target_build b = TG_TARGET_BUILD_INIT;
 	size_t k;
 	int rc;
@@ -167,6 +169,8 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	se.userbase = env_get("PYTHONUSERBASE");
 	se.home = env_get("HOME");
 	se.cwd = env->cwd;
+	se.dirs = &env->dirs;
+	po.dirs = &env->dirs;
 	po.dpkg_admindir = env_get("TORCHGATE_DPKG_ADMINDIR");
 
 	rc = cli_env_interp(env, &err);
@@ -184,6 +188,7 @@ cli_env_probe(const char *cmd, struct cli_env *env)
 	if (!rc)
 		rc = tg_probe_run(&env->probe, &env->path, &po, &err);
 	tg_target_build_release(&b);
+	tg_dirlist_release(&env->dirs);
 	if (rc) {
 		cli_error(cmd, "%s", err.msg);
 		snprintf(env->error, sizeof(env->error), "%s", err.msg);

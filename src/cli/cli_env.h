@@ -15,6 +15,7 @@
 #include "lib/torch/probe.h"
 #include "lib/render/probe_format.h"
 #include "lib/pyenv/syspath.h"
+#include "lib/util/dirlist.h"
 
 #define CLI_ENV_MAX_SITES 64
 
@@ -28,6 +29,9 @@ struct cli_env {
 	int have_interp;
 	struct tg_syspath path;
 	struct tg_probe probe;
+	/* the directories listed while the interpreter, sys.path and the
+	 * probe are found, each listed once (kept until the probe ends) */
+	struct tg_dirlist dirs;
 	struct tg_probe_view view;
 	int conflict_is_error; /* probe: a conflict is its own finding */
 	/* cli_env_probe's failure, as printed (without the prefix), and

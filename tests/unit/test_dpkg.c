@@ -1,7 +1,8 @@
 /* test_dpkg.c - pyenv/dpkg: the installed stanza found wherever it lies
  * SPDX-License-Identifier: MIT
  *
- * The status file and the .list are searched in 64 KiB windows; a line
+ * The status file and the .list are searched in 64 KiB windows (WINDOW
+ * in pyenv/dpkg.c), each read with the byte before it; a line
  * that starts just before, on or after a window's edge, or at the file's
  * start, must be found, and lines that only look alike must not.
  */
@@ -14,6 +15,8 @@
 #include "check.h"
 #include "lib/pyenv/dpkg.h"
 
+/* pyenv/dpkg.c's window */
+#define WINDOW ((size_t)65536)
 #define FILE_ASKED "/usr/lib/python3/dist-packages/torch/version.py"
 
 static char dir[] = "/tmp/test_dpkg.XXXXXX";
@@ -96,16 +99,16 @@ main(void)
 	mkdir(sub, 0700);
 	put("info/python3-torch.list", list, sizeof(list) - 1);
 
-	/* at the file's start, then around the first window's edge (65536)
+	/* at the file's start, then around the first window's edge (WINDOW)
 	 * and the second's (the next window starts 23 bytes back: the
 	 * length of the line looked for) */
-	for (pad = 0; pad < 131200; pad++) {
+	for (pad = 0; pad < 2 * WINDOW + 200; pad++) {
 		char *s;
 
-		if (pad > 0 && pad < 65500)
-			pad = 65500;
-		if (pad > 65600 && pad < 131000)
-			pad = 131000;
+		if (pad > 0 && pad < WINDOW - 100)
+			pad = WINDOW - 100;
+		if (pad > WINDOW + 100 && pad < 2 * WINDOW - 200)
+			pad = 2 * WINDOW - 200;
 		s = status_at(pad, &len);
 		if (!s)
 			return 1;

@@ -3,8 +3,8 @@
  *
  * Reads <admindir>/info/<pkg>.list (or <pkg>:<arch>.list for
  * Multi-Arch: same packages, whichever exists) and <admindir>/status.
- * Both are searched in 64 KiB windows with pread() and memmem(), so time
- * is one pass and memory stays flat however many packages the system
+ * Both are searched in 64 KiB windows with pread() and memmem(), so
+ * time is one pass and memory stays flat however many packages the system
  * has (a status file of many MiB is common). The status file is searched
  * for the stanza whose Package field is pkg and whose Status word is
  * "installed"; a stanza is read up to 64 KiB. Both must be regular
@@ -26,6 +26,9 @@
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 
+/* a window a system call: 64 KiB. A larger one saves calls but costs
+ * more in page faults than it saves (256 KiB: 48 more faults for 12 fewer
+ * preads on Debian's 1 MiB status file, and slower) */
 #define WINDOW 65536
 #define STANZA_MAX 65536
 #define LIST_MAX ((size_t)64 << 20)
@@ -53,6 +56,9 @@ find_line(int fd, off_t size, off_t from, const char *line)
 	memcpy(needle + 1, line, n);
 	for (;;) {
 		size_t want = WINDOW + n;
+		/* the byte before the window comes with it, in the same
+		 * pread: one system call a window, not two */
+		size_t lead = base > 0 ? 1 : 0;
 		ssize_t r;
 		const char *p;
 
@@ -60,13 +66,13 @@ find_line(int fd, off_t size, off_t from, const char *line)
 			return -1;
 		if ((off_t)want > size - base)
 			want = (size_t)(size - base);
-		r = pread(fd, buf + 1, want, base);
-		if (r <= 0)
+		r = pread(fd, buf + 1 - lead, want + lead, base - (off_t)lead);
+		if (r <= (ssize_t)lead)
 			return -1;
-		/* the byte before the window: a newline, or the file start */
-		buf[0] = '\n';
-		if (base > 0 && pread(fd, buf, 1, base - 1) != 1)
-			return -1;
+		r -= (ssize_t)lead;
+		/* the byte before the window: a newline at the file start */
+		if (!lead)
+			buf[0] = '\n';
 		p = memmem(buf, (size_t)r + 1, needle, n + 1);
 		if (p)
 			return base + (p - buf);

@@ -25,6 +25,7 @@
 #include "lib/pyenv/dpkg.h"
 #include "lib/pyenv/shim.h"
 #include "lib/util/buf.h"
+#include "lib/util/dirlist.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
@@ -306,12 +307,14 @@ check_debian_site(struct tg_interp *in, const char *real_exe,
  * the first extension module of lib-dynload named NAME.cpython-*.so.
  * Unknown (NULL) is no error. */
 static int
-read_ext_suffix(struct tg_interp *in, struct tg_err *err)
+read_ext_suffix(struct tg_interp *in, struct tg_dirlist *dirs,
+		struct tg_err *err)
 {
 	static const char key[] = "'EXT_SUFFIX': '";
 	char dir[4200], *best = NULL, *text = NULL;
-	DIR *d;
-	struct dirent *de;
+	const struct tg_dirlist_dir *d;
+	struct tg_dirlist_dir *own = NULL;
+	size_t k;
 	int rc = 0;
 
 	if (tg_path_fmt(dir, sizeof(dir), NULL, "%s/lib/python%d.%d",
@@ -323,15 +326,11 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 		    tg_path_fmt(dir + strlen(dir), sizeof(dir) - strlen(dir),
 				NULL, "/lib-dynload"))
 			break;
-		d = opendir(dir);
-		if (!d) {
-			/* no such directory is no error; no memory is */
-			if (errno == ENOMEM)
-				rc = TG_ENOMEM;
-			continue;
-		}
-		while ((de = readdir(d)) && !rc) {
-			const char *n = de->d_name, *c;
+		/* no such directory is no error; no memory is */
+		if ((rc = tg_dirlist_get(dirs, dir, &d, &own)))
+			break;
+		for (k = 0; k < d->n && !rc; k++) {
+			const char *n = tg_dirlist_name(d, k), *c;
 			size_t l = strlen(n);
 
 			if (pass == 0 && (strncmp(n, "_sysconfigdata_", 15) ||
@@ -347,7 +346,8 @@ read_ext_suffix(struct tg_interp *in, struct tg_err *err)
 					rc = TG_ENOMEM;
 			}
 		}
-		closedir(d);
+		tg_dirlist_dir_free(own);
+		own = NULL;
 		if (rc)
 			break;
 		if (!best)
@@ -407,13 +407,9 @@ link_chain(const char *exe)
 			free(p);
 			return NULL;
 		}
-		if (!S_ISLNK(st.st_mode)) {
-			if (stat(p, &st) != 0) {
-				free(p);
-				return NULL;
-			}
+		/* not a link: lstat said what stat would */
+		if (!S_ISLNK(st.st_mode))
 			return p;
-		}
 		if (hops == 40) {
 			free(p);
 			errno = ELOOP;
@@ -495,6 +491,25 @@ stale_home(struct tg_interp *in, const char *home, const char *text, size_t len,
 	return in->warning ? 0 : tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
+/* pyvenv.cfg at path into *text, or *text NULL when there is none there:
+ * the read says absent, or it fails where stat sees nothing (a link
+ * loop), which is what a look with stat first said. One stat, not two,
+ * for a venv's. */
+static int
+read_cfg(const char *path, char **text, size_t *len, struct tg_err *err)
+{
+	struct tg_err e = TG_ERR_INIT;
+	int absent = 0, rc;
+
+	rc = tg_file_read_as(path, CFG_MAX, "pyvenv.cfg", text, len, &absent,
+			     &e);
+	if (rc && rc != TG_ENOMEM && !tg_path_exists(path))
+		return 0;
+	if (rc && err)
+		*err = e;
+	return rc;
+}
+
 static int
 describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 struct tg_err *err)
@@ -512,13 +527,17 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	 * an error naming it, not taken for "no venv" (which would blame a
 	 * missing os.py instead) */
 	cfg = kept(tg_path_join(exe_dir, "pyvenv.cfg"), &nomem);
-	if (cfg && !tg_path_exists(cfg)) {
+	if (cfg && (rc = read_cfg(cfg, &text, &len, err)))
+		goto out;
+	if (cfg && !text) {
 		char *up = kept(tg_path_dirname(exe_dir), &nomem);
 
 		free(cfg);
 		cfg = up ? kept(tg_path_join(up, "pyvenv.cfg"), &nomem) : NULL;
 		free(up);
-		if (cfg && !tg_path_exists(cfg)) {
+		if (cfg && (rc = read_cfg(cfg, &text, &len, err)))
+			goto out;
+		if (cfg && !text) {
 			free(cfg);
 			cfg = NULL;
 		}
@@ -528,10 +547,6 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 		goto out;
 	}
 	if (cfg) {
-		rc = tg_file_read_as(cfg, CFG_MAX, "pyvenv.cfg", &text, &len,
-				     NULL, err);
-		if (rc)
-			goto out;
 		in->venv = 1;
 		in->pyvenv_cfg = cfg;
 		cfg = NULL;
@@ -677,7 +692,7 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	}
 	rc = check_debian_site(in, real, err);
 	if (!rc)
-		rc = read_ext_suffix(in, err);
+		rc = read_ext_suffix(in, env->dirs, err);
 out:
 	free(exe_dir);
 	free(real);
@@ -791,7 +806,7 @@ tg_interp_from_prefix(struct tg_interp *in, const char *dir,
 	if (!in->base_prefix)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	rc = check_debian_site(in, NULL, err);
-	return rc ? rc : read_ext_suffix(in, err);
+	return rc ? rc : read_ext_suffix(in, env->dirs, err);
 }
 
 /* ---- the full version ----

@@ -15,6 +15,8 @@
 
 #include "lib/util/err.h"
 
+struct tg_dirlist;
+
 /* The process environment the resolution reads (NULL when unset). */
 struct tg_interp_env {
 	const char *path; /* $PATH */
@@ -22,6 +24,8 @@ struct tg_interp_env {
 	const char *home;
 	const char *pyenv_version;
 	const char *pythonhome;
+	/* the listings the run shares (util/dirlist); NULL: none kept */
+	struct tg_dirlist *dirs;
 };
 
 struct tg_interp {

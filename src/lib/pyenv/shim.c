@@ -38,8 +38,10 @@ tg_shim_root(const char *path, char **out, struct tg_err *err)
 	const char *p, *q;
 
 	*out = NULL;
-	rc = tg_file_read_head(path, SHIM_HEAD_MAX, &text, &len, &trunc, NULL,
-			       NULL);
+	/* the caller found path an executable regular file a moment ago:
+	 * no stat of it again */
+	rc = tg_file_read_head_walked(path, SHIM_HEAD_MAX, &text, &len, &trunc,
+				      NULL);
 	if (rc == TG_ENOMEM)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc || len < 2 || memcmp(text, "#!", 2) != 0 ||

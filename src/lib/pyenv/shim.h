@@ -8,7 +8,10 @@
 
 /* The pyenv root named by the shim script at path, a new string in
  * *root; NULL when path is no shim (or cannot be read: it is then read
- * as an interpreter, which says why). TG_ENOMEM only. */
+ * as an interpreter, which says why). path must have been found a
+ * regular file a moment ago (tg_path_is_executable): it is opened
+ * without a stat first (the descriptor's fstat still refuses anything
+ * else). TG_ENOMEM only. */
 int tg_shim_root(const char *path, char **root, struct tg_err *err);
 
 /* Resolve the shim (under root) to the program it would exec, in *exe,

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util/dirlist.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/path.h"
@@ -200,33 +201,34 @@ cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int
-tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
-		       enum tg_path_origin origin, const char *cwd, int minor,
-		       struct tg_err *err)
+/* tg_syspath_add_sitedir, listing through dirs (NULL: no cache). */
+static int
+add_sitedir(struct tg_syspath *sp, const char *dir, enum tg_path_origin origin,
+	    const char *cwd, int minor, struct tg_dirlist *dirs,
+	    struct tg_err *err)
 {
 	char *abs = tg_path_abs(dir, cwd), **names = NULL;
-	size_t n = 0, cap = 0, k;
-	DIR *d;
-	struct dirent *de;
+	size_t n = 0, cap = 0, k, i;
+	const struct tg_dirlist_dir *d = NULL;
+	struct tg_dirlist_dir *own = NULL;
 	int rc;
 
 	if (!abs)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	d = opendir(abs);
-	if (!d && errno == ENOMEM) {
+	if (tg_dirlist_get(dirs, abs, &d, &own)) {
 		rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = append(sp, tg_str_ndup(abs, strlen(abs)), origin, NULL, 0, err);
-	if (rc || !d)
+	if (rc || d->error)
 		goto out;
-	while ((de = readdir(d))) {
-		size_t l = strlen(de->d_name);
+	for (i = 0; i < d->n; i++) {
+		const char *nm = tg_dirlist_name(d, i);
+		size_t l = strlen(nm);
 
-		if (l < 4 || strcmp(de->d_name + l - 4, ".pth") != 0)
+		if (l < 4 || strcmp(nm + l - 4, ".pth") != 0)
 			continue;
-		if (minor >= 13 && de->d_name[0] == '.')
+		if (minor >= 13 && nm[0] == '.')
 			continue;
 		if (n >= TG_SYSPATH_MAX) {
 			rc = tg_err_set(err, TG_ELIMIT,
@@ -238,7 +240,7 @@ tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 			goto out;
 		}
-		names[n] = tg_str_ndup(de->d_name, l);
+		names[n] = tg_str_ndup(nm, l);
 		if (!names[n]) {
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 			goto out;
@@ -254,9 +256,11 @@ tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 			break;
 		}
-		/* a .pth that cannot be opened is skipped, as site.py does;
+		/* a .pth that cannot be opened is skipped, as site.py does
+		 * (the read says TG_EIO for one gone, a directory, a FIFO, a
+		 * device, none of which it opens: no stat of ours first);
 		 * one too large to read is an error */
-		if (tg_path_is_file(file)) {
+		{
 			struct tg_err e2 = TG_ERR_INIT;
 
 			rc = add_pth(sp, abs, file, cwd, minor, &e2);
@@ -271,17 +275,48 @@ out:
 	for (k = 0; k < n; k++)
 		free(names[k]);
 	free(names);
-	if (d)
-		closedir(d);
+	tg_dirlist_dir_free(own);
 	free(abs);
 	return rc;
+}
+
+int
+tg_syspath_add_sitedir(struct tg_syspath *sp, const char *dir,
+		       enum tg_path_origin origin, const char *cwd, int minor,
+		       struct tg_err *err)
+{
+	return add_sitedir(sp, dir, origin, cwd, minor, NULL, err);
+}
+
+/* Whether path is a directory (site.py's os.path.isdir), into *yes: its
+ * listing, kept in dirs for add_sitedir, says so without a stat of its
+ * own; only a directory that cannot be listed (EACCES) is stat'ed. */
+static int
+is_site_dir(struct tg_dirlist *dirs, const char *path, int *yes,
+	    struct tg_err *err)
+{
+	const struct tg_dirlist_dir *d;
+	struct tg_dirlist_dir *own = NULL;
+
+	if (tg_dirlist_get(dirs, path, &d, &own))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (!d->error)
+		*yes = 1;
+	else if (d->error == ENOENT || d->error == ENOTDIR)
+		*yes = 0;
+	else
+		*yes = tg_path_is_dir(path);
+	tg_dirlist_dir_free(own);
+	return 0;
 }
 
 /* site.getsitepackages() for one prefix, added when they are dirs. */
 static int
 add_prefix_sites(struct tg_syspath *sp, const struct tg_interp *in,
-		 const char *prefix, const char *cwd, struct tg_err *err)
+		 const char *prefix, const char *cwd, struct tg_dirlist *dirs,
+		 struct tg_err *err)
 {
+	int yes = 0;
 	char path[5][4200];
 	int n = 0, k, rc = 0;
 	int venv = in->venv;
@@ -310,9 +345,9 @@ add_prefix_sites(struct tg_syspath *sp, const struct tg_interp *in,
 				 in->major, in->minor);
 	}
 	for (k = 0; k < n && rc == 0; k++)
-		if (tg_path_is_dir(path[k]))
-			rc = tg_syspath_add_sitedir(sp, path[k], TG_ORIGIN_SITE,
-						    cwd, in->minor, err);
+		if (!(rc = is_site_dir(dirs, path[k], &yes, err)) && yes)
+			rc = add_sitedir(sp, path[k], TG_ORIGIN_SITE, cwd,
+					 in->minor, dirs, err);
 	return rc;
 }
 
@@ -341,7 +376,7 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 		      const struct tg_syspath_env *env, struct tg_err *err)
 {
 	char buf[4200];
-	int rc = 0, user_site;
+	int rc = 0, user_site, yes = 0;
 	const char *p;
 
 	memset(sp, 0, sizeof(*sp));
@@ -386,7 +421,8 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 		goto out;
 	/* site.venv(): the venv's own site directories first */
 	if (in->venv) {
-		rc = add_prefix_sites(sp, in, in->prefix, env->cwd, err);
+		rc = add_prefix_sites(sp, in, in->prefix, env->cwd, env->dirs,
+				      err);
 		if (rc)
 			goto out;
 	}
@@ -409,9 +445,11 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 		if (rc)
 			buf[0] = '\0';
 		rc = 0;
-		if (buf[0] && tg_path_is_dir(buf)) {
-			rc = tg_syspath_add_sitedir(sp, buf, TG_ORIGIN_USER,
-						    env->cwd, in->minor, err);
+		if (buf[0] && (rc = is_site_dir(env->dirs, buf, &yes, err)))
+			goto out;
+		if (buf[0] && yes) {
+			rc = add_sitedir(sp, buf, TG_ORIGIN_USER, env->cwd,
+					 in->minor, env->dirs, err);
 			if (rc)
 				goto out;
 		}
@@ -419,11 +457,11 @@ tg_syspath_for_interp(struct tg_syspath *sp, const struct tg_interp *in,
 	/* site.addsitepackages(): PREFIXES */
 	if (!in->venv || in->system_site) {
 		if (in->venv)
-			rc =
-			    add_prefix_sites(sp, in, in->prefix, env->cwd, err);
+			rc = add_prefix_sites(sp, in, in->prefix, env->cwd,
+					      env->dirs, err);
 		if (!rc)
 			rc = add_prefix_sites(sp, in, in->base_prefix, env->cwd,
-					      err);
+					      env->dirs, err);
 	}
 out:
 	if (rc)

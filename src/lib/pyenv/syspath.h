@@ -54,6 +54,8 @@ struct tg_syspath_env {
 	const char *userbase;	/* PYTHONUSERBASE */
 	const char *home;
 	const char *cwd;
+	/* the listings the run shares (util/dirlist); NULL: none kept */
+	struct tg_dirlist *dirs;
 };
 
 /* Most entries one path holds, and most .pth lines followed. */

@@ -530,6 +530,21 @@ find_libs(struct tg_torch *t)
 	return 0;
 }
 
+/* Whether find_libs found file (libNAME.so) in t's library dir. */
+static int
+has_lib(const struct tg_torch *t, const char *file)
+{
+	size_t k, l = strlen(file);
+
+	for (k = 0; k < t->nlibs; k++)
+		if (l == strlen(t->libs[k]) + 6 &&
+		    strncmp(file, "lib", 3) == 0 &&
+		    strncmp(file + 3, t->libs[k], l - 6) == 0 &&
+		    strcmp(file + l - 3, ".so") == 0)
+			return 1;
+	return 0;
+}
+
 static int
 find_abi_in_libs(struct tg_torch *t)
 {
@@ -543,7 +558,8 @@ find_abi_in_libs(struct tg_torch *t)
 
 		if (!p)
 			return TG_ENOMEM;
-		if (!tg_path_exists(p)) {
+		/* find_libs stat'ed it a moment ago */
+		if (!has_lib(t, probes[k])) {
 			free(p);
 			continue;
 		}

@@ -27,6 +27,7 @@
 #include "lib/pyenv/editable.h"
 #include "lib/torch/elf.h"
 #include "lib/util/file.h"
+#include "lib/util/dirlist.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
 #include "lib/pyenv/direct_url.h"
@@ -225,34 +226,36 @@ module_rank(const struct suffixes *sf, const char *name)
  * directory lists first, so this takes the first in sorted order and says
  * so in ps (when not NULL). */
 static int
-scan_entry(struct tg_diag_list *ps, const char *entry,
+scan_entry(struct tg_diag_list *ps, struct tg_dirlist *dirs, const char *entry,
 	   const struct suffixes *sf, int *has_torch, char **module,
 	   char **meta)
 {
-	DIR *d = opendir(entry);
-	struct dirent *de;
+	const struct tg_dirlist_dir *d;
+	struct tg_dirlist_dir *own = NULL;
+	const char *nm;
 	char *names[8];
-	size_t n = 0, k;
+	size_t n = 0, k, i;
 	int rc = 0, more = 0, best = 5, r;
 
 	*has_torch = 0;
 	*meta = NULL;
 	if (module)
 		*module = NULL;
-	if (!d) {
-		if (errno == ENOMEM)
-			return TG_ENOMEM;
-		if (ps && errno != ENOENT && errno != ENOTDIR)
+	if (tg_dirlist_get(dirs, entry, &d, &own))
+		return TG_ENOMEM;
+	if (d->error) {
+		if (ps && d->error != ENOENT && d->error != ENOTDIR)
 			rc = tg_describe_problem(ps, 0, "cannot list '%s': %s",
-						 entry, strerror(errno));
+						 entry, strerror(d->error));
+		tg_dirlist_dir_free(own);
 		return rc;
 	}
-	while (!rc && (de = readdir(d))) {
-		if (strcmp(de->d_name, "torch") == 0)
+	for (i = 0; !rc && i < d->n; i++) {
+		nm = tg_dirlist_name(d, i);
+		if (strcmp(nm, "torch") == 0)
 			*has_torch = 1;
-		else if (module && (r = module_rank(sf, de->d_name)) >= 0 &&
-			 r < best) {
-			char *f = tg_path_join(entry, de->d_name);
+		else if (module && (r = module_rank(sf, nm)) >= 0 && r < best) {
+			char *f = tg_path_join(entry, nm);
 
 			/* the path finder takes a file, not a directory */
 			if (f && tg_path_is_file(f)) {
@@ -263,12 +266,12 @@ scan_entry(struct tg_diag_list *ps, const char *entry,
 				rc = f ? 0 : TG_ENOMEM;
 				free(f);
 			}
-		} else if (is_torch_meta(de->d_name) && n == 8)
+		} else if (is_torch_meta(nm) && n == 8)
 			more = 1;
-		else if (is_torch_meta(de->d_name))
-			rc = (names[n++] = strdup(de->d_name)) ? 0 : TG_ENOMEM;
+		else if (is_torch_meta(nm))
+			rc = (names[n++] = strdup(nm)) ? 0 : TG_ENOMEM;
 	}
-	closedir(d);
+	tg_dirlist_dir_free(own);
 	if (n > 1)
 		qsort(names, n, sizeof(*names), cmp_str);
 	if (!rc && ps && n > 1)
@@ -334,7 +337,7 @@ is_package(struct tg_diag_list *ps, const char *tdir, const struct suffixes *sf,
 /* Copies that an editable finder maps (after every path entry). */
 static int
 add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp,
-		  const struct suffixes *sf)
+		  struct tg_dirlist *dirs, const struct suffixes *sf)
 {
 	size_t k;
 	int rc = 0;
@@ -363,8 +366,8 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp,
 		}
 		if (!rc && yes) {
 			site = tg_path_dirname(sp->skipped.v[k].path);
-			rc = site ? scan_entry(NULL, site, sf, &has_torch, NULL,
-					       &meta)
+			rc = site ? scan_entry(NULL, dirs, site, sf, &has_torch,
+					       NULL, &meta)
 				  : TG_ENOMEM;
 		}
 		if (!rc && yes)
@@ -387,14 +390,15 @@ add_finder_copies(struct tg_probe *pr, const struct tg_syspath *sp,
 /* A torch in the current directory: `python -c` and the REPL put it
  * first (sys.path[0] is ''), ahead of everything reported here. */
 static int
-check_cwd(struct tg_probe *pr, const char *cwd, const struct suffixes *sf)
+check_cwd(struct tg_probe *pr, struct tg_dirlist *dirs, const char *cwd,
+	  const struct suffixes *sf)
 {
 	const struct tg_torch *t = tg_probe_chosen(pr);
 	char *module = NULL, *meta = NULL, *tdir = NULL;
 	const char *what = NULL;
 	int has_torch = 0, yes = 0, rc;
 
-	rc = scan_entry(NULL, cwd, sf, &has_torch, &module, &meta);
+	rc = scan_entry(NULL, dirs, cwd, sf, &has_torch, &module, &meta);
 	if (!rc && has_torch) {
 		tdir = tg_path_join(cwd, "torch");
 		rc = tdir ? is_package(&pr->problems, tdir, sf, &yes, NULL)
@@ -502,8 +506,8 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 		char *meta = NULL, *tdir = NULL, *module = NULL;
 		int has_torch = 0, yes = 0, isdir = 0;
 
-		rc = scan_entry(&pr->problems, entry, &sf, &has_torch, &module,
-				&meta);
+		rc = scan_entry(&pr->problems, opts ? opts->dirs : NULL, entry,
+				&sf, &has_torch, &module, &meta);
 		if (!rc && meta && !first_meta)
 			rc = (first_meta = tg_path_join(entry, meta))
 				 ? 0
@@ -542,7 +546,7 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 		pr->nportions = 0;
 	}
 	if (!rc)
-		rc = add_finder_copies(pr, sp, &sf);
+		rc = add_finder_copies(pr, sp, opts ? opts->dirs : NULL, &sf);
 	for (k = 0; k < pr->ncopies && !rc; k++) {
 		struct tg_torch *t = &pr->copies[k];
 
@@ -557,7 +561,7 @@ tg_probe_run(struct tg_probe *pr, const struct tg_syspath *sp,
 	if (!rc)
 		rc = check_metadata(pr, first_meta);
 	if (!rc && opts && opts->cwd)
-		rc = check_cwd(pr, opts->cwd, &sf);
+		rc = check_cwd(pr, opts->dirs, opts->cwd, &sf);
 	free(first_meta);
 	if (rc) {
 		tg_probe_release(pr);

@@ -115,6 +115,8 @@ struct tg_probe {
 		0                                                              \
 	}
 
+struct tg_dirlist;
+
 struct tg_probe_opts {
 	const char *dpkg_admindir; /* NULL: /var/lib/dpkg */
 	/* the interpreter's first extension suffix (tg_interp.ext_suffix);
@@ -123,6 +125,9 @@ struct tg_probe_opts {
 	/* the current directory, sys.path[0] of `python -c`: a torch there
 	 * is a warning (NULL: not looked at) */
 	const char *cwd;
+	/* the listings the run shares (util/dirlist): those the
+	 * interpreter and sys.path took are not made again; NULL: none */
+	struct tg_dirlist *dirs;
 };
 
 /* Find and describe every torch on sp. Only allocation failure is an

@@ -291,6 +291,16 @@ tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 			    NULL, err);
 }
 
+int
+tg_file_read_head_walked(const char *path, size_t max, char **out, size_t *len,
+			 int *truncated, struct tg_err *err)
+{
+	uint64_t walked = 0;
+
+	return read_bounded(path, max, NULL, out, len, truncated, NULL, 1,
+			    &walked, err);
+}
+
 /* What a file that is not a regular one is, for messages. */
 static const char *
 kind_of(mode_t m)

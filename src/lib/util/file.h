@@ -62,6 +62,12 @@ int tg_file_read_as(const char *path, size_t max, const char *what, char **out,
 int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		      int *truncated, int *absent, struct tg_err *err);
 
+/* As tg_file_read_head, for a path found to be a regular file a moment
+ * ago (tg_path_is_file, tg_path_is_executable): no stat before the open,
+ * as tg_file_read_walked. */
+int tg_file_read_head_walked(const char *path, size_t max, char **out,
+			     size_t *len, int *truncated, struct tg_err *err);
+
 /* Writing a file so that a reader, or a run killed at any moment, sees
  * the old content or the new, never a part:
  *
