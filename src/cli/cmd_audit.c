@@ -22,6 +22,7 @@
  * else 1 when a finding in code, not guarded, at or above --min-status
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
+#include <assert.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,9 +96,10 @@ static const struct cli_opt opts[] = {
 };
 
 /* One analyzed file and what its analyzer found; JSON and SARIF: the
- * fixes its findings offer (one each), or NULL; its findings rendered
- * on a worker (part, len bytes; part_fails: one of them fails the run),
- * or NULL: then r has no findings left, only its branches. */
+ * fixes its findings offer (one each), or NULL; its findings as a
+ * worker rendered them (part, len bytes, nitems findings; part_fails:
+ * one of them fails the run), r then holding only its branches, or NULL
+ * (the main thread renders r's findings). */
 struct file_result {
 	char *path;
 	struct tg_audit_result r;
@@ -504,16 +506,16 @@ render(const struct run *run, struct part_writer *pw, struct made *m,
 	m->fails = fill_items(run, pw->items, f->path, &f->r, m->fixes);
 	tg_buf_clear(&pw->out);
 	rc = tg_audit_format_items(&pw->wr, pw->items, n);
-	if (rc)
-		return rc == TG_ENOMEM ? rc : 0;
 	/* copied into a block of its size (a file waiting in the queue
 	 * holds no slack); the buffer is kept for the next file unless it
 	 * grew large */
 	m->len = pw->out.len;
-	if ((m->part = malloc(m->len)))
+	if (!rc && (m->part = malloc(m->len)))
 		memcpy(m->part, pw->out.data, m->len);
 	if (pw->out.cap > PART_KEEP)
 		tg_buf_release(&pw->out);
+	if (rc)
+		return rc == TG_ENOMEM ? rc : 0;
 	if (!m->part)
 		return TG_ENOMEM;
 	m->nitems = n;
@@ -537,6 +539,7 @@ made_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
 	struct made *m;
 	int rc = 0;
 
+	assert(thread < TG_ENGINE_THREADS_MAX);
 	if (!f->r.nfindings) /* no fix to offer, nothing to render */
 		return 0;
 	if (!(m = calloc(1, sizeof(*m))))
@@ -545,7 +548,7 @@ made_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
 		rc = offer(run, m, f, src, len);
 	if (!rc && run->parts)
 		rc = render(run, &run->pw[thread], m, f);
-	if (rc) {
+	if (rc || (!m->fixes && !m->part)) {
 		made_free(NULL, m);
 		return rc;
 	}

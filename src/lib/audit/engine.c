@@ -4,9 +4,10 @@
  *
  * The calling thread walks each operand and queues the files on a ring
  * of QUEUE jobs; worker threads (one per CPU it may run on but one, at
- * least one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read the
- * file, check its bytes, run its language's analyzer over the shared
- * read-only index and judge the result; the calling thread meanwhile
+ * least one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read
+ * the file, check its bytes, run its language's analyzer over the
+ * shared index (read-only but for the C/C++ patterns' code, compiled on
+ * first use) and judge the result; the calling thread meanwhile
  * hands the jobs at the ring's head to the sink as they are done, in
  * queue order, and frees them, and while the head's job is not done it
  * runs the next queued one itself rather than wait (so no thread waits

@@ -256,9 +256,10 @@ binary_mentions_dist_packages(const char *path)
  * the rules are the binary's: Debian's build holds "dist-packages" (its
  * patched site.py's strings), an upstream build does not; PYTHONHOME
  * cannot change that. dpkg's list of python3.X-minimal answers first for
- * Debian's own program, which is then not read. A binary that cannot be read, before 3.11, and
- * without a program (a --prefix without bin/python3): the site.py of the
- * base prefix. real_exe: the program, its own links followed, or NULL. */
+ * Debian's own program, which is then not read. A binary that cannot be
+ * read, before 3.11, and without a program (a --prefix without
+ * bin/python3): the site.py of the base prefix. real_exe: the program,
+ * its own links followed, or NULL. */
 static int
 check_debian_site(struct tg_interp *in, const char *real_exe,
 		  struct tg_err *err)

@@ -254,9 +254,8 @@ json_state(struct tg_jsonw *w, const struct tg_audit_item *it)
 #define TG_AUDIT_FRAGS 1024 /* a power of two; the table has fewer */
 #define FRAG_ENTRY 1	    /* json_entry's: by entry and rank */
 #define FRAG_STATE 2	    /* json_state's: by kind (static) and in */
-#define FRAG_MESSAGE                                                           \
-	3 /* message's, the entry's own name: by entry
-			       and rank */
+/* message_cached's, the entry's own name: by entry and rank */
+#define FRAG_MESSAGE 3
 
 /* The slot of (what, key, a, depth): the one that holds it, or a free
  * one (key NULL), or NULL (none left, or no memory for the slots). */

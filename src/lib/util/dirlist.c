@@ -23,12 +23,13 @@ tg_dirlist_dir_free(struct tg_dirlist_dir *d)
 		return;
 	free(d->at);
 	free(d->text);
-	free(d->types);
 	free(d->path);
 	free(d);
 }
 
-/* A new listing of path into *out: its names, or opendir's errno. */
+/* A new listing of path into *out: its names, or the errno of opendir
+ * or of a readdir that failed (no names then: a listing cut short is
+ * not one). */
 static int
 list(const char *path, struct tg_dirlist_dir **out)
 {
@@ -51,28 +52,32 @@ list(const char *path, struct tg_dirlist_dir **out)
 	}
 	/* room for a site directory's names at once: growing from 8 bytes
 	 * would be a dozen reallocs */
-	if (TG_GROW(d->at, 64, d->ncap) || TG_GROW(d->types, 64, d->tcap) ||
-	    TG_GROW(d->text, 2048, d->cap)) {
+	if (TG_GROW(d->at, 64, d->ncap) || TG_GROW(d->text, 2048, d->cap)) {
 		rc = TG_ENOMEM;
 		goto out;
 	}
-	while ((de = readdir(dp))) {
-		size_t l = strlen(de->d_name) + 1;
+	for (;;) {
+		size_t l;
 
+		errno = 0;
+		if (!(de = readdir(dp)))
+			break;
+		l = strlen(de->d_name) + 1;
 		/* the capacities looked at here: a call to grow each name
 		 * would cost more than the copy */
-		if ((d->n == d->ncap &&
-		     (TG_GROW(d->at, d->n + 1, d->ncap) ||
-		      TG_GROW(d->types, d->n + 1, d->tcap))) ||
+		if ((d->n == d->ncap && TG_GROW(d->at, d->n + 1, d->ncap)) ||
 		    (d->len + l > d->cap &&
 		     TG_GROW(d->text, d->len + l, d->cap))) {
 			rc = TG_ENOMEM;
 			goto out;
 		}
 		memcpy(d->text + d->len, de->d_name, l);
-		d->at[d->n] = d->len;
-		d->types[d->n++] = de->d_type;
+		d->at[d->n++] = d->len;
 		d->len += l;
+	}
+	if (errno) {
+		d->error = errno;
+		d->n = 0;
 	}
 out:
 	if (dp)
@@ -101,12 +106,13 @@ tg_dirlist_get(struct tg_dirlist *dl, const char *path,
 		}
 	if ((rc = list(path, &d)))
 		return rc;
-	if (dl && dl->n < TG_DIRLIST_MAX &&
-	    TG_GROW(dl->v, dl->n + 1, dl->cap) == 0) {
+	/* out of descriptors is of the moment: asked again next time */
+	if (d->error != EMFILE && d->error != ENFILE && dl &&
+	    dl->n < TG_DIRLIST_MAX && TG_GROW(dl->v, dl->n + 1, dl->cap) == 0) {
 		dl->v[dl->n++] = d;
 	} else {
-		/* not kept (no cache, a full one, or no memory to keep it):
-		 * the caller's alone */
+		/* not kept (no cache, a full one, no memory to keep it, or
+		 * an error of the moment): the caller's alone */
 		*owned = d;
 	}
 	*out = d;

@@ -9,14 +9,15 @@
  * one listing said so that the next asks the cache, not the kernel.
  *
  * What it keeps is what opendir and readdir said at the first asking:
- * the error of opendir (errno), or every name (in readdir's order, "."
- * and ".." included, so that a caller sees what readdir would show it)
- * with its d_type. A listing is a snapshot: a directory that changes
- * later in the run is not listed again, which is right for a tool that
- * answers for one moment. Memory grows with the names of the directories
- * asked for, which their callers would read with readdir anyway; a
- * cache holds at most TG_DIRLIST_MAX directories (the most sys.path
- * entries), after which a listing is not kept but handed to the caller
+ * the error of opendir or readdir (errno; not kept when it is EMFILE or
+ * ENFILE, which the next asking may not meet), or every name (in
+ * readdir's order, "." and ".." included, so that a caller sees what
+ * readdir would show it). A listing is a snapshot: a directory that
+ * changes later in the run is not listed again, which is right for a
+ * tool that answers for one moment. Memory grows with the names of the
+ * directories asked for, which their callers would read with readdir
+ * anyway; a cache holds at most TG_DIRLIST_MAX directories (the most
+ * sys.path entries), after which a listing is not kept but handed to the caller
  * alone (tg_dirlist_get's *owned).
  */
 #ifndef TG_LIB_UTIL_DIRLIST_H
@@ -25,17 +26,17 @@
 #include <stddef.h>
 
 /* One directory's listing: n names, in readdir's order, each
- * tg_dirlist_name(d, k) with its d_type types[k]. The names lie in one
- * block (a name each would be an allocation each: a listing of 200 names
- * took more instructions than the probe it serves). */
+ * tg_dirlist_name(d, k). The names lie in one block (a name each would
+ * be an allocation each: a listing of 200 names took more instructions
+ * than the probe it serves). */
 struct tg_dirlist_dir {
 	char *path;
-	int error; /* opendir's errno, or 0 */
+	int error; /* the errno of opendir or readdir (no names), or 0 */
 	size_t n;
-	size_t *at;	      /* where each name starts in text */
-	unsigned char *types; /* d_type of each name */
-	char *text;	      /* the names, each ended by a NUL */
-	size_t len, cap, ncap, tcap;
+	/* private to dirlist.c */
+	size_t *at; /* where each name starts in text */
+	char *text; /* the names, each ended by a NUL */
+	size_t len, cap, ncap;
 };
 
 /* The k-th name of d (k < d->n). */

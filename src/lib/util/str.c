@@ -226,6 +226,20 @@ tg_str_escape(char *out, size_t cap, size_t *at, const char *s, size_t len)
 	return cut;
 }
 
+/* Whether each of the eight bytes at s is in 0x20..0x7e: none has its
+ * high bit, none is below 0x20 (v - 0x20.. borrows into a high bit not
+ * v's), none is 0x7f (+1 sets one). */
+static inline int
+printable8(const char *s)
+{
+	uint64_t v;
+
+	memcpy(&v, s, 8);
+	return !((v | (v + UINT64_C(0x0101010101010101)) |
+		  ((v - UINT64_C(0x2020202020202020)) & ~v)) &
+		 UINT64_C(0x8080808080808080));
+}
+
 int
 tg_str_add_escaped(struct tg_buf *b, const char *s, size_t len)
 {
@@ -235,16 +249,8 @@ tg_str_add_escaped(struct tg_buf *b, const char *s, size_t len)
 	/* the common case, nothing to escape: one append */
 	if (len < 4096) {
 		size_t i = 0;
-		uint64_t v;
 
-		/* eight bytes at a time while each is in 0x20..0x7e: none
-		 * has its high bit, none is below 0x20 (v - 0x20.. borrows
-		 * into a high bit not v's), none is 0x7f (+1 sets one) */
-		while (len - i >= 8 &&
-		       (memcpy(&v, s + i, 8),
-			!((v | (v + UINT64_C(0x0101010101010101)) |
-			   ((v - UINT64_C(0x2020202020202020)) & ~v)) &
-			  UINT64_C(0x8080808080808080))))
+		while (len - i >= 8 && printable8(s + i))
 			i += 8;
 		for (; i < len; i++) {
 			unsigned char c = (unsigned char)s[i];

@@ -142,9 +142,8 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			if (found[j]) {
 				near_at = near(ix, j, at, by, &nat);
 				rc = tg_audit_cxx_run_pattern(
-				    &x, ix, &ix->pats[j], x.code, first[j],
-				    last[j], near_at, nat, TG_AUDIT_IN_CODE,
-				    err);
+				    &x, &ix->pats[j], x.code, first[j], last[j],
+				    near_at, nat, TG_AUDIT_IN_CODE, err);
 				x.dedupe = 1;
 			}
 		if (method && !rc && !x.full &&
@@ -155,9 +154,8 @@ tg_audit_cxx_indexed(const struct tg_audit_cxx_index *ix, const char *src,
 			if (found[j]) {
 				near_at = near(ix, j, at, by, &nat);
 				rc = tg_audit_cxx_run_pattern(
-				    &x, ix, &ix->pats[j], x.ment, first[j],
-				    last[j], near_at, nat, TG_AUDIT_IN_COMMENT,
-				    err);
+				    &x, &ix->pats[j], x.ment, first[j], last[j],
+				    near_at, nat, TG_AUDIT_IN_COMMENT, err);
 				x.dedupe = 1;
 			}
 		k = e;

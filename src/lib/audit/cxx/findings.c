@@ -252,9 +252,8 @@ on_match(void *ctx, const char *s, const size_t *ov, size_t ngroups)
  * with: at every 'c', 'a' and 't' for (?:c10|at|torch)::optional, where
  * a search near its places costs a tenth. */
 int
-tg_audit_cxx_run_pattern(struct cx *x, const struct tg_audit_cxx_index *ix,
-			 struct pat *p, const char *text, size_t from,
-			 size_t to, const size_t *at, size_t nat,
+tg_audit_cxx_run_pattern(struct cx *x, struct pat *p, const char *text,
+			 size_t from, size_t to, const size_t *at, size_t nat,
 			 enum tg_audit_in in, struct tg_err *err)
 {
 	struct tg_err e2 = TG_ERR_INIT;
@@ -262,7 +261,7 @@ tg_audit_cxx_run_pattern(struct cx *x, const struct tg_audit_cxx_index *ix,
 	struct each m;
 	int rc;
 
-	if (tg_audit_cxx_pattern_re(ix, p, &re))
+	if (tg_audit_cxx_pattern_re(p, &re))
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (!re) {
 		size_t k;

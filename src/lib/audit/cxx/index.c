@@ -8,11 +8,13 @@
  * patterns, plus the triggers that make a file worth reading without
  * any pattern: a version test, a suppression, a method entry's id. A
  * pattern is compiled (JIT) when a file first holds one of its
- * literals, by the thread that reads that file, under the index's lock:
- * a tree that uses a dozen entries compiles a dozen patterns, not the
- * table's 700 (11 of the 12 million instructions of auditing one
- * header), and in a large tree the compilations are spread over the
- * threads instead of made by one while the others wait.
+ * literals, by the thread that reads that file, without a lock (the
+ * code is stored by compare and swap; two threads that compile it at
+ * once both do, and the loser frees its copy): a tree that uses a dozen
+ * entries compiles a dozen patterns, not the table's 700 (11 of the 12
+ * million instructions of auditing one header), and in a large tree
+ * the compilations are spread over the threads instead of made by one
+ * while the others wait.
  * tg_audit_cxx_index_only narrows the patterns to the entries a caller
  * can report (but for files with a suppression comment).
  *
@@ -25,31 +27,35 @@
 #include "lib/audit/cxx/internal.h"
 
 int
-tg_audit_cxx_pattern_re(const struct tg_audit_cxx_index *ix, struct pat *p,
-			const struct tg_scan_re **re)
+tg_audit_cxx_pattern_re(struct pat *p, const struct tg_scan_re **re)
 {
-	int st = atomic_load_explicit(&p->state, memory_order_acquire);
+	struct tg_scan_re *got = atomic_load_explicit(&p->re,
+						      memory_order_acquire),
+			  *mine = NULL;
+	struct tg_err err = TG_ERR_INIT;
+	int rc;
 
-	if (st == PAT_NEW) {
-		struct tg_err err = TG_ERR_INIT;
-		int rc = 0;
-
-		pthread_mutex_lock(ix->mu);
-		st = atomic_load_explicit(&p->state, memory_order_relaxed);
-		if (st == PAT_NEW &&
-		    (rc = tg_scan_compile_padded(&p->re, p->usage, &err)) !=
-			TG_ENOMEM) {
-			/* a pattern that does not compile stays so (a user's
-			 * table; the built-in one's all compile) */
-			st = rc ? PAT_BAD : PAT_READY;
-			atomic_store_explicit(&p->state, st,
-					      memory_order_release);
-		}
-		pthread_mutex_unlock(ix->mu);
-		if (rc == TG_ENOMEM)
-			return TG_ENOMEM; /* tried again by the next file */
+	*re = got;
+	if (got || atomic_load_explicit(&p->bad, memory_order_relaxed))
+		return 0;
+	rc = tg_scan_compile_padded(&mine, p->usage, &err);
+	if (rc == TG_ENOMEM)
+		return rc; /* tried again by the next file */
+	if (rc) {
+		/* it stays so (a user's table; the built-in one's all
+		 * compile) */
+		atomic_store_explicit(&p->bad, 1, memory_order_relaxed);
+		return 0;
 	}
-	*re = st == PAT_READY ? p->re : NULL;
+	/* two threads may compile it at once: the first stored wins, the
+	 * other frees its own */
+	if (!atomic_compare_exchange_strong_explicit(&p->re, &got, mine,
+						     memory_order_acq_rel,
+						     memory_order_acquire)) {
+		tg_scan_re_free(mine);
+		mine = got;
+	}
+	*re = mine;
 	return 0;
 }
 
@@ -61,11 +67,7 @@ tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
 	if (!ix)
 		return;
 	for (k = 0; k < ix->npats; k++)
-		tg_scan_re_free(ix->pats[k].re);
-	if (ix->mu) {
-		pthread_mutex_destroy(ix->mu);
-		free(ix->mu);
-	}
+		tg_scan_re_free(atomic_load(&ix->pats[k].re));
 	free(ix->pats);
 	free(ix->lits);
 	free(ix->next);
@@ -203,14 +205,8 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
 	ix->lits = calloc(nl, sizeof(*ix->lits));
 	ix->next = calloc(nl, sizeof(*ix->next));
-	if (!ix->pats || !ix->lits || !ix->next ||
-	    !(ix->mu = malloc(sizeof(*ix->mu))))
+	if (!ix->pats || !ix->lits || !ix->next)
 		goto out;
-	if (pthread_mutex_init(ix->mu, NULL)) {
-		free(ix->mu);
-		ix->mu = NULL;
-		goto out;
-	}
 	if (nl >= 65535) {
 		rc = TG_ELIMIT;
 		goto out;
@@ -226,7 +222,8 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 
 			p->a = a;
 			p->usage = a->usage[j];
-			atomic_init(&p->state, PAT_NEW);
+			atomic_init(&p->re, NULL);
+			atomic_init(&p->bad, 0);
 			p->kind = tg_audit_cxx_base_kind(a);
 			p->method = strcmp(a->kind, "method") == 0;
 			p->function = strcmp(a->kind, "function") == 0;

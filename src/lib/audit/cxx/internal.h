@@ -4,10 +4,10 @@
  * What the files of audit/cxx/ share and nothing else includes: the
  * index made once from the table (struct tg_audit_cxx_index: the
  * patterns and the prefilter's literals, read-only while files are
- * read but for each pattern's compilation, made under the index's lock
- * when a file first needs it), the state of one file being read (struct cx: the source, its
- * two masked copies, the open conditionals and the guarding regions, the
- * newlines), the byte tests and prefilter keys that run per byte
+ * read but for each pattern's compiled code, set once when a file
+ * first needs it), the state of one file being read (struct cx: the
+ * source, its two masked copies, the open conditionals and the guarding
+ * regions, the newlines), the byte tests and prefilter keys that run per byte
  * (inline), and the functions one file of the folder calls in another,
  * named tg_audit_cxx_* after the folder (src/lib/README.md). The public
  * entry points are in audit/audit.h.
@@ -19,7 +19,6 @@
 #ifndef TG_LIB_AUDIT_CXX_INTERNAL_H
 #define TG_LIB_AUDIT_CXX_INTERNAL_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -101,19 +100,16 @@ struct litset {
 	size_t pre;
 };
 
-/* A usage pattern of a C++ entry, compiled once, with the literals one
- * of which each of its matches holds. */
-/* A pattern's compilation (tg_audit_cxx_pattern_re): not tried yet,
- * compiled (re), does not compile. */
-enum { PAT_NEW, PAT_READY, PAT_BAD };
-
+/* A usage pattern of a C++ entry, with the literals one of which each
+ * of its matches holds. */
 struct pat {
 	const struct tg_api *a;
-	const char *usage; /* the pattern, compiled on first use */
-	/* PAT_*: stored (release) after re, under the index's lock; read
-	 * (acquire) before re */
-	atomic_int state;
-	struct tg_scan_re *re;
+	/* the pattern, compiled when a file first needs it
+	 * (tg_audit_cxx_pattern_re): re, NULL until then (stored once, by
+	 * compare and swap), or bad, it does not compile */
+	const char *usage;
+	_Atomic(struct tg_scan_re *) re;
+	atomic_int bad;
 	struct litset lits;
 	int always; /* no literal to look for: it runs on every file */
 	int wanted; /* its entry is looked for (tg_audit_cxx_index_only) */
@@ -152,7 +148,6 @@ struct tg_audit_cxx_index {
 	unsigned short *next;
 	int read_all; /* a wanted method's id is too short a key */
 	const struct tg_table *t;
-	pthread_mutex_t *mu; /* held to compile a pattern */
 };
 
 #define SUPPRESSION_KEY "torchgate:"
@@ -239,16 +234,15 @@ int tg_audit_cxx_directive(struct cx *x, const struct tg_clex_tok *t);
 const char *tg_audit_cxx_base_kind(const struct tg_api *a);
 int tg_audit_cxx_add(struct cx *x, const struct tg_api *a, size_t b, size_t e,
 		     size_t se, enum tg_audit_in in, const char *kind);
-int tg_audit_cxx_run_pattern(struct cx *x, const struct tg_audit_cxx_index *ix,
-			     struct pat *p, const char *text, size_t from,
-			     size_t to, const size_t *at, size_t nat,
-			     enum tg_audit_in in, struct tg_err *err);
+int tg_audit_cxx_run_pattern(struct cx *x, struct pat *p, const char *text,
+			     size_t from, size_t to, const size_t *at,
+			     size_t nat, enum tg_audit_in in,
+			     struct tg_err *err);
 int tg_audit_cxx_mention_id(struct cx *x, const struct tg_api *a);
 int tg_audit_cxx_one_per_span(struct tg_audit_result *r, size_t first);
 
 /* index.c */
-int tg_audit_cxx_pattern_re(const struct tg_audit_cxx_index *ix, struct pat *p,
-			    const struct tg_scan_re **re);
+int tg_audit_cxx_pattern_re(struct pat *p, const struct tg_scan_re **re);
 
 /* literals.c */
 void tg_audit_cxx_literal_set(const char *p, size_t a, size_t e,
