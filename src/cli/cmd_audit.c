@@ -18,13 +18,15 @@
  * the newest version the table names, so that an audit of a source tree
  * does not depend on the machine it runs on.
  *
+ * --fix and --diff run the engine with a sink of their own
+ * (audit_fix.c); what the two files share is in audit_run.h.
+ *
  * Exit: 2 usage; 5 an operand or a file under it could not be read;
  * else 1 when a finding in code, not guarded, at or above --min-status
  * remains; else 4 when a file could not be decoded (skipped); else 0.
  */
 #include <assert.h>
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,18 +42,15 @@
 #include "lib/audit/audit.h"
 #include "lib/audit/declared.h"
 #include "lib/audit/engine.h"
-#include "lib/fix/edit.h"
 #include "lib/fix/offer.h"
 #include "lib/fix/plan.h"
-#include "lib/fix/rewrite.h"
+#include "cli/audit_run.h"
 #include "lib/render/audit_format.h"
 #include "lib/table/releases.h"
-#include "lib/util/file.h"
 #include "lib/util/buf.h"
 #include "lib/util/diag.h"
 #include "lib/util/grow.h"
 
-#define CMD "audit"
 /* Larger files are skipped with a note. */
 #define FILE_MAX TG_ENGINE_FILE_MAX
 #define EXCLUDES_MAX 64
@@ -95,99 +94,9 @@ static const struct cli_opt opts[] = {
     {CLI_OPT_END, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* One analyzed file and what its analyzer found; JSON and SARIF: the
- * fixes its findings offer (one each), or NULL; its findings as a
- * worker rendered them (part, len bytes, nitems findings; part_fails:
- * one of them fails the run), r then holding only its branches, or NULL
- * (the main thread renders r's findings). */
-struct file_result {
-	char *path;
-	struct tg_audit_result r;
-	struct tg_audit_fix *fixes;
-	char *part;
-	size_t len, nitems; /* nitems: the findings in part (r has none) */
-	int part_fails;
-};
-
-/* What a worker made of a file for the main thread (f->extra): the
- * fixes its findings offer, one per finding, or NULL; its findings
- * rendered (part, len bytes), or NULL. */
-struct made {
-	struct tg_audit_fix *fixes;
-	size_t n;
-	char *part;
-	size_t len, nitems; /* nitems: the findings rendered */
-	int fails;	    /* one of them fails the run */
-};
-
-/* A writer of parts keeps its buffer from file to file up to this. */
-#define PART_KEEP ((size_t)256 * 1024)
-
-/* A thread's writer of parts (audit_format), kept from file to file
- * for its caches. */
-struct part_writer {
-	struct tg_audit_writer wr;
-	struct tg_buf out;
-	struct tg_audit_item *items;
-	size_t capitems;
-	int begun;
-};
-
-/* A dead branch, kept for the end of the report. */
-struct dead_kept {
-	char *path;
-	struct tg_audit_branch b;
-};
-
-struct run {
-	struct cli_ctx *ctx;
-	/* --fix or --diff */
-	int fixing;
-	/* JSON and SARIF: each finding's fix, planned as --fix would */
-	int offers;
-	/* text, JSON and GitHub: each file's findings rendered on the
-	 * thread that analyzed it, by its writer of parts (indexed by the
-	 * engine's thread number) */
-	enum tg_audit_format fmt;
-	int parts;
-	struct part_writer *pw;
-	struct tg_plan_opts po;
-	FILE *report; /* where --fix and --diff say what they did */
-	char *cwd;    /* --diff: the current directory, or NULL */
-	/* --fix: the signal mask to restore once the workers run */
-	sigset_t sig_saved;
-	int sig_blocked;
-	int changes, remains; /* something to fix; a failing use left */
-	struct tg_engine *engine;
-	const struct tg_version *torch;
-	struct tg_version floor;
-	int have_floor;
-	/* the file being rendered, when it has findings or branches */
-	struct file_result *files;
-	size_t nfiles, capfiles;
-	/* the report, written in chunks */
-	struct tg_audit_writer wr;
-	struct tg_buf out;
-	struct tg_audit_item *items;
-	size_t capitems;
-	struct dead_kept *dead;
-	size_t ndead, capdead;
-	struct tg_diag_list notes;
-	size_t analyzed, found;
-	int unreadable, undecodable, oom, fails;
-	int write_err; /* errno of the first failed write */
-	/* progress on a TTY */
-	int tty;
-	struct timespec start, last;
-};
-
-static int add_note(struct run *run, enum tg_severity sev, const char *path,
-		    size_t line, const char *rule, const char *fmt, ...)
-    __attribute__((format(printf, 6, 7)));
-
-static int
-add_note(struct run *run, enum tg_severity sev, const char *path, size_t line,
-	 const char *rule, const char *fmt, ...)
+int
+cli_audit_add_note(struct run *run, enum tg_severity sev, const char *path,
+		   size_t line, const char *rule, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -416,8 +325,8 @@ idle(void *ctx)
 /* Whether a finding of r may have a fix: one in code, unguarded, its
  * entry with a fix, in a language that rewrites. Only such a file is
  * planned: the others offer none. */
-static int
-fixable(const struct tg_lang *L, const struct tg_audit_result *r)
+int
+cli_audit_fixable(const struct tg_lang *L, const struct tg_audit_result *r)
 {
 	size_t k;
 
@@ -455,7 +364,7 @@ offer(const struct run *run, struct made *m, struct tg_engine_file *f,
 	struct tg_err err = TG_ERR_INIT;
 	int rc;
 
-	if (!fixable(f->lang, &f->r))
+	if (!cli_audit_fixable(f->lang, &f->r))
 		return 0;
 	rc = tg_plan_bytes(&p, &run->po, f->lang, src, len, f, &err);
 	if (!rc && p.before.what == TG_ENGINE_ANALYZED) {
@@ -558,34 +467,35 @@ made_bytes(void *ctx, size_t thread, struct tg_engine_file *f, const char *src,
 
 /* What the run made of one file (main thread, in walk order): a note,
  * or its findings kept and rendered. */
-static int
-on_source(void *ctx, struct tg_engine_file *f)
+int
+cli_audit_on_source(void *ctx, struct tg_engine_file *f)
 {
 	struct run *run = ctx;
 	int rc;
 
 	switch (f->what) {
 	case TG_ENGINE_TOO_LARGE:
-		return add_note(run, TG_SEV_NOTE, f->path, 0, "too-large",
-				"skipped: larger than %zu MiB", FILE_MAX >> 20);
+		return cli_audit_add_note(
+		    run, TG_SEV_NOTE, f->path, 0, "too-large",
+		    "skipped: larger than %zu MiB", FILE_MAX >> 20);
 	case TG_ENGINE_UNREADABLE:
 		run->unreadable = 1;
 		if (f->operand) {
 			cli_error(CMD, "%s", f->msg);
 			return 0;
 		}
-		return add_note(run, TG_SEV_ERROR, f->path, 0, "unreadable",
-				"%s", f->msg);
+		return cli_audit_add_note(run, TG_SEV_ERROR, f->path, 0,
+					  "unreadable", "%s", f->msg);
 	case TG_ENGINE_UNDECODABLE:
 		run->undecodable = 1;
-		return add_note(run, TG_SEV_WARNING, f->path, f->line,
-				"undecodable",
-				"skipped: cannot be decoded: %s at line %zu, "
-				"column %zu",
-				f->why, f->line, f->col);
+		return cli_audit_add_note(
+		    run, TG_SEV_WARNING, f->path, f->line, "undecodable",
+		    "skipped: cannot be decoded: %s at line %zu, "
+		    "column %zu",
+		    f->why, f->line, f->col);
 	case TG_ENGINE_SKIPPED:
-		return add_note(run, TG_SEV_NOTE, f->path, 0, "skipped",
-				"skipped: %s", f->msg);
+		return cli_audit_add_note(run, TG_SEV_NOTE, f->path, 0,
+					  "skipped", "skipped: %s", f->msg);
 	case TG_ENGINE_ANALYZED:
 		break;
 	}
@@ -597,226 +507,8 @@ on_source(void *ctx, struct tg_engine_file *f)
 	return rc;
 }
 
-/* --fix: SIGINT, SIGTERM, SIGHUP and SIGQUIT are blocked (the old mask
- * into *saved) while a temporary file exists, so that a Ctrl-C leaves
- * none behind and the file is the old one or the new one: the signal
- * arrives once the rename is done or the temporary file removed. The
- * engine's workers block them for the whole run (run_fix blocks them
- * before the engine starts its threads, which inherit the mask; the
- * main thread takes them again from its first outcome on), so that
- * such a signal is always the main thread's. */
-static void
-block_signals(sigset_t *saved)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	pthread_sigmask(SIG_BLOCK, &set, saved);
-}
-
-/* --fix and --diff: one file's fixes, planned, written or printed, and
- * reported: "PATH:L:C: fixed: ID -> TO", "PATH:L:C: left: ID: WHY",
- * then a count of unsafe fixes not applied. */
-static int
-fix_file(struct run *run, struct tg_engine_file *f)
-{
-	struct tg_plan p = TG_PLAN_INIT;
-	struct tg_err err = TG_ERR_INIT;
-	struct tg_buf d = TG_BUF_INIT;
-	const struct tg_audit_result *r;
-	char *src = NULL;
-	size_t len = 0, k;
-	int rc, written = 0;
-	char unwritten[sizeof(err.msg)] = "";
-
-	if (!fixable(f->lang, &f->r)) {
-		/* nothing to rewrite: the run's analysis says what is left
-		 * and why, without reading the file again */
-		rc = tg_plan_analyzed(&p, &run->po, f->lang, f, &err);
-		if (rc)
-			goto out;
-	} else {
-		rc = tg_file_read(f->path, FILE_MAX, &src, &len, NULL, &err);
-		if (rc == TG_ENOMEM)
-			return rc;
-		if (rc) {
-			run->unreadable = 1;
-			return add_note(run, TG_SEV_ERROR, f->path, 0,
-					"unreadable", "%s", err.msg);
-		}
-		rc = tg_plan_file(&p, &run->po, f->lang, src, len, f->path,
-				  &err);
-		if (rc)
-			goto out;
-	}
-	if (p.before.what != TG_ENGINE_ANALYZED) {
-		/* it changed since the run read it */
-		run->undecodable = 1;
-		rc = add_note(run, TG_SEV_WARNING, f->path, 0, "undecodable",
-			      "skipped: cannot be decoded any more");
-		goto out;
-	}
-	if (p.nedits && diff) {
-		/* a/PATH as git writes it: no leading "./" (an operand "."
-		 * or "./x" would give a/./x) */
-		const char *dp = f->path;
-
-		/* an absolute path under the current directory: relative to
-		 * it, so that patch -p1 and git apply take the diff there */
-		if (dp[0] == '/' && run->cwd) {
-			size_t n = strlen(run->cwd);
-
-			if (strcmp(run->cwd, "/") == 0)
-				dp++;
-			else if (strncmp(dp, run->cwd, n) == 0 && dp[n] == '/')
-				dp += n + 1;
-		}
-		while (dp[0] == '.' && dp[1] == '/')
-			for (dp += 2; *dp == '/'; dp++)
-				;
-		rc = tg_edit_diff(dp, src, len, p.edits, p.nedits, &d);
-		if (!rc &&
-		    (fwrite(d.data, 1, d.len, stdout) != d.len ||
-		     fflush(stdout)) &&
-		    !run->write_err)
-			run->write_err = errno ? errno : EIO;
-		if (rc)
-			goto out;
-		run->changes = 1;
-	} else if (p.nedits) {
-		sigset_t saved;
-		int wrc, replaced = 0;
-
-		/* the signals wait until the temporary file is renamed or
-		 * removed (see block_signals) */
-		block_signals(&saved);
-		wrc = tg_rewrite_file(f->path, src, len, p.fixed.data,
-				      p.fixed.len, &replaced, &err);
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
-		if (wrc == 0)
-			written = 1;
-		else if (replaced) {
-			/* the rename is done: the file holds the fixes, only
-			 * their durability is in doubt */
-			written = 1;
-			rc = add_note(run, TG_SEV_WARNING, f->path, 0,
-				      "not-synced",
-				      "fixed, but its directory could not be "
-				      "synced: %s",
-				      err.msg);
-			if (rc)
-				goto out;
-		} else {
-			run->unreadable = 1;
-			snprintf(unwritten, sizeof(unwritten), "%s", err.msg);
-			rc = add_note(run, TG_SEV_ERROR, f->path, 0,
-				      "not-written", "not fixed: %s", err.msg);
-			if (rc)
-				goto out;
-		}
-	}
-	r = &p.before.r;
-	for (k = 0; k < r->nfindings && !(diff && run->ctx->quiet); k++) {
-		const struct tg_audit_finding *g = &r->findings[k];
-		const struct tg_plan_use *u = &p.uses[k];
-		const char *note = g->api->fix.note;
-
-		if (u->outcome == TG_PLAN_FIXED && !diff && !written)
-			cli_printf(run->report,
-				   "%s:%zu:%zu: left: %s: not written: %s\n",
-				   f->path, g->line, g->column, g->api->id,
-				   unwritten);
-		else if (u->outcome == TG_PLAN_FIXED && u->guarded)
-			cli_printf(
-			    run->report,
-			    "%s:%zu:%zu: %s: %s -> %s, guarded: %s where "
-			    "torch has it, else %s%s%s%s\n",
-			    f->path, g->line, g->column,
-			    diff ? "would fix" : "fixed", g->api->id, u->to,
-			    u->guard_repl, g->api->id,
-			    !note		 ? ""
-			    : g->api->fix.unsafe ? " (unsafe: "
-						 : " (note: ",
-			    note ? note : "", note ? ")" : "");
-		else if (u->outcome == TG_PLAN_FIXED)
-			cli_printf(
-			    run->report, "%s:%zu:%zu: %s: %s -> %s%s%s%s\n",
-			    f->path, g->line, g->column,
-			    diff ? "would fix" : "fixed", g->api->id, u->to,
-			    !note		 ? ""
-			    : g->api->fix.unsafe ? " (unsafe: "
-						 : " (note: ",
-			    note ? note : "", note ? ")" : "");
-		else if (u->outcome == TG_PLAN_HIDDEN)
-			cli_printf(
-			    run->report,
-			    "%s:%zu:%zu: unsafe fix not applied: %s: %s\n",
-			    f->path, g->line, g->column, g->api->id,
-			    note ? note : "");
-		else if (u->outcome == TG_PLAN_LEFT)
-			cli_printf(run->report, "%s:%zu:%zu: left: %s: %s\n",
-				   f->path, g->line, g->column, g->api->id,
-				   u->why);
-	}
-	if (p.nexposed && !(diff && run->ctx->quiet))
-		cli_printf(
-		    run->report,
-		    "%s: %s %zu more in %zu passes (uses an earlier pass "
-		    "wrote)\n",
-		    f->path, diff ? "would fix" : "fixed", p.nexposed,
-		    p.passes);
-	if (p.unsettled && !(diff && run->ctx->quiet))
-		cli_printf(run->report, "%s: %s\n", f->path, p.unsettled);
-	if (p.nhidden && !(diff && run->ctx->quiet))
-		cli_printf(run->report,
-			   "%s: %zu unsafe fix%s not applied (pass "
-			   "--unsafe-fixes)\n",
-			   f->path, p.nhidden, p.nhidden == 1 ? "" : "es");
-	/* what remains: the fixed text's findings once written, else
-	 * the file's */
-	r = written ? &p.after.r : &p.before.r;
-	for (k = 0; k < r->nfindings; k++)
-		run->remains |= tg_engine_fails(run->engine, &r->findings[k]);
-out:
-	if (rc && rc != TG_ENOMEM)
-		rc = TG_ENOMEM; /* the library fails only so */
-	tg_buf_release(&d);
-	tg_plan_release(&p);
-	free(src);
-	return rc;
-}
-
-/* --fix and --diff: each outcome in walk order. */
-static int
-on_fix(void *ctx, struct tg_engine_file *f)
-{
-	struct run *run = ctx;
-
-	if (run->sig_blocked) {
-		/* the workers run already, with the signals blocked */
-		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
-		run->sig_blocked = 0;
-	}
-	if (f->what != TG_ENGINE_ANALYZED) {
-		if (f->what == TG_ENGINE_UNREADABLE && f->operand) {
-			run->unreadable = 1;
-			cli_error(CMD, "%s", f->msg);
-			return 0;
-		}
-		return on_source(ctx, f);
-	}
-	run->analyzed++;
-	if (!f->r.nfindings)
-		return 0;
-	return fix_file(run, f);
-}
-
-static void
-print_notes(const struct run *run)
+void
+cli_audit_print_notes(const struct run *run)
 {
 	size_t k;
 
@@ -895,70 +587,6 @@ check(struct cli_ctx *ctx, int argc, char **argv)
 				       "(--format=%s)",
 				       format);
 	return CLI_OK;
-}
-
-/* --fix and --diff: the run, the floor said first, the exit status. */
-static int
-run_fix(struct run *run, const struct tg_audit_report *rep, int argc,
-	char **argv)
-{
-	struct tg_engine_sink sink;
-	struct tg_err err = TG_ERR_INIT;
-	int rc;
-
-	run->fixing = 1;
-	run->report = diff ? stderr : stdout;
-	if (diff)
-		run->cwd = getcwd(NULL, 0); /* NULL: paths as given */
-	run->po.engine = run->engine;
-	run->po.table = &run->ctx->table;
-	run->po.floor = run->have_floor ? &run->floor : NULL;
-	run->po.unsafe = unsafe_fixes;
-	if (!run->ctx->quiet || !diff) {
-		if (rep->floor_path)
-			cli_printf(run->report,
-				   "floor: %s, declared in %s:%zu: %s\n",
-				   rep->floor, rep->floor_path, rep->floor_line,
-				   rep->floor_requirement);
-		else if (rep->floor_from &&
-			 strcmp(rep->floor_from, "option") == 0)
-			cli_printf(run->report, "floor: %s, from --floor\n",
-				   rep->floor);
-		else if (rep->floor)
-			cli_printf(run->report,
-				   "floor: %s, the oldest torch release "
-				   "torchgate knows (none declared)\n",
-				   rep->floor);
-	}
-	memset(&sink, 0, sizeof(sink));
-	sink.file = on_fix;
-	sink.ctx = run;
-	if (fix) {
-		block_signals(&run->sig_saved);
-		run->sig_blocked = 1;
-	}
-	rc = tg_engine_run(run->engine, (const char *const *)argv, (size_t)argc,
-			   &sink, &err);
-	if (run->sig_blocked) {
-		pthread_sigmask(SIG_SETMASK, &run->sig_saved, NULL);
-		run->sig_blocked = 0;
-	}
-	if (rc || run->oom) {
-		cli_error(CMD, "out of memory");
-		return CLI_IO;
-	}
-	if (fflush(stdout) && !run->write_err)
-		run->write_err = errno ? errno : EIO;
-	if (run->write_err) {
-		cli_error(CMD, "cannot write: %s", strerror(run->write_err));
-		return CLI_IO;
-	}
-	print_notes(run);
-	if (run->unreadable)
-		return CLI_IO;
-	if (diff ? run->changes : run->remains)
-		return CLI_FAILED;
-	return run->undecodable ? CLI_BAD_INPUT : CLI_OK;
 }
 
 static int
@@ -1064,7 +692,10 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (fix || diff) {
-		status = run_fix(&run, &rep, argc, argv);
+		run.diff = diff;
+		run.fix = fix;
+		run.unsafe = unsafe_fixes;
+		status = cli_audit_run_fix(&run, &rep, argc, argv);
 		goto out;
 	}
 	if (fmt == TG_AUDIT_JSON || fmt == TG_AUDIT_SARIF) {
@@ -1098,7 +729,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 	run.tty = !ctx->quiet && isatty(2);
 	clock_gettime(CLOCK_MONOTONIC, &run.start);
 	memset(&sink, 0, sizeof(sink));
-	sink.file = on_source;
+	sink.file = cli_audit_on_source;
 	sink.idle = idle;
 	run.fmt = fmt;
 	run.parts = tg_audit_format_parts(fmt);
@@ -1167,7 +798,7 @@ run_audit(struct cli_ctx *ctx, int argc, char **argv)
 			  rep.floor, rep.floor_path, rep.floor_line,
 			  rep.floor_requirement);
 	if (fmt == TG_AUDIT_TEXT)
-		print_notes(&run);
+		cli_audit_print_notes(&run);
 	status = run.unreadable	   ? CLI_IO
 		 : run.fails	   ? CLI_FAILED
 		 : run.undecodable ? CLI_BAD_INPUT
