@@ -919,10 +919,10 @@ failed(struct tg_audit_writer *wr)
 	return tg_buf_error(wr->out);
 }
 
-void
-tg_audit_format_begin(struct tg_audit_writer *wr,
-		      const struct tg_audit_report *rep,
-		      enum tg_audit_format fmt, struct tg_buf *out)
+/* wr empty, writing fmt into out. */
+static void
+writer_init(struct tg_audit_writer *wr, enum tg_audit_format fmt,
+	    struct tg_buf *out)
 {
 	struct tg_buf init = TG_BUF_INIT;
 
@@ -932,6 +932,14 @@ tg_audit_format_begin(struct tg_audit_writer *wr,
 	wr->tmp = init;
 	wr->frag_text = init;
 	tg_jsonw_init(&wr->w, out);
+}
+
+void
+tg_audit_format_begin(struct tg_audit_writer *wr,
+		      const struct tg_audit_report *rep,
+		      enum tg_audit_format fmt, struct tg_buf *out)
+{
+	writer_init(wr, fmt, out);
 	if (fmt == TG_AUDIT_JSON)
 		json_begin(rep, &wr->w);
 	else if (fmt == TG_AUDIT_SARIF)
@@ -950,15 +958,8 @@ void
 tg_audit_format_part_begin(struct tg_audit_writer *wr, enum tg_audit_format fmt,
 			   struct tg_buf *out)
 {
-	struct tg_buf init = TG_BUF_INIT;
-
 	assert(tg_audit_format_parts(fmt));
-	memset(wr, 0, sizeof(*wr));
-	wr->fmt = fmt;
-	wr->out = out;
-	wr->tmp = init;
-	wr->frag_text = init;
-	tg_jsonw_init(&wr->w, out);
+	writer_init(wr, fmt, out);
 	if (fmt == TG_AUDIT_JSON) {
 		wr->w.depth = 2;
 		wr->w.level[0].close = '}';
