@@ -64,8 +64,9 @@ struct tg_engine_opts {
 	 * file not read, too large or unreadable, counts none); past it
 	 * the walk stops. 0: TG_WALK_BYTES_DEFAULT */
 	uint64_t bytes_max;
-	/* threads that analyze, the caller's included: 0 one per online
-	 * CPU (at least 2); 1 only the caller's (no thread is started) */
+	/* threads that analyze, the caller's included: 0 one per CPU the
+	 * process may run on (at least 2); 1 only the caller's (no thread
+	 * is started) */
 	size_t threads;
 };
 
