@@ -68,14 +68,8 @@ if [ -n "${TREES:-}" ]; then
 	done
 	exit 0
 fi
-mkdir -p "$tmp/x1/include" "$tmp/x4"
-cp -r "$TREE" "$tmp/x1/torch"
-used="$TREE"
-for h in $HEADERS; do
-	[ -d "$h" ] && cp -r "$h" "$tmp/x1/include/" && used="$used $h"
-done
-echo "tree: $used ($(du -sh "$tmp/x1" | cut -f1)); $(nproc) CPUs"
-for k in 1 2 3 4; do cp -r "$tmp/x1" "$tmp/x4/copy$k"; done
+. "$(dirname "$0")/trees.sh"
+make_trees "$tmp"
 
 printf '%-4s %-10s %8s %10s   %s\n' tree tool seconds "rss KiB" ""
 for t in "$tmp/x1" "$tmp/x4"; do

@@ -28,14 +28,8 @@ TG=$(cd "$(dirname "$TG")" && pwd)/$(basename "$TG")
 [ -d "$TREE" ] || { echo "fix.sh: no tree at $TREE (apt-get install python3-torch, or TREE=DIR)" >&2; exit 2; }
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/x1/include" "$tmp/x4"
-cp -r "$TREE" "$tmp/x1/torch"
-used="$TREE"
-for h in $HEADERS; do
-	[ -d "$h" ] && cp -r "$h" "$tmp/x1/include/" && used="$used $h"
-done
-echo "tree: $used ($(du -sh "$tmp/x1" | cut -f1)); $(nproc) CPUs"
-for k in 1 2 3 4; do cp -r "$tmp/x1" "$tmp/x4/copy$k"; done
+. "$(dirname "$0")/trees.sh"
+make_trees "$tmp"
 opts=(-q --floor 2.6 --torch-version 2.11)
 
 secs() { # wall seconds of "$@"
