@@ -1,8 +1,19 @@
 /* main.c - torchgate: dispatch to a subcommand
  * SPDX-License-Identifier: MIT
+ *
+ * Memory freed is kept for the run (glibc's malloc: no trimming, no
+ * mapping of its own for a block under 32 MiB): a command runs for
+ * milliseconds to seconds and reuses what it freed, and memory given
+ * back to the system is faulted in again, page by page, at its next
+ * use. audit --format=json of the bench tree: 11,740 -> 6,896 page
+ * faults, task-clock 475 -> 383 ms (perf stat, 2-CPU VM); peak RSS is
+ * what the run holds at once, as before.
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli/cli.h"
 #include "cli/commands.h"
@@ -68,6 +79,10 @@ main(int argc, char **argv)
 {
 	const struct cli_command *c;
 
+#ifdef __GLIBC__
+	mallopt(M_TRIM_THRESHOLD, 1 << 30);
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
 	if (argc < 2)
 		return cli_usage(stderr), CLI_USAGE;
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
