@@ -17,7 +17,8 @@
 # bench/probe.sh, bench/env-real.sh and bench/audit.sh time here, on
 # PYTHON's torch:
 #   probe: hyperfine -N `torchgate probe --python PYTHON` against
-#          /bin/true (goal <= 2.0x);
+#          /bin/true (goal <= 2.0x), the build's binary and one linked as
+#          setup.py links the wheel's (PCRE2 static, stripped);
 #   env:   bench/env-real.sh (env, env --no-elf, pip check; goal >= 100x
 #          pip check and <= 15 ms);
 #   audit: bench/audit.sh with TREE the torch package, its include/
@@ -56,6 +57,12 @@ pack() {
 	cp torchgate "$dir/torchgate" || die "cannot copy torchgate"
 	readelf -d "$dir/torchgate" | grep -q 'R[UN]*PATH.*\$ORIGIN/lib' ||
 		die "the relinked torchgate has no run path \$ORIGIN/lib"
+	# and as the wheel links it (setup.py): PCRE2 static, stripped
+	rm -f torchgate
+	make -s torchgate PCRE2_LIBS='-Wl,-Bstatic -lpcre2-8 -Wl,-Bdynamic' \
+		LDFLAGS="${LDFLAGS:-} -s "'-Wl,-rpath,\$$ORIGIN/lib' >/dev/null ||
+		die "relinking torchgate as the wheel does failed"
+	cp torchgate "$dir/torchgate-wheel" || die "cannot copy torchgate"
 	rm -f torchgate
 	make -s torchgate >/dev/null || die "make torchgate failed"
 	for t in rg hyperfine strace; do cp "$(command -v "$t")" "$dir/bin/"; done
@@ -90,8 +97,9 @@ run() {
 	echo "torchgate: $("$tg" --version), git $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
 	echo "python: $py; torch $("$tg" probe --python "$py" --field version) at $torch"
 	echo
-	echo "== probe (hyperfine -N)"
-	hyperfine -N -w 20 -r 300 "$tg probe --python $py" /bin/true 2>&1 |
+	echo "== probe (hyperfine -N; torchgate-wheel is linked as the wheel is)"
+	hyperfine -N -w 20 -r 300 "$tg probe --python $py" \
+		"$dir/torchgate-wheel probe --python $py" /bin/true 2>&1 |
 		grep -E 'Benchmark|Time|±|faster'
 	echo
 	echo "== env (bench/env-real.sh)"
