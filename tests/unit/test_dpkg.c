@@ -203,6 +203,13 @@ main(void)
 		CHECK_STR(got, "2.0", "not sorted: the stanza first");
 	}
 
+	/* installed, but no Version field: no version, no error */
+	put("status",
+	    "Package: python3-torch\nStatus: install ok installed\n\n",
+	    strlen("Package: python3-torch\nStatus: install ok installed\n\n"));
+	look_up(got, sizeof(got));
+	CHECK_STR(got, "", "an installed stanza without a Version");
+
 	/* only look-alikes: no version */
 	put("status",
 	    "Package: python3-torchaudio\nStatus: install ok installed\n"

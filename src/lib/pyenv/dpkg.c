@@ -258,8 +258,8 @@ read_stanza(int fd, off_t size, off_t at, char *s)
 }
 
 /* The Version of the first stanza of pkg (want: "Package: pkg\n") that
- * is installed, starting at from and before until: 1 and *version, 0
- * none, or TG_ENOMEM. */
+ * is installed, starting at from and before until: 1 and *version, or 0
+ * for none. */
 static int
 installed(int fd, off_t size, off_t from, off_t until, const char *want,
 	  char *stanza, char **version)
@@ -279,8 +279,9 @@ installed(int fd, off_t size, off_t from, off_t until, const char *want,
 		if (st && strlen(st) >= 10 &&
 		    strcmp(st + strlen(st) - 10, " installed") == 0) {
 			free(st);
+			/* NULL without a Version field (or memory for it) */
 			*version = stanza_field(stanza, (size_t)len, "Version");
-			return *version ? 1 : TG_ENOMEM;
+			return 1;
 		}
 		free(st);
 	}
@@ -292,7 +293,7 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		   char **version, struct tg_err *err)
 {
 	char path[4096], want[4200], *stanza = NULL;
-	int lfd = -1, sfd = -1, absent = 0, rc = 0, cmp;
+	int lfd = -1, sfd = -1, absent = 0, cmp;
 	struct tg_err e2 = TG_ERR_INIT;
 	off_t lsize = 0, ssize = 0, lo = 0, hi, at;
 
@@ -338,17 +339,14 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 	}
 	/* pkg is the caller's constant package name, far below the limit */
 	snprintf(want, sizeof(want), "Package: %s\n", pkg);
-	rc = installed(sfd, ssize, lo, ssize, want, stanza, version);
-	if (!rc && lo > 0) /* not sorted after all? the rest */
-		rc = installed(sfd, ssize, 0, lo, want, stanza, version);
-	if (rc == TG_ENOMEM)
-		tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = rc < 0 ? rc : 0;
+	if (!installed(sfd, ssize, lo, ssize, want, stanza, version) && lo > 0)
+		/* not sorted after all? the rest */
+		installed(sfd, ssize, 0, lo, want, stanza, version);
 out:
 	free(stanza);
 	if (lfd >= 0)
 		close(lfd);
 	if (sfd >= 0)
 		close(sfd);
-	return rc;
+	return 0;
 }
