@@ -32,10 +32,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/pyenv/editable.h"
 #include "lib/torch/demangle.h"
@@ -575,10 +579,11 @@ beside(struct ctx *c, const struct tg_elfsym *e, const char *path, char **miss,
 }
 
 /* One shared object owned by d (which requires torch when depends);
- * walked: found a regular file a moment ago. */
+ * walked: found a regular file a moment ago; needs: what
+ * tg_elfsym_needs said of it (TG_ELFSYM_NEEDS_ASK when not asked). */
 static void
 extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path,
-	  int walked)
+	  int walked, enum tg_elfsym_needs needs)
 {
 	struct tg_elfsym e = TG_ELFSYM_INIT;
 	struct tg_err err = TG_ERR_INIT;
@@ -605,6 +610,9 @@ extension(struct ctx *c, const struct tg_dist *d, int depends, const char *path,
 		}
 		return;
 	}
+	/* the one answer that needs no more: no torch, read cheaply */
+	if (!depends && needs == TG_ELFSYM_NEEDS_NONE)
+		return;
 	rc = walked ? tg_elfsym_open_walked(&e, path, &err)
 		    : tg_elfsym_open(&e, path, &err);
 	if (rc) {
@@ -699,6 +707,157 @@ out:
 	tg_elfsym_release(&e);
 }
 
+/* What the collecting pass meets, in its order: a shared object to
+ * check, a file that may be torchgate emit's module, a warning. The
+ * objects are then tested on threads (test_objects), and the list is
+ * replayed in order on the calling thread, which alone reads further
+ * and writes the report: items and warnings come in the order they
+ * always came. */
+enum job_kind { JOB_OBJECT, JOB_GENERATED, JOB_WARN };
+
+struct job {
+	enum job_kind kind;
+	const struct tg_dist *d;
+	int depends, walked;
+	char *path;
+	char *msg;		    /* JOB_WARN's */
+	enum tg_elfsym_needs needs; /* JOB_OBJECT's, filled in by a thread */
+};
+
+struct jobs {
+	struct job *v;
+	size_t n, cap;
+};
+
+/* A job at the end of j; path and msg (NULL: out of memory already
+ * kept) are taken. */
+static void
+job_add(struct ctx *c, struct jobs *j, enum job_kind kind,
+	const struct tg_dist *d, int depends, int walked, char *path, char *msg)
+{
+	struct job *o;
+
+	if (!path || (kind == JOB_WARN && !msg) ||
+	    TG_GROW(j->v, j->n + 1, j->cap)) {
+		free(path);
+		free(msg);
+		tg_envcheck_keep(c, NULL);
+		return;
+	}
+	o = &j->v[j->n++];
+	o->kind = kind;
+	o->d = d;
+	o->depends = depends;
+	o->walked = walked;
+	o->path = path;
+	o->msg = msg;
+	o->needs = TG_ELFSYM_NEEDS_ASK;
+}
+
+static void
+jobs_release(struct jobs *j)
+{
+	size_t k;
+
+	for (k = 0; k < j->n; k++) {
+		free(j->v[k].path);
+		free(j->v[k].msg);
+	}
+	free(j->v);
+	memset(j, 0, sizeof(*j));
+}
+
+/* A warning, in its place among the jobs. */
+static void
+defer_warn(struct ctx *c, struct jobs *j, const char *path, const char *msg)
+{
+	job_add(c, j, JOB_WARN, NULL, 0, 0, tg_envcheck_sdup(c, path),
+		tg_envcheck_sdup(c, msg));
+}
+
+/* The most threads that test objects, the calling one included, and
+ * the fewest objects worth a thread of its own. */
+#define TEST_THREADS_MAX 16
+#define TEST_PER_THREAD 32
+
+struct tester {
+	struct jobs *j;
+	atomic_size_t next;
+};
+
+/* Whether each object that is not its distribution's because it
+ * requires torch links libc10* or libtorch*, by tg_elfsym_needs, which
+ * allocates nothing: a thread writes only its jobs' needs. */
+static void *
+test_run(void *arg)
+{
+	static const char *const torch_libs[] = {"libc10", "libtorch"};
+	struct tester *t = arg;
+	size_t k;
+
+	while ((k = atomic_fetch_add(&t->next, 1)) < t->j->n) {
+		struct job *o = &t->j->v[k];
+
+		if (o->kind == JOB_OBJECT && !o->depends)
+			o->needs =
+			    tg_elfsym_needs(o->path, o->walked, torch_libs, 2);
+	}
+	return NULL;
+}
+
+/* test_run on as many threads as CPUs the process may run on (its
+ * affinity mask, as audit's engine counts them), TEST_THREADS_MAX at
+ * most, one per TEST_PER_THREAD objects at most. A thread that cannot
+ * be started leaves its share to the others and the calling thread:
+ * slower, never another answer. */
+static void
+test_objects(struct jobs *j)
+{
+	pthread_t th[TEST_THREADS_MAX - 1];
+	struct tester t;
+	cpu_set_t set;
+	long ncpu;
+	size_t k, nobj = 0, want, nth;
+
+	for (k = 0; k < j->n; k++)
+		nobj += j->v[k].kind == JOB_OBJECT && !j->v[k].depends;
+	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
+		   ? CPU_COUNT(&set)
+		   : sysconf(_SC_NPROCESSORS_ONLN);
+	want = ncpu < 2			 ? 1
+	       : ncpu > TEST_THREADS_MAX ? TEST_THREADS_MAX
+					 : (size_t)ncpu;
+	if (want > nobj / TEST_PER_THREAD)
+		want = nobj / TEST_PER_THREAD ? nobj / TEST_PER_THREAD : 1;
+	t.j = j;
+	atomic_init(&t.next, 0);
+	for (nth = 0; nth + 1 < want; nth++)
+		if (pthread_create(&th[nth], NULL, test_run, &t) != 0)
+			break;
+	test_run(&t);
+	for (k = 0; k < nth; k++)
+		pthread_join(th[k], NULL);
+}
+
+/* The jobs in their order, on the calling thread. */
+static void
+replay(struct ctx *c, const struct jobs *j)
+{
+	size_t k;
+
+	for (k = 0; k < j->n && !c->rc; k++) {
+		const struct job *o = &j->v[k];
+
+		if (o->kind == JOB_WARN)
+			tg_envcheck_warn(c, o->path, o->msg);
+		else if (o->kind == JOB_GENERATED)
+			generated(c, o->d, o->path);
+		else
+			extension(c, o->d, o->depends, o->path, o->walked,
+				  o->needs);
+	}
+}
+
 struct walkctx {
 	struct ctx *c;
 	const struct tg_dist *d;
@@ -706,7 +865,10 @@ struct walkctx {
 	const char *site;    /* d's sys.path entry: the bound of what is read */
 	struct strset noted; /* the links out of it noted for d */
 	int say_limits;	     /* a walk's limits are warnings */
-	struct tg_path_plain plain; /* entries proved inside site cheaply */
+	/* entries proved inside site cheaply: the run's, so that a
+	 * directory proved for one distribution is not again for the next */
+	struct tg_path_plain *plain;
+	struct jobs *jobs; /* what was met, in order */
 };
 
 /* Note, once per link and distribution, a link out of the sys.path
@@ -736,8 +898,8 @@ note_out(struct walkctx *w, const char *link, const char *target)
 			    link, w->d->name, w->d->version,
 			    target ? target : "?", w->site);
 	if (m)
-		tg_envcheck_warn(c, link, m);
-	free(m);
+		job_add(c, w->jobs, JOB_WARN, NULL, 0, 0,
+			tg_envcheck_sdup(c, link), m);
 }
 
 static void
@@ -749,7 +911,6 @@ noted_release(struct walkctx *w)
 		free(w->noted.v[k]);
 	free(w->noted.v);
 	memset(&w->noted, 0, sizeof(w->noted));
-	tg_path_plain_release(&w->plain);
 }
 
 /* Whether site/rel stays inside site (else it is noted): 1 or 0; 2 when
@@ -762,10 +923,10 @@ static int
 stays(struct walkctx *w, const char *rel)
 {
 	char *link = NULL, *target = NULL;
-	int rc = tg_path_plain(&w->plain, w->site, rel);
+	int rc = tg_path_plain(w->plain, w->site, rel);
 
 	if (rc == 1)
-		return w->plain.regular ? 2 : 1;
+		return w->plain->regular ? 2 : 1;
 	if (rc < 0) {
 		tg_envcheck_keep(w->c, NULL);
 		return 0;
@@ -809,10 +970,8 @@ walk_file(void *ctx, const struct tg_walk_entry *e)
 {
 	struct walkctx *w = ctx;
 
-	if (is_so(e->name))
-		extension(w->c, w->d, w->depends, e->path, 0);
-	else
-		generated(w->c, w->d, e->path);
+	job_add(w->c, w->jobs, is_so(e->name) ? JOB_OBJECT : JOB_GENERATED,
+		w->d, w->depends, 0, tg_envcheck_sdup(w->c, e->path), NULL);
 	return w->c->rc;
 }
 
@@ -830,12 +989,12 @@ walk_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 		    w->c, "%s; the rest of '%s' (%s %s) not checked", msg,
 		    w->site, w->d->name, w->d->version);
 		if (target)
-			tg_envcheck_warn(w->c, e->path, target);
+			defer_warn(w->c, w->jobs, e->path, target);
 	} else if (why == TG_WALK_OUTSIDE) {
 		target = tg_path_realpath(e->path);
 		note_out(w, e->path, target);
-		free(target);
 	}
+	free(target);
 	return w->c->rc;
 }
 
@@ -879,7 +1038,8 @@ site_objects(struct ctx *c, size_t k, char ***out, size_t *n)
 
 /* The roots of r that belong to distribution i. */
 static void
-editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
+editables(struct ctx *c, const struct tg_editable_roots *r, size_t i,
+	  struct tg_path_plain *plain, struct jobs *jobs)
 {
 	const struct tg_dist *d = &c->ds->v[i];
 	struct tg_walk_opts wo;
@@ -898,7 +1058,8 @@ editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
 				    r->v[k].path,
 				    {NULL, 0, 0, NULL, 0},
 				    1,
-				    TG_PATH_PLAIN_INIT};
+				    plain,
+				    jobs};
 
 		if (r->v[k].dist != i)
 			continue;
@@ -907,7 +1068,8 @@ editables(struct ctx *c, const struct tg_editable_roots *r, size_t i)
 			if (tg_walk(r->v[k].path, &wo, NULL) == TG_ENOMEM)
 				tg_envcheck_keep(c, NULL);
 		} else if (is_so(tg_path_basename(r->v[k].path))) {
-			extension(c, d, c->depends[i], r->v[k].path, 0);
+			job_add(c, jobs, JOB_OBJECT, d, c->depends[i], 0,
+				tg_envcheck_sdup(c, r->v[k].path), NULL);
 		}
 		noted_release(&w);
 	}
@@ -920,6 +1082,8 @@ tg_envext_check(struct ctx *c)
 	char **objs = NULL, **rec = NULL;
 	int absent, cut;
 	struct tg_editable_roots er = TG_EDITABLE_ROOTS_INIT;
+	struct tg_path_plain plain = TG_PATH_PLAIN_INIT;
+	struct jobs jobs = {NULL, 0, 0};
 
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
@@ -939,18 +1103,14 @@ tg_envext_check(struct ctx *c)
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
 		const char *site = c->sp->e[d->entry].dir;
-		struct walkctx w = {c,
-				    d,
-				    c->depends[i],
-				    site,
-				    {NULL, 0, 0, NULL, 0},
-				    0,
-				    TG_PATH_PLAIN_INIT};
+		struct walkctx w = {
+		    c, d,      c->depends[i], site, {NULL, 0, 0, NULL, 0},
+		    0, &plain, &jobs};
 		struct tg_walk_opts wo;
 
 		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
 			continue;
-		editables(c, &er, i);
+		editables(c, &er, i, &plain, &jobs);
 		if (d->entry != entry) {
 			for (k = 0; k < nobj; k++)
 				free(objs[k]);
@@ -977,8 +1137,8 @@ tg_envext_check(struct ctx *c)
 			    d->dir, TG_DISTS_MAX, TG_DISTS_MAX);
 
 			if (msg)
-				tg_envcheck_warn(c, d->dir, msg);
-			free(msg);
+				job_add(c, &jobs, JOB_WARN, NULL, 0, 0,
+					tg_envcheck_sdup(c, d->dir), msg);
 		}
 		for (k = 0; !absent && k < nrec && !c->rc; k++) {
 			int in = stays(&w, rec[k]);
@@ -986,10 +1146,13 @@ tg_envext_check(struct ctx *c)
 				     : NULL;
 
 			if (p && is_so(tg_path_basename(p)))
-				extension(c, d, c->depends[i], p, in == 2);
+				job_add(c, &jobs, JOB_OBJECT, d, c->depends[i],
+					in == 2, p, NULL);
 			else if (p && c->depends[i])
-				generated(c, d, p);
-			free(p);
+				job_add(c, &jobs, JOB_GENERATED, d,
+					c->depends[i], 0, p, NULL);
+			else
+				free(p);
 		}
 		for (k = 0; k < nrec; k++)
 			free(rec[k]);
@@ -1020,10 +1183,10 @@ tg_envext_check(struct ctx *c)
 				if (strncmp(objs[j], d->top[k], tl) != 0 ||
 				    objs[j][tl] != '.' || !stays(&w, objs[j]))
 					continue;
-				p = tg_envcheck_fmt(c, "%s/%s", site, objs[j]);
-				if (p)
-					extension(c, d, c->depends[i], p, 0);
-				free(p);
+				job_add(
+				    c, &jobs, JOB_OBJECT, d, c->depends[i], 0,
+				    tg_envcheck_fmt(c, "%s/%s", site, objs[j]),
+				    NULL);
 			}
 		}
 		noted_release(&w);
@@ -1031,5 +1194,11 @@ tg_envext_check(struct ctx *c)
 	for (k = 0; k < nobj; k++)
 		free(objs[k]);
 	free(objs);
+	tg_path_plain_release(&plain);
+	if (!c->rc) {
+		test_objects(&jobs);
+		replay(c, &jobs);
+	}
+	jobs_release(&jobs);
 	tg_editable_roots_release(&er);
 }
