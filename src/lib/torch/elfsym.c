@@ -19,6 +19,21 @@
  * buckets and chains, each index checked), so asking whether
  * libtorch_cpu.so defines a name touches a few cache lines instead of
  * its hundreds of thousands of symbols.
+ *
+ * tg_elfsym_needs answers one question cheaply, for the many objects of
+ * an environment that turn out not to link torch: does a DT_NEEDED name
+ * start with one of some prefixes. It reads what the dynamic linker
+ * reads, not the section headers: NEEDS_HEAD bytes at offset 0 (the ELF
+ * and program headers, and usually the names), PT_DYNAMIC, and the span
+ * of the names at DT_STRTAB (mapped to a file offset through its
+ * PT_LOAD) when not inside the first read: an open, two or three
+ * pread()s and a close, into buffers on the stack (no allocation, safe
+ * on any thread), where tg_elfsym_open makes an fstat, a 32 KiB read,
+ * one of the section headers and one of .dynamic, and allocates. Every
+ * offset is checked against the bytes read; whatever is not laid out as
+ * the linker writes it (no sections, no PT_DYNAMIC, a table in no
+ * PT_LOAD, a short read, larger than the buffers) is "ask":
+ * tg_elfsym_open then gives the answer, or the error, as it always did.
  */
 #include "lib/torch/elfsym.h"
 

@@ -4,7 +4,9 @@
  * What the dynamic linker will look up when a Python extension module
  * is imported: its undefined dynamic symbols and the libraries it needs,
  * and what a library offers: its defined dynamic symbols. Only the
- * section headers, .dynsym, its string table and .dynamic are read.
+ * section headers, .dynsym, its string table and .dynamic are read;
+ * tg_elfsym_needs reads the program headers, PT_DYNAMIC and the
+ * DT_NEEDED names only.
  */
 #ifndef TG_LIB_TORCH_ELFSYM_H
 #define TG_LIB_TORCH_ELFSYM_H

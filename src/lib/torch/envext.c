@@ -10,7 +10,7 @@
  * lists (or, without RECORD, that its top-level directories hold;
  * torch's own and the nvidia-* wheels' left out), and every one under
  * the directories its editable install maps (pyenv/editable.h: an
- * in-place build that no RECORD lists), is opened, and kept
+ * in-place build that no RECORD lists), is looked at, and kept
  * when its distribution requires torch or it links libc10.so or a
  * libtorch*.so. Its undefined symbols in torch's namespaces (c10::,
  * at::, torch::, caffe2::, and the THP* C functions of libtorch_python)
@@ -19,14 +19,41 @@
  * the symbols of a library without one); a name none defines is then
  * looked for in the libraries the extension ships beside itself or on
  * its $ORIGIN run path (torchaudio's _torchaudio.so and
- * lib/libtorchaudio.so) before it is called missing. Only section
- * headers, .dynsym, its strings, .dynamic and .gnu.hash are read
- * (elfsym.c: read, or mapped for torch's large libraries). A RECORD
- * entry is proved inside its sys.path entry with an lstat() per entry
- * when no link is on its way (tg_path_plain), else with
- * tg_path_beneath's realpath() calls. Worst case: one open and a few
- * reads per shared object of the environment (EXT_MAX_OBJECTS at most),
- * and a few cache lines per torch symbol an extension needs.
+ * lib/libtorchaudio.so) before it is called missing.
+ *
+ * Three passes. The first, serial, goes over the distributions as
+ * before and records in order what it meets (struct job): each shared
+ * object with its distribution, each file that may be torchgate emit's
+ * module, each warning (a link out noted, a walk's limit, a RECORD cut).
+ * The second asks of each object whose distribution does not require
+ * torch whether it links torch (tg_elfsym_needs: the headers and the
+ * DT_NEEDED names in two or three pread()s, no stat when an lstat found
+ * it a regular file, no section headers, symbols or allocation), on as
+ * many threads as the process has CPUs (TEST_THREADS_MAX at most, one
+ * per TEST_PER_THREAD objects at most), each thread writing only the
+ * answers of the jobs it took. The third, on the calling thread, replays
+ * the jobs in order: an object that does not link torch is passed by,
+ * every other (it links torch, its distribution requires torch, or the
+ * cheap read could not tell) is read as before (elfsym.c: section
+ * headers, .dynsym, its strings, .dynamic and .gnu.hash, read or mapped
+ * for torch's large libraries), and everything the report holds is
+ * written here only, in the order of the first pass: the same report
+ * whatever the threads did. On most environments nearly every object
+ * belongs to another package (scipy, pandas, cupy...) and is only asked.
+ * So a malformed section table, .dynsym or .gnu.hash of an object that
+ * does not link torch is no longer warned about: nothing in it is used;
+ * anything the cheap read cannot make sense of is read in full, with
+ * its warning as before.
+ *
+ * A RECORD entry is proved inside its sys.path entry with an lstat()
+ * per entry when no link is on its way (tg_path_plain, whose proved
+ * directory is the run's: the next distribution's entries in the same
+ * directory cost one lstat() each), else with tg_path_beneath's
+ * realpath() calls; each entry's own lstat() is always made, so a link
+ * beside a plain file is noted and not followed. Worst case: one open
+ * and a few reads per shared object of the environment (EXT_MAX_OBJECTS
+ * checked at most), a job per object, file and warning met, and a few
+ * cache lines per torch symbol an extension needs.
  */
 #include "lib/torch/envcheck.h"
 
