@@ -802,70 +802,6 @@ defer_warn(struct ctx *c, struct jobs *j, const char *path, const char *msg)
 		tg_envcheck_sdup(c, msg));
 }
 
-/* The most threads that test objects, the calling one included, and
- * the fewest objects worth a thread of its own. */
-#define TEST_THREADS_MAX 16
-#define TEST_PER_THREAD 32
-
-struct tester {
-	struct jobs *j;
-	atomic_size_t next;
-};
-
-/* Whether each object that is not its distribution's because it
- * requires torch links libc10* or libtorch*, by tg_elfsym_needs, which
- * allocates nothing: a thread writes only its jobs' needs. */
-static void *
-test_run(void *arg)
-{
-	static const char *const torch_libs[] = {"libc10", "libtorch"};
-	struct tester *t = arg;
-	size_t k;
-
-	while ((k = atomic_fetch_add(&t->next, 1)) < t->j->n) {
-		struct job *o = &t->j->v[k];
-
-		if (o->kind == JOB_OBJECT && !o->depends)
-			o->needs =
-			    tg_elfsym_needs(o->path, o->walked, torch_libs, 2);
-	}
-	return NULL;
-}
-
-/* test_run on as many threads as CPUs the process may run on (its
- * affinity mask, as audit's engine counts them), TEST_THREADS_MAX at
- * most, one per TEST_PER_THREAD objects at most. A thread that cannot
- * be started leaves its share to the others and the calling thread:
- * slower, never another answer. */
-static void
-test_objects(struct jobs *j)
-{
-	pthread_t th[TEST_THREADS_MAX - 1];
-	struct tester t;
-	cpu_set_t set;
-	long ncpu;
-	size_t k, nobj = 0, want, nth;
-
-	for (k = 0; k < j->n; k++)
-		nobj += j->v[k].kind == JOB_OBJECT && !j->v[k].depends;
-	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
-		   ? CPU_COUNT(&set)
-		   : sysconf(_SC_NPROCESSORS_ONLN);
-	want = ncpu < 2			 ? 1
-	       : ncpu > TEST_THREADS_MAX ? TEST_THREADS_MAX
-					 : (size_t)ncpu;
-	if (want > nobj / TEST_PER_THREAD)
-		want = nobj / TEST_PER_THREAD ? nobj / TEST_PER_THREAD : 1;
-	t.j = j;
-	atomic_init(&t.next, 0);
-	for (nth = 0; nth + 1 < want; nth++)
-		if (pthread_create(&th[nth], NULL, test_run, &t) != 0)
-			break;
-	test_run(&t);
-	for (k = 0; k < nth; k++)
-		pthread_join(th[k], NULL);
-}
-
 /* The jobs in their order, on the calling thread. */
 static void
 replay(struct ctx *c, const struct jobs *j)
@@ -1102,15 +1038,211 @@ editables(struct ctx *c, const struct tg_editable_roots *r, size_t i,
 	}
 }
 
+/* The shared objects directly in one site directory, listed for the
+ * distributions without RECORD there: a worker's, kept while the next
+ * distribution it takes is in the same entry. */
+struct siteobjs {
+	size_t entry;
+	char **v;
+	size_t n;
+};
+
+static void
+siteobjs_release(struct siteobjs *so)
+{
+	size_t k;
+
+	for (k = 0; k < so->n; k++)
+		free(so->v[k]);
+	free(so->v);
+	so->v = NULL;
+	so->n = 0;
+	so->entry = (size_t)-1;
+}
+
+/* Distribution i's shared objects, files and warnings, in order, into
+ * jobs: those of its editable roots, then its RECORD's entries (or,
+ * without RECORD, what its top-level names hold). */
+static void
+collect(struct ctx *c, const struct tg_editable_roots *er, size_t i,
+	struct jobs *jobs, struct tg_path_plain *plain, struct siteobjs *so)
+{
+	const struct tg_dist *d = &c->ds->v[i];
+	const char *site = c->sp->e[d->entry].dir;
+	struct walkctx w = {
+	    c, d, c->depends[i], site, {NULL, 0, 0, NULL, 0}, 0, plain, jobs};
+	struct tg_walk_opts wo;
+	char **rec = NULL;
+	size_t k, j, nrec = 0;
+	int absent, cut;
+
+	if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
+		return;
+	editables(c, er, i, plain, jobs);
+	memset(&wo, 0, sizeof(wo));
+	wo.max_depth = 32;
+	wo.want = walk_want;
+	wo.file = walk_file;
+	wo.skipped = walk_skipped;
+	wo.ctx = &w;
+	if (tg_dists_record_objects(d, &rec, &nrec, &absent, &cut, NULL)) {
+		tg_envcheck_keep(c, NULL);
+		return;
+	}
+	if (cut) {
+		char *msg = tg_envcheck_fmt(
+		    c,
+		    "'%s/RECORD' lists more than %d files to check: "
+		    "those after the first %d are not checked",
+		    d->dir, TG_DISTS_MAX, TG_DISTS_MAX);
+
+		if (msg)
+			job_add(c, jobs, JOB_WARN, NULL, 0, 0,
+				tg_envcheck_sdup(c, d->dir), msg);
+	}
+	for (k = 0; !absent && k < nrec && !c->rc; k++) {
+		int in = stays(&w, rec[k]);
+		char *p = in ? tg_envcheck_fmt(c, "%s/%s", site, rec[k]) : NULL;
+
+		if (p && is_so(tg_path_basename(p)))
+			job_add(c, jobs, JOB_OBJECT, d, c->depends[i], in == 2,
+				p, NULL);
+		else if (p && c->depends[i])
+			job_add(c, jobs, JOB_GENERATED, d, c->depends[i], 0, p,
+				NULL);
+		else
+			free(p);
+	}
+	for (k = 0; k < nrec; k++)
+		free(rec[k]);
+	free(rec);
+	if (!absent || c->rc) {
+		noted_release(&w);
+		return; /* RECORD lists what was installed */
+	}
+	if (d->entry != so->entry) {
+		siteobjs_release(so);
+		site_objects(c, d->entry, &so->v, &so->n);
+		so->entry = d->entry;
+	}
+	for (k = 0; k < d->ntop && !c->rc; k++) {
+		char *p = tg_envcheck_fmt(c, "%s/%s", site, d->top[k]);
+		size_t tl = strlen(d->top[k]);
+
+		if (p && strcmp(d->top[k], "torch") != 0 && tg_path_is_dir(p) &&
+		    stays(&w, d->top[k]) && tg_walk(p, &wo, NULL) == TG_ENOMEM)
+			tg_envcheck_keep(c, NULL);
+		free(p);
+		for (j = 0; j < so->n && !c->rc; j++) {
+			if (strncmp(so->v[j], d->top[k], tl) != 0 ||
+			    so->v[j][tl] != '.' || !stays(&w, so->v[j]))
+				continue;
+			job_add(c, jobs, JOB_OBJECT, d, c->depends[i], 0,
+				tg_envcheck_fmt(c, "%s/%s", site, so->v[j]),
+				NULL);
+		}
+	}
+	noted_release(&w);
+}
+
+/* Whether each object of jobs whose distribution does not require torch
+ * links libc10* or libtorch*, by tg_elfsym_needs, which allocates
+ * nothing. */
+static void
+ask(struct jobs *j)
+{
+	static const char *const torch_libs[] = {"libc10", "libtorch"};
+	size_t k;
+
+	for (k = 0; k < j->n; k++) {
+		struct job *o = &j->v[k];
+
+		if (o->kind == JOB_OBJECT && !o->depends)
+			o->needs =
+			    tg_elfsym_needs(o->path, o->walked, torch_libs, 2);
+	}
+}
+
+/* The most threads that collect, the calling one included, and the
+ * fewest distributions worth a thread of its own. */
+#define COLLECT_THREADS_MAX 16
+#define COLLECT_PER_THREAD 4
+
+struct collector {
+	struct ctx *c; /* the run's: read only while threads run */
+	const struct tg_editable_roots *er;
+	struct jobs *per; /* a job list per distribution */
+	atomic_size_t next;
+	atomic_int rc; /* the first failure */
+};
+
+/* Take the next distribution, collect its jobs and ask about its
+ * objects, until none is left or one failed. A thread has a ctx of its
+ * own, a copy of the run's whose rc alone it writes (the rest it only
+ * reads), its own lstat cache and site listing; it writes only the job
+ * lists of the distributions it took. */
+static void *
+collect_run(void *arg)
+{
+	struct collector *k = arg;
+	struct ctx wc = *k->c;
+	struct tg_path_plain plain = TG_PATH_PLAIN_INIT;
+	struct siteobjs so = {(size_t)-1, NULL, 0};
+	size_t i;
+
+	wc.rc = 0;
+	while (!atomic_load(&k->rc) &&
+	       (i = atomic_fetch_add(&k->next, 1)) < wc.ds->n) {
+		collect(&wc, k->er, i, &k->per[i], &plain, &so);
+		if (wc.rc) {
+			int none = 0;
+
+			atomic_compare_exchange_strong(&k->rc, &none, wc.rc);
+			break;
+		}
+		ask(&k->per[i]);
+	}
+	tg_path_plain_release(&plain);
+	siteobjs_release(&so);
+	return NULL;
+}
+
+/* collect_run on as many threads as CPUs the process may run on (its
+ * affinity mask, as audit's engine counts them), COLLECT_THREADS_MAX
+ * at most, one per COLLECT_PER_THREAD distributions at most. A thread
+ * that cannot be started leaves its share to the others and the
+ * calling thread: slower, never another answer. */
+static void
+collect_all(struct collector *k)
+{
+	pthread_t th[COLLECT_THREADS_MAX - 1];
+	cpu_set_t set;
+	long ncpu;
+	size_t n, want, nth;
+
+	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
+		   ? CPU_COUNT(&set)
+		   : sysconf(_SC_NPROCESSORS_ONLN);
+	want = ncpu < 2			    ? 1
+	       : ncpu > COLLECT_THREADS_MAX ? COLLECT_THREADS_MAX
+					    : (size_t)ncpu;
+	n = k->c->ds->n / COLLECT_PER_THREAD;
+	if (want > n)
+		want = n ? n : 1;
+	for (nth = 0; nth + 1 < want; nth++)
+		if (pthread_create(&th[nth], NULL, collect_run, k) != 0)
+			break;
+	collect_run(k);
+	while (nth)
+		pthread_join(th[--nth], NULL);
+}
+
 void
 tg_envext_check(struct ctx *c)
 {
-	size_t i, k, j, entry = (size_t)-1, nobj = 0, nrec = 0;
-	char **objs = NULL, **rec = NULL;
-	int absent, cut;
+	size_t i, k;
 	struct tg_editable_roots er = TG_EDITABLE_ROOTS_INIT;
-	struct tg_path_plain plain = TG_PATH_PLAIN_INIT;
-	struct jobs jobs = {NULL, 0, 0};
+	struct collector col;
 
 	for (i = 0; i < c->ds->n && !c->rc; i++) {
 		const struct tg_dist *d = &c->ds->v[i];
@@ -1119,7 +1251,7 @@ tg_envext_check(struct ctx *c)
 			deepspeed(c, d);
 		wheel_tag(c, d);
 	}
-	if (!c->elf)
+	if (!c->elf || c->rc)
 		return;
 	if (tg_editable_roots(&er, c->sp, c->ds, NULL)) {
 		tg_envcheck_keep(c, NULL);
@@ -1127,105 +1259,22 @@ tg_envext_check(struct ctx *c)
 	}
 	for (k = 0; k < er.notes.n && !c->rc; k++)
 		tg_envcheck_warn(c, er.notes.v[k].path, er.notes.v[k].message);
-	for (i = 0; i < c->ds->n && !c->rc; i++) {
-		const struct tg_dist *d = &c->ds->v[i];
-		const char *site = c->sp->e[d->entry].dir;
-		struct walkctx w = {
-		    c, d,      c->depends[i], site, {NULL, 0, 0, NULL, 0},
-		    0, &plain, &jobs};
-		struct tg_walk_opts wo;
-
-		if (d == c->torch_dist || strncmp(d->canon, "nvidia-", 7) == 0)
-			continue;
-		editables(c, &er, i, &plain, &jobs);
-		if (d->entry != entry) {
-			for (k = 0; k < nobj; k++)
-				free(objs[k]);
-			free(objs);
-			site_objects(c, d->entry, &objs, &nobj);
-			entry = d->entry;
-		}
-		memset(&wo, 0, sizeof(wo));
-		wo.max_depth = 32;
-		wo.want = walk_want;
-		wo.file = walk_file;
-		wo.skipped = walk_skipped;
-		wo.ctx = &w;
-		if (tg_dists_record_objects(d, &rec, &nrec, &absent, &cut,
-					    NULL)) {
+	col.c = c;
+	col.er = &er;
+	col.per = c->rc ? NULL
+			: tg_envcheck_keep(c, calloc(c->ds->n ? c->ds->n : 1,
+						     sizeof(*col.per)));
+	atomic_init(&col.next, 0);
+	atomic_init(&col.rc, 0);
+	if (col.per) {
+		collect_all(&col);
+		if (atomic_load(&col.rc))
 			tg_envcheck_keep(c, NULL);
-			break;
+		for (i = 0; i < c->ds->n; i++) {
+			replay(c, &col.per[i]);
+			jobs_release(&col.per[i]);
 		}
-		if (cut) {
-			char *msg = tg_envcheck_fmt(
-			    c,
-			    "'%s/RECORD' lists more than %d files to check: "
-			    "those after the first %d are not checked",
-			    d->dir, TG_DISTS_MAX, TG_DISTS_MAX);
-
-			if (msg)
-				job_add(c, &jobs, JOB_WARN, NULL, 0, 0,
-					tg_envcheck_sdup(c, d->dir), msg);
-		}
-		for (k = 0; !absent && k < nrec && !c->rc; k++) {
-			int in = stays(&w, rec[k]);
-			char *p = in ? tg_envcheck_fmt(c, "%s/%s", site, rec[k])
-				     : NULL;
-
-			if (p && is_so(tg_path_basename(p)))
-				job_add(c, &jobs, JOB_OBJECT, d, c->depends[i],
-					in == 2, p, NULL);
-			else if (p && c->depends[i])
-				job_add(c, &jobs, JOB_GENERATED, d,
-					c->depends[i], 0, p, NULL);
-			else
-				free(p);
-		}
-		for (k = 0; k < nrec; k++)
-			free(rec[k]);
-		free(rec);
-		rec = NULL;
-		nrec = 0;
-		if (!absent) {
-			noted_release(&w);
-			continue; /* RECORD lists what was installed */
-		}
-		if (d->entry != entry) {
-			for (k = 0; k < nobj; k++)
-				free(objs[k]);
-			free(objs);
-			site_objects(c, d->entry, &objs, &nobj);
-			entry = d->entry;
-		}
-		for (k = 0; k < d->ntop && !c->rc; k++) {
-			char *p = tg_envcheck_fmt(c, "%s/%s", site, d->top[k]);
-			size_t tl = strlen(d->top[k]);
-
-			if (p && strcmp(d->top[k], "torch") != 0 &&
-			    tg_path_is_dir(p) && stays(&w, d->top[k]) &&
-			    tg_walk(p, &wo, NULL) == TG_ENOMEM)
-				tg_envcheck_keep(c, NULL);
-			free(p);
-			for (j = 0; j < nobj && !c->rc; j++) {
-				if (strncmp(objs[j], d->top[k], tl) != 0 ||
-				    objs[j][tl] != '.' || !stays(&w, objs[j]))
-					continue;
-				job_add(
-				    c, &jobs, JOB_OBJECT, d, c->depends[i], 0,
-				    tg_envcheck_fmt(c, "%s/%s", site, objs[j]),
-				    NULL);
-			}
-		}
-		noted_release(&w);
 	}
-	for (k = 0; k < nobj; k++)
-		free(objs[k]);
-	free(objs);
-	tg_path_plain_release(&plain);
-	if (!c->rc) {
-		test_objects(&jobs);
-		replay(c, &jobs);
-	}
-	jobs_release(&jobs);
+	free(col.per);
 	tg_editable_roots_release(&er);
 }
