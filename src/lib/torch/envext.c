@@ -21,34 +21,37 @@
  * its $ORIGIN run path (torchaudio's _torchaudio.so and
  * lib/libtorchaudio.so) before it is called missing.
  *
- * Three passes. The first, serial, goes over the distributions as
- * before and records in order what it meets (struct job): each shared
- * object with its distribution, each file that may be torchgate emit's
- * module, each warning (a link out noted, a walk's limit, a RECORD cut).
- * The second asks of each object whose distribution does not require
- * torch whether it links torch (tg_elfsym_needs: the headers and the
+ * Two passes. The first runs on as many threads as the process has
+ * CPUs (COLLECT_THREADS_MAX at most, one per COLLECT_PER_THREAD
+ * distributions at most): a thread takes the next distribution, records
+ * in order what it meets (struct job, a list per distribution): each
+ * shared object, each file that may be torchgate emit's module, each
+ * warning (a link out noted, a walk's limit, a RECORD cut), then asks
+ * of each of its objects whose distribution does not require torch
+ * whether it links torch (tg_elfsym_needs: the headers and the
  * DT_NEEDED names in two or three pread()s, no stat when an lstat found
- * it a regular file, no section headers, symbols or allocation), on as
- * many threads as the process has CPUs (TEST_THREADS_MAX at most, one
- * per TEST_PER_THREAD objects at most), each thread writing only the
- * answers of the jobs it took. The third, on the calling thread, replays
- * the jobs in order: an object that does not link torch is passed by,
- * every other (it links torch, its distribution requires torch, or the
- * cheap read could not tell) is read as before (elfsym.c: section
+ * it a regular file, no section headers, symbols or allocation). A
+ * thread writes only its own copy of the run's ctx (its rc: the first
+ * failure ends the run) and the lists of the distributions it took. The
+ * second, on the calling thread, replays the lists in the
+ * distributions' order: an object that does not link torch is passed
+ * by, every other (it links torch, its distribution requires torch, or
+ * the cheap read could not tell) is read as before (elfsym.c: section
  * headers, .dynsym, its strings, .dynamic and .gnu.hash, read or mapped
  * for torch's large libraries), and everything the report holds is
- * written here only, in the order of the first pass: the same report
- * whatever the threads did. On most environments nearly every object
- * belongs to another package (scipy, pandas, cupy...) and is only asked.
- * So a malformed section table, .dynsym or .gnu.hash of an object that
- * does not link torch is no longer warned about: nothing in it is used;
+ * written here only, in the order the serial walk always had: the same
+ * report whatever the threads did. On most environments nearly every
+ * object belongs to another package (scipy, pandas, cupy...) and is
+ * only asked. So a malformed section table, .dynsym or .gnu.hash of an
+ * object that does not link torch is not warned about: nothing in it is
+ * used;
  * anything the cheap read cannot make sense of is read in full, with
  * its warning as before.
  *
  * A RECORD entry is proved inside its sys.path entry with an lstat()
  * per entry when no link is on its way (tg_path_plain, whose proved
- * directory is the run's: the next distribution's entries in the same
- * directory cost one lstat() each), else with tg_path_beneath's
+ * directory is the thread's: the next distribution's entries in the
+ * same directory cost one lstat() each), else with tg_path_beneath's
  * realpath() calls; each entry's own lstat() is always made, so a link
  * beside a plain file is noted and not followed. Worst case: one open
  * and a few reads per shared object of the environment (EXT_MAX_OBJECTS
@@ -734,9 +737,9 @@ out:
 	tg_elfsym_release(&e);
 }
 
-/* What the collecting pass meets, in its order: a shared object to
- * check, a file that may be torchgate emit's module, a warning. The
- * objects are then tested on threads (test_objects), and the list is
+/* What a distribution's collection meets, in its order: a shared
+ * object to check, a file that may be torchgate emit's module, a
+ * warning. Collected and asked about on threads (collect_run), then
  * replayed in order on the calling thread, which alone reads further
  * and writes the report: items and warnings come in the order they
  * always came. */
@@ -828,7 +831,7 @@ struct walkctx {
 	const char *site;    /* d's sys.path entry: the bound of what is read */
 	struct strset noted; /* the links out of it noted for d */
 	int say_limits;	     /* a walk's limits are warnings */
-	/* entries proved inside site cheaply: the run's, so that a
+	/* entries proved inside site cheaply: the thread's, so that a
 	 * directory proved for one distribution is not again for the next */
 	struct tg_path_plain *plain;
 	struct jobs *jobs; /* what was met, in order */
