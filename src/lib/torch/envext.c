@@ -957,8 +957,13 @@ walk_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 		if (target)
 			defer_warn(w->c, w->jobs, e->path, target);
 	} else if (why == TG_WALK_OUTSIDE) {
+		/* out of memory is no "a symlink to '?'" */
+		errno = 0;
 		target = tg_path_realpath(e->path);
-		note_out(w, e->path, target);
+		if (!target && errno == ENOMEM)
+			tg_envcheck_keep(w->c, NULL);
+		else
+			note_out(w, e->path, target);
 	}
 	free(target);
 	return w->c->rc;
