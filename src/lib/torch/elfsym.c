@@ -599,7 +599,8 @@ tg_elfsym_needs(const char *path, int walked, const char *const *prefix,
 
 	/* as tg_file_open: what is not a regular file is not opened (a
 	 * tape rewinds, a FIFO blocks) */
-	if (!walked && (stat(path, &st) != 0 || !S_ISREG(st.st_mode)))
+	if (!walked && (stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+			(uint64_t)st.st_size > TG_ELFSYM_MAX))
 		return TG_ELFSYM_NEEDS_ASK;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
