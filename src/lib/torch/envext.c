@@ -748,7 +748,11 @@ enum job_kind { JOB_OBJECT, JOB_GENERATED, JOB_WARN };
 struct job {
 	enum job_kind kind;
 	const struct tg_dist *d;
-	int depends, walked;
+	int depends;
+	/* 1: found a regular file a moment ago (an lstat), for both reads;
+	 * 2: so found by a walk, for tg_elfsym_needs only (the full read
+	 * stats it as it always did); 0: not known */
+	int walked;
 	char *path;
 	char *msg;		    /* JOB_WARN's */
 	enum tg_elfsym_needs needs; /* JOB_OBJECT's, filled in by a thread */
@@ -819,7 +823,7 @@ replay(struct ctx *c, const struct jobs *j)
 		else if (o->kind == JOB_GENERATED)
 			generated(c, o->d, o->path);
 		else
-			extension(c, o->d, o->depends, o->path, o->walked,
+			extension(c, o->d, o->depends, o->path, o->walked == 1,
 				  o->needs);
 	}
 }
@@ -936,8 +940,11 @@ walk_file(void *ctx, const struct tg_walk_entry *e)
 {
 	struct walkctx *w = ctx;
 
+	int regular = e->st && !e->is_link && S_ISREG(e->st->st_mode);
+
 	job_add(w->c, w->jobs, is_so(e->name) ? JOB_OBJECT : JOB_GENERATED,
-		w->d, w->depends, 0, tg_envcheck_sdup(w->c, e->path), NULL);
+		w->d, w->depends, regular ? 2 : 0,
+		tg_envcheck_sdup(w->c, e->path), NULL);
 	return w->c->rc;
 }
 
@@ -1142,10 +1149,13 @@ collect(struct ctx *c, const struct tg_editable_roots *er, size_t i,
 			tg_envcheck_keep(c, NULL);
 		free(p);
 		for (j = 0; j < so->n && !c->rc; j++) {
+			int in;
+
 			if (strncmp(so->v[j], d->top[k], tl) != 0 ||
-			    so->v[j][tl] != '.' || !stays(&w, so->v[j]))
+			    so->v[j][tl] != '.' || !(in = stays(&w, so->v[j])))
 				continue;
-			job_add(c, jobs, JOB_OBJECT, d, c->depends[i], 0,
+			job_add(c, jobs, JOB_OBJECT, d, c->depends[i],
+				in == 2 ? 2 : 0,
 				tg_envcheck_fmt(c, "%s/%s", site, so->v[j]),
 				NULL);
 		}
@@ -1166,8 +1176,8 @@ ask(struct jobs *j)
 		struct job *o = &j->v[k];
 
 		if (o->kind == JOB_OBJECT && !o->depends)
-			o->needs =
-			    tg_elfsym_needs(o->path, o->walked, torch_libs, 2);
+			o->needs = tg_elfsym_needs(o->path, o->walked != 0,
+						   torch_libs, 2);
 	}
 }
 
