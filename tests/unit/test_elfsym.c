@@ -5,7 +5,8 @@
  * .dynstr, .dynsym, .dynamic and a .gnu.hash made with the dynamic
  * linker's algorithm), then read back: each symbol's kind and name,
  * DT_NEEDED, look-ups through .gnu.hash, and each way a header can be
- * wrong, with its message.
+ * wrong, with its message; with program headers added, the cheap
+ * DT_NEEDED read (tg_elfsym_needs).
  */
 #include <elf.h>
 #include <stdint.h>
@@ -433,6 +434,148 @@ test_empty_hash(void)
 	tg_elfsym_release(&e);
 }
 
+/* tg_elfsym_needs: an object laid out as the linker writes one, the
+ * image above with a PT_LOAD over the whole file and a PT_DYNAMIC at a
+ * .dynamic of its own (DT_NEEDED, DT_STRTAB, DT_STRSZ), its string table
+ * a copy of .dynstr; both near the start (inside the first read) or
+ * past 64 KiB (read each on its own), and each way the cheap read gives
+ * up (TG_ELFSYM_NEEDS_ASK: tg_elfsym_open then says). */
+struct needs_case {
+	const char *what;
+	int far;	  /* .dynamic and the strings past 64 KiB */
+	int64_t tag;	  /* the first entry's (DT_NEEDED) */
+	uint64_t name;	  /* its string */
+	uint64_t strsz;	  /* DT_STRSZ (0: the table's) */
+	uint64_t strva;	  /* added to DT_STRTAB */
+	uint32_t dyntype; /* the second program header's (PT_DYNAMIC) */
+	int shnum0;	  /* no section headers */
+	size_t len;	  /* the file's bytes (0: all) */
+	enum tg_elfsym_needs want;
+};
+
+static int
+needs_file(const struct needs_case *c, char *path, size_t cap)
+{
+	struct image im;
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph[2];
+	Elf64_Dyn d[4];
+	size_t phoff, dynoff, stroff, total;
+	unsigned char *b;
+	int rc;
+
+	build(&im, 1);
+	phoff = im.len;
+	dynoff = c->far ? (size_t)40 << 10 : phoff + sizeof(ph);
+	stroff = c->far ? (size_t)70 << 10 : dynoff + sizeof(d);
+	total = stroff + sizeof(strtab);
+	b = calloc(1, total);
+	if (!b)
+		return -1;
+	memcpy(b, im.b, im.len);
+	memcpy(&eh, b, sizeof(eh));
+	eh.e_phoff = phoff;
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	eh.e_phnum = 2;
+	if (c->shnum0)
+		eh.e_shnum = 0;
+	memcpy(b, &eh, sizeof(eh));
+	memset(ph, 0, sizeof(ph));
+	ph[0].p_type = PT_LOAD;
+	ph[0].p_vaddr = 0x10000; /* the addresses are not the offsets */
+	ph[0].p_filesz = total;
+	ph[1].p_type = c->dyntype ? c->dyntype : PT_DYNAMIC;
+	ph[1].p_offset = dynoff;
+	ph[1].p_vaddr = 0x10000 + dynoff;
+	ph[1].p_filesz = sizeof(d);
+	memcpy(b + phoff, ph, sizeof(ph));
+	memset(d, 0, sizeof(d));
+	d[0].d_tag = c->tag;
+	d[0].d_un.d_val = c->name;
+	d[1].d_tag = DT_STRTAB;
+	d[1].d_un.d_ptr = 0x10000 + stroff + c->strva;
+	d[2].d_tag = DT_STRSZ;
+	d[2].d_un.d_val = c->strsz ? c->strsz : sizeof(strtab);
+	memcpy(b + dynoff, d, sizeof(d));
+	memcpy(b + stroff, strtab, sizeof(strtab));
+	rc = to_file(b, c->len ? c->len : total, c->len ? c->len : total, path,
+		     cap);
+	free(b);
+	return rc;
+}
+
+static void
+test_needs(void)
+{
+	static const char *const torch[] = {"libc10", "libtorch"};
+	static const struct needs_case cases[] = {
+	    {"near, libc10.so", 0, DT_NEEDED, S_LIB, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_SOME},
+	    {"near, another", 0, DT_NEEDED, S_NEEDME, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_NONE},
+	    {"no DT_NEEDED", 0, DT_DEBUG, S_LIB, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_NONE},
+	    {"far, libc10.so", 1, DT_NEEDED, S_LIB, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_SOME},
+	    {"far, another", 1, DT_NEEDED, S_NEEDME, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_NONE},
+	    /* "lib" cut by DT_STRSZ: shorter than the prefixes */
+	    {"a name cut by the table's end", 0, DT_NEEDED, S_LIB, S_LIB + 3, 0,
+	     0, 0, 0, TG_ELFSYM_NEEDS_NONE},
+	    {"a name past the table", 0, DT_NEEDED, 4000, 0, 0, 0, 0, 0,
+	     TG_ELFSYM_NEEDS_NONE},
+	    {"no sections", 0, DT_NEEDED, S_LIB, 0, 0, 0, 1, 0,
+	     TG_ELFSYM_NEEDS_ASK},
+	    {"no PT_DYNAMIC", 0, DT_NEEDED, S_LIB, 0, 0, PT_NOTE, 0, 0,
+	     TG_ELFSYM_NEEDS_ASK},
+	    {"DT_STRTAB in no PT_LOAD", 0, DT_NEEDED, S_LIB, 0, 1 << 30, 0, 0,
+	     0, TG_ELFSYM_NEEDS_ASK},
+	    {"far, .dynamic cut off", 1, DT_NEEDED, S_LIB, 0, 0, 0, 0,
+	     (size_t)40 << 10, TG_ELFSYM_NEEDS_ASK},
+	    {"far, the strings cut off", 1, DT_NEEDED, S_LIB, 0, 0, 0, 0,
+	     ((size_t)70 << 10) + 2, TG_ELFSYM_NEEDS_ASK},
+	    {"shorter than a header", 0, DT_NEEDED, S_LIB, 0, 0, 0, 0, 40,
+	     TG_ELFSYM_NEEDS_ASK},
+	};
+	struct tg_elfsym e;
+	struct tg_err err = TG_ERR_INIT;
+	char path[256];
+	size_t k;
+	int walked;
+
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct needs_case *c = &cases[k];
+
+		if (needs_file(c, path, sizeof(path))) {
+			CHECK(0, "%s: cannot write '%s'", c->what, path);
+			continue;
+		}
+		for (walked = 0; walked < 2; walked++) {
+			enum tg_elfsym_needs n =
+			    tg_elfsym_needs(path, walked, torch, 2);
+
+			CHECK(n == c->want, "%s (walked %d): %d, not %d",
+			      c->what, walked, (int)n, (int)c->want);
+		}
+	}
+	/* the answer tg_elfsym_open gives, where the tables agree */
+	needs_file(&cases[0], path, sizeof(path));
+	CHECK(tg_elfsym_open(&e, path, &err) == 0 && tg_elfsym_needed(&e, 0) &&
+		  strncmp(tg_elfsym_needed(&e, 0), "libc10", 6) == 0,
+	      "full read: %s", err.msg);
+	tg_elfsym_release(&e);
+	CHECK(tg_elfsym_needs(path, 0, torch + 1, 1) == TG_ELFSYM_NEEDS_NONE,
+	      "libc10.so does not start with libtorch");
+	/* no file, and a directory (not opened, or not read) */
+	snprintf(path, sizeof(path), "%s/absent.so", dir);
+	CHECK(tg_elfsym_needs(path, 0, torch, 2) == TG_ELFSYM_NEEDS_ASK &&
+		  tg_elfsym_needs(path, 1, torch, 2) == TG_ELFSYM_NEEDS_ASK,
+	      "an absent file");
+	CHECK(tg_elfsym_needs(dir, 0, torch, 2) == TG_ELFSYM_NEEDS_ASK &&
+		  tg_elfsym_needs(dir, 1, torch, 2) == TG_ELFSYM_NEEDS_ASK,
+	      "a directory");
+}
+
 static void
 test_demangle(void)
 {
@@ -463,6 +606,7 @@ main(void)
 	test_errors();
 	test_empty_hash();
 	test_mapped();
+	test_needs();
 	test_demangle();
 	snprintf(rm, sizeof(rm), "rm -rf '%s'", dir);
 	rc = system(rm);

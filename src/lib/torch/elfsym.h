@@ -4,7 +4,9 @@
  * What the dynamic linker will look up when a Python extension module
  * is imported: its undefined dynamic symbols and the libraries it needs,
  * and what a library offers: its defined dynamic symbols. Only the
- * section headers, .dynsym, its string table and .dynamic are read.
+ * section headers, .dynsym, its string table and .dynamic are read;
+ * tg_elfsym_needs reads the program headers, PT_DYNAMIC and the
+ * DT_NEEDED names only.
  */
 #ifndef TG_LIB_TORCH_ELFSYM_H
 #define TG_LIB_TORCH_ELFSYM_H
@@ -100,5 +102,25 @@ const char *tg_elfsym_runpath(const struct tg_elfsym *e);
 
 /* The k-th DT_NEEDED name, or NULL past the last. */
 const char *tg_elfsym_needed(const struct tg_elfsym *e, size_t k);
+
+/* What tg_elfsym_needs says. */
+enum tg_elfsym_needs {
+	TG_ELFSYM_NEEDS_NONE = 0, /* no DT_NEEDED name has such a prefix */
+	TG_ELFSYM_NEEDS_SOME,	  /* one has */
+	TG_ELFSYM_NEEDS_ASK,	  /* not told cheaply: tg_elfsym_open it */
+};
+
+/* Whether a DT_NEEDED name of the object at path starts with one of
+ * prefix[0..n) (each at most 8 bytes), read cheaply: the ELF header
+ * and program headers in one pread() at offset 0, PT_DYNAMIC from them,
+ * the names at DT_STRTAB (often inside that first read); no section
+ * headers, symbols, stat or allocation. walked: path was found a
+ * regular file a moment ago (an lstat), else it is stat()ed before its
+ * open, as tg_file_open does. Anything that cannot be read, or is not
+ * laid out as the linker writes it, is TG_ELFSYM_NEEDS_ASK: opening it
+ * with tg_elfsym_open then gives the answer or the error. Safe on any
+ * thread. */
+enum tg_elfsym_needs tg_elfsym_needs(const char *path, int walked,
+				     const char *const *prefix, size_t n);
 
 #endif
