@@ -101,17 +101,24 @@ static int set_why(struct tg_plan_use *u, const char *fmt, ...)
 static int
 set_why(struct tg_plan_use *u, const char *fmt, ...)
 {
+	char text[256];
 	va_list ap;
 	int n;
 
+	/* formatted once where it fits the stack's copy (every reason
+	 * of the table's versions does), else twice */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	if (n < 0 || !(u->why_owned = malloc((size_t)n + 1)))
 		return TG_ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf(u->why_owned, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n < sizeof(text)) {
+		memcpy(u->why_owned, text, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(u->why_owned, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	u->why = u->why_owned;
 	return 0;
 }
