@@ -101,17 +101,24 @@ static int set_why(struct tg_plan_use *u, const char *fmt, ...)
 static int
 set_why(struct tg_plan_use *u, const char *fmt, ...)
 {
+	char text[256];
 	va_list ap;
 	int n;
 
+	/* formatted once where it fits the stack's copy (every reason
+	 * of the table's versions does), else twice */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	if (n < 0 || !(u->why_owned = malloc((size_t)n + 1)))
 		return TG_ENOMEM;
-	va_start(ap, fmt);
-	vsnprintf(u->why_owned, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n < sizeof(text)) {
+		memcpy(u->why_owned, text, (size_t)n + 1);
+	} else {
+		va_start(ap, fmt);
+		vsnprintf(u->why_owned, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	u->why = u->why_owned;
 	return 0;
 }
@@ -412,6 +419,35 @@ removed_module_import(const struct tg_audit_finding *f)
 	       strncmp(id, "torch.", 6) == 0 && id[6] && !strchr(id + 6, '.');
 }
 
+/* Entry a's replacement (its fix's to, or the entry of the keyword it
+ * inserts) into *repl (NULL: not in the table), and, with a floor, that
+ * replacement's status there into *st: looked up once per entry among
+ * the last ones planned (p->memo, round robin). */
+static void
+replacement(struct tg_plan *p, const struct tg_plan_opts *o,
+	    const struct tg_api *a, const struct tg_api **repl,
+	    enum tg_api_status *st)
+{
+	const size_t nm = sizeof(p->memo) / sizeof(p->memo[0]);
+	struct tg_plan_memo *m;
+	size_t k;
+
+	for (k = 0; k < nm && k < p->nmemo; k++)
+		if (p->memo[k].api == a) {
+			*repl = p->memo[k].repl;
+			*st = p->memo[k].st;
+			return;
+		}
+	*repl = a->fix.to ? tg_table_find(o->table, a->fix.to)
+			  : keyword_entry(o->table, a);
+	*st = *repl && o->floor ? tg_api_status(*repl, o->floor)
+				: TG_API_AVAILABLE;
+	m = &p->memo[p->nmemo++ % nm];
+	m->api = a;
+	m->repl = *repl;
+	m->st = *st;
+}
+
 /* Decide finding k. */
 static int
 plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
@@ -421,6 +457,7 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 	const struct tg_api_fix *x = &f->api->fix;
 	struct tg_plan_use *u = &p->uses[k];
 	const struct tg_api *repl;
+	enum tg_api_status st;
 	struct pending pd;
 	const char *why = NULL;
 	int rc;
@@ -447,14 +484,12 @@ plan_use(struct tg_plan *p, const struct tg_plan_opts *o,
 		u->why = "no rewrites for this language yet";
 		return 0;
 	}
-	repl = x->to ? tg_table_find(o->table, x->to)
-		     : keyword_entry(o->table, f->api);
+	replacement(p, o, f->api, &repl, &st);
 	if (!repl) {
 		u->why = "the replacement is not in the table";
 		return 0;
 	}
 	if (o->floor) {
-		enum tg_api_status st = tg_api_status(repl, o->floor);
 
 		if (st == TG_API_NOT_YET && x->to && !x->replace_from &&
 		    L->fix->guard && L->fix->guard_use)

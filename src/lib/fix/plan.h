@@ -124,6 +124,14 @@ struct tg_plan {
 	 * once per entry and lent to each use they are (uses' why) */
 	struct tg_plan_why *whys;
 	size_t nwhys, capwhys;
+	/* the replacements looked up (and their status at the floor) of
+	 * the last eight entries planned (fix/plan.c's replacement): a
+	 * file's uses of one entry look them up in the table once */
+	struct tg_plan_memo {
+		const struct tg_api *api, *repl;
+		enum tg_api_status st;
+	} memo[8];
+	size_t nmemo;
 };
 
 struct tg_plan_why {

@@ -371,7 +371,7 @@ quote_into(char *p, const char *s, size_t len)
 
 	*p++ = '"';
 	while (i < len) {
-		unsigned char c;
+		unsigned char c = 0;
 		size_t n;
 
 		/* eight bytes at a time while none needs a look */
@@ -383,14 +383,18 @@ quote_into(char *p, const char *s, size_t len)
 				break;
 			memcpy(p, &v, 8);
 		}
+		/* then one at a time up to the byte that needs a look (in
+		 * the eight the test flagged, a true one: a key's or a short
+		 * string's few bytes, the last seven) */
+		while (i < len && (c = (unsigned char)s[i]) < 0x80 &&
+		       !esc_byte[c]) {
+			*p++ = (char)c;
+			i++;
+		}
 		if (i == len)
 			break;
-		c = (unsigned char)s[i];
 		if (c < 0x80) {
-			if (esc_byte[c])
-				p += escape(c, p);
-			else
-				*p++ = (char)c;
+			p += escape(c, p);
 			i++;
 		} else if ((n = tg_str_utf8_seq(s + i, len - i)) != 0) {
 			memcpy(p, s + i, n);

@@ -34,12 +34,22 @@ tokenize(struct fx *x)
 	struct tg_pylex lx;
 	struct tg_pylex_tok t;
 
+	/* each token lexed into its place where the array has room (the
+	 * common case: no copy, no call to grow); the array grows as it
+	 * did, when a token comes that it has no room for */
 	tg_pylex_init(&lx, x->s, x->len);
-	while (tg_pylex_next(&lx, &t)) {
-		if (TG_GROW(x->t, x->nt + 1, x->capt))
-			return x->rc = TG_ENOMEM;
-		x->t[x->nt++] = t;
-		if (t.kind == TG_PYLEX_END)
+	for (;;) {
+		if (x->nt < x->capt) {
+			if (!tg_pylex_next(&lx, &x->t[x->nt]))
+				break;
+		} else {
+			if (!tg_pylex_next(&lx, &t))
+				break;
+			if (TG_GROW(x->t, x->nt + 1, x->capt))
+				return x->rc = TG_ENOMEM;
+			x->t[x->nt] = t;
+		}
+		if (x->t[x->nt++].kind == TG_PYLEX_END)
 			break;
 	}
 	return 0;
@@ -89,7 +99,8 @@ head_find(const struct fx *x, const char *s, size_t n)
 	size_t k;
 
 	for (k = 0; k < x->nh; k++)
-		if (x->h[k].n == n && memcmp(x->h[k].s, s, n) == 0)
+		if (x->h[k].n == n && x->h[k].s[0] == s[0] &&
+		    memcmp(x->h[k].s, s, n) == 0)
 			return k;
 	return NONE;
 }
@@ -304,22 +315,6 @@ is_aug(const struct fx *x, size_t i)
 		 (p[0] == '=' || p[0] == '<' || p[0] == '>' || p[0] == '!'));
 }
 
-/* Whether statement s holds a name bindings() may mark (torch or a
- * head): most statements hold none, and are not read for bindings. */
-static int
-may_bind(const struct fx *x, const struct stmt *s)
-{
-	size_t i;
-
-	for (i = s->a; i < s->b; i++)
-		if (tname(x, i) &&
-		    ((x->t[i].len == 5 &&
-		      memcmp(x->s + x->t[i].off, "torch", 5) == 0) ||
-		     head_find(x, x->s + x->t[i].off, x->t[i].len) != NONE))
-			return 1;
-	return 0;
-}
-
 /* Mark the names statement k binds (an over-approximation). */
 static void
 bindings(struct fx *x, size_t k)
@@ -532,6 +527,7 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 			  size_t *ui)
 {
 	size_t k, i;
+	int may;
 
 	for (k = 0; k < n; k++) {
 		uh[k] = ui[k] = NONE;
@@ -608,27 +604,38 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 		}
 		if (s->import)
 			continue;
-		if (may_bind(x, s))
-			bindings(x, k);
+		/* the occurrences, and whether the statement holds a name
+		 * bindings() may mark (torch or a head: most hold none, and
+		 * are not read for bindings), in one pass over its tokens */
+		may = 0;
 		for (i = s->a; i < s->b; i++) {
+			const struct tg_pylex_tok *t = &x->t[i];
 			size_t hh, pv;
 
-			if (x->t[i].kind == TG_PYLEX_STRING) {
+			if (t->kind == TG_PYLEX_STRING) {
 				for (hh = 0; hh < x->nh; hh++)
 					if (string_names(x, i, &x->h[hh]))
 						x->h[hh].string_use = 1;
 				continue;
 			}
-			if (!tname(x, i))
+			if (t->kind != TG_PYLEX_NAME)
 				continue;
-			hh = head_find(x, x->s + x->t[i].off, x->t[i].len);
+			if (t->len == 5 &&
+			    memcmp(x->s + t->off, "torch", 5) == 0) {
+				may = 1; /* never a head */
+				continue;
+			}
+			hh = head_find(x, x->s + t->off, t->len);
 			if (hh == NONE)
 				continue;
+			may = 1;
 			pv = prev_code(x, s, i);
 			if (pv != NONE && TEQ(x, pv, "."))
 				continue;
 			x->h[hh].nocc++;
 		}
+		if (may)
+			bindings(x, k);
 	}
 	return 0;
 }
