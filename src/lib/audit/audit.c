@@ -228,7 +228,8 @@ tg_audit_suppressed(struct tg_audit_result *r, const struct tg_audit_finding *f)
 }
 
 /* Whether the clause op ver (one of a branch's specifiers) leaves no
- * version at or above floor: an upper bound at or below it. */
+ * version at or above floor: an upper bound at or below it (1, else 0;
+ * TG_ENOMEM). */
 static int
 clause_dead(const char *op, size_t opn, const char *ver, size_t vn,
 	    const struct tg_version *floor)
@@ -251,8 +252,9 @@ clause_dead(const char *op, size_t opn, const char *ver, size_t vn,
 		ver = buf;
 		vn = strlen(buf);
 	}
-	if (tg_version_parse(&v, ver, vn, NULL))
-		return 0;
+	c = tg_version_parse(&v, ver, vn, NULL);
+	if (c)
+		return c == TG_ENOMEM ? TG_ENOMEM : 0; /* no version: alive */
 	c = tg_version_cmp(&v, floor);
 	if (opn == 1 && op[0] == '<')
 		dead = c <= 0;
@@ -274,11 +276,14 @@ tg_audit_branch_dead(const struct tg_audit_branch *b,
 	 * leaves nothing at or above the floor */
 	while (p && *p) {
 		size_t n = strcspn(p, ","), o = 0;
+		int dead = 0;
 
 		while (o < n && strchr("<>=!~", p[o]))
 			o++;
-		if (o && o < n && clause_dead(p, o, p + o, n - o, floor))
-			return 1;
+		if (o && o < n)
+			dead = clause_dead(p, o, p + o, n - o, floor);
+		if (dead)
+			return dead;
 		p += n;
 		if (*p == ',')
 			p++;

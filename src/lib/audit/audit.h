@@ -296,6 +296,8 @@ int tg_audit_suppressed(struct tg_audit_result *r,
 int tg_audit_grid_spec(const unsigned char set[TG_AUDIT_GRID], char *out,
 		       size_t outsz);
 
+/* Whether branch b is dead at floor (one clause of its specifiers
+ * leaves no version at or above it): 1, 0, or TG_ENOMEM. */
 int tg_audit_branch_dead(const struct tg_audit_branch *b,
 			 const struct tg_version *floor);
 

@@ -120,8 +120,16 @@ tg_judge_result(const struct tg_judge *j, const char *path,
 	}
 	for (k = w = 0; k < r->nbranches; k++) {
 		struct tg_audit_branch *b = &r->branches[k];
+		int dead = j->floor ? tg_audit_branch_dead(b, j->floor) : 0;
 
-		if (j->floor && tg_audit_branch_dead(b, j->floor)) {
+		if (dead < 0) {
+			/* out of memory: the result keeps the rest, to free */
+			while (k < r->nbranches)
+				r->branches[w++] = r->branches[k++];
+			r->nbranches = w;
+			return dead;
+		}
+		if (dead) {
 			r->branches[w++] = *b;
 			continue;
 		}
