@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: MIT
  *
  * The calling thread walks each operand and queues the files on a ring
- * of QUEUE jobs; worker threads (one per CPU it may run on but one, at
+ * of QUEUE jobs; worker threads (one per CPU it may use but one, at
  * least one, at most TG_ENGINE_THREADS_MAX - 1) take the next job, read
  * the file, check its bytes, run its language's analyzer over the
  * shared index (read-only but for the C/C++ patterns' code, compiled on
@@ -34,7 +34,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +43,7 @@
 
 #include "lib/audit/judge.h"
 #include "lib/audit/sources.h"
+#include "lib/util/cpus.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/walk.h"
@@ -668,26 +668,23 @@ cmp_path(const void *pa, const void *pb)
 }
 
 /* The worker threads to start: threads less the caller's; by default
- * one per CPU the process may run on (its affinity mask, as taskset and
- * container runtimes set it; the online CPUs where the mask cannot be
- * read) but one (the calling thread runs jobs too while it waits, so
- * that no thread waits for a CPU), at least one. */
+ * one per CPU the process may use (util/cpus: its affinity mask, as
+ * taskset and container runtimes set it, within its cgroup's CPU quota)
+ * but one (the calling thread runs jobs too while it waits, so that no
+ * thread waits for a CPU), at least one. */
 static size_t
 workers(const struct tg_engine_opts *o)
 {
-	cpu_set_t set;
-	long ncpu;
+	size_t ncpu;
 
 	if (o->threads)
 		return o->threads < TG_ENGINE_THREADS_MAX
 			   ? o->threads - 1
 			   : TG_ENGINE_THREADS_MAX - 1;
-	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
-		   ? CPU_COUNT(&set)
-		   : sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu = tg_cpus_usable();
 	return ncpu < 2			       ? 1
 	       : ncpu >= TG_ENGINE_THREADS_MAX ? TG_ENGINE_THREADS_MAX - 1
-					       : (size_t)ncpu - 1;
+					       : ncpu - 1;
 }
 
 int

@@ -65,8 +65,8 @@ struct tg_engine_opts {
 	 * the walk stops. 0: TG_WALK_BYTES_DEFAULT */
 	uint64_t bytes_max;
 	/* threads that analyze, the caller's included: 0 one per CPU the
-	 * process may run on (at least 2); 1 only the caller's (no thread
-	 * is started) */
+	 * process may use (util/cpus; at least 2); 1 only the caller's (no
+	 * thread is started) */
 	size_t threads;
 };
 

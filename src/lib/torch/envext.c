@@ -63,19 +63,18 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lib/pyenv/editable.h"
 #include "lib/torch/demangle.h"
 #include "lib/torch/elfsym.h"
 #include "lib/torch/envctx.h"
 #include "lib/util/buf.h"
+#include "lib/util/cpus.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
@@ -1225,8 +1224,8 @@ collect_run(void *arg)
 	return NULL;
 }
 
-/* collect_run on as many threads as CPUs the process may run on (its
- * affinity mask, as audit's engine counts them), COLLECT_THREADS_MAX
+/* collect_run on as many threads as CPUs the process may use
+ * (util/cpus, as audit's engine counts them), COLLECT_THREADS_MAX
  * at most, one per COLLECT_PER_THREAD distributions at most. A thread
  * that cannot be started leaves its share to the others and the
  * calling thread: slower, never another answer. */
@@ -1234,16 +1233,10 @@ static void
 collect_all(struct collector *k)
 {
 	pthread_t th[COLLECT_THREADS_MAX - 1];
-	cpu_set_t set;
-	long ncpu;
-	size_t n, want, nth;
+	size_t n, want = tg_cpus_usable(), nth;
 
-	ncpu = sched_getaffinity(0, sizeof(set), &set) == 0
-		   ? CPU_COUNT(&set)
-		   : sysconf(_SC_NPROCESSORS_ONLN);
-	want = ncpu < 2			    ? 1
-	       : ncpu > COLLECT_THREADS_MAX ? COLLECT_THREADS_MAX
-					    : (size_t)ncpu;
+	if (want > COLLECT_THREADS_MAX)
+		want = COLLECT_THREADS_MAX;
 	n = k->c->ds->n / COLLECT_PER_THREAD;
 	if (want > n)
 		want = n ? n : 1;
