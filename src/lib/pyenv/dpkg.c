@@ -110,12 +110,14 @@ open_ro(const char *path, size_t max, const char *what, off_t *size,
 	return fd;
 }
 
-/* Value of field name in the stanza s[0..len), a new string, or NULL. */
-static char *
-stanza_field(const char *s, size_t len, const char *name)
+/* Value of field name in the stanza s[0..len) into *out, a new string
+ * (NULL: no such field): 0, or TG_ENOMEM. */
+static int
+stanza_field(const char *s, size_t len, const char *name, char **out)
 {
 	size_t n = strlen(name), i = 0;
 
+	*out = NULL;
 	while (i < len) {
 		const char *nl = memchr(s + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - s) : len;
@@ -128,11 +130,12 @@ stanza_field(const char *s, size_t len, const char *name)
 				v++;
 			while (e > v && (s[e - 1] == ' ' || s[e - 1] == '\r'))
 				e--;
-			return tg_str_ndup(s + v, e - v);
+			*out = tg_str_ndup(s + v, e - v);
+			return *out ? 0 : TG_ENOMEM;
 		}
 		i = e + 1;
 	}
-	return NULL;
+	return 0;
 }
 
 /* Open the .list of pkg: "<pkg>.list", else the first "<pkg>:*.list". */
@@ -258,8 +261,8 @@ read_stanza(int fd, off_t size, off_t at, char *s)
 }
 
 /* The Version of the first stanza of pkg (want: "Package: pkg\n") that
- * is installed, starting at from and before until: 1 and *version, or 0
- * for none. */
+ * is installed, starting at from and before until: 1 and *version (NULL
+ * when it has no Version field), 0 for none, or TG_ENOMEM. */
 static int
 installed(int fd, off_t size, off_t from, off_t until, const char *want,
 	  char *stanza, char **version)
@@ -275,12 +278,14 @@ installed(int fd, off_t size, off_t from, off_t until, const char *want,
 			break;
 		/* "want flag status": the status word must be "installed",
 		 * not half-installed, not-installed, config-files, ... */
-		st = stanza_field(stanza, (size_t)len, "Status");
+		if (stanza_field(stanza, (size_t)len, "Status", &st))
+			return TG_ENOMEM;
 		if (st && strlen(st) >= 10 &&
 		    strcmp(st + strlen(st) - 10, " installed") == 0) {
 			free(st);
-			/* NULL without a Version field (or memory for it) */
-			*version = stanza_field(stanza, (size_t)len, "Version");
+			if (stanza_field(stanza, (size_t)len, "Version",
+					 version))
+				return TG_ENOMEM;
 			return 1;
 		}
 		free(st);
@@ -293,7 +298,7 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 		   char **version, struct tg_err *err)
 {
 	char path[4096], want[4200], *stanza = NULL;
-	int lfd = -1, sfd = -1, absent = 0, cmp;
+	int lfd = -1, sfd = -1, absent = 0, cmp, rc = 0;
 	struct tg_err e2 = TG_ERR_INIT;
 	off_t lsize = 0, ssize = 0, lo = 0, hi, at;
 
@@ -339,14 +344,16 @@ tg_dpkg_version_of(const char *admindir, const char *pkg, const char *file,
 	}
 	/* pkg is the caller's constant package name, far below the limit */
 	snprintf(want, sizeof(want), "Package: %s\n", pkg);
-	if (!installed(sfd, ssize, lo, ssize, want, stanza, version) && lo > 0)
-		/* not sorted after all? the rest */
-		installed(sfd, ssize, 0, lo, want, stanza, version);
+	rc = installed(sfd, ssize, lo, ssize, want, stanza, version);
+	if (!rc && lo > 0) /* not sorted after all? the rest */
+		rc = installed(sfd, ssize, 0, lo, want, stanza, version);
+	if (rc == TG_ENOMEM)
+		tg_err_set(err, TG_ENOMEM, "out of memory");
 out:
 	free(stanza);
 	if (lfd >= 0)
 		close(lfd);
 	if (sfd >= 0)
 		close(sfd);
-	return 0;
+	return rc < 0 ? rc : 0;
 }
