@@ -2,13 +2,14 @@
  * SPDX-License-Identifier: MIT
  *
  * Not a public header: only envcheck.c, envext.c and envobjects.c
- * include it, after
- * lib/torch/envcheck.h (it includes no envcheck header itself, so that
- * no include cycle forms; hence the int section and status below). envcheck.c owns the run, its items and the requirements;
- * envext.c the extensions, what they were built for and their symbols;
- * envobjects.c collects each distribution's shared objects.
- * One struct ctx per tg_envcheck_run carries both, and its rc keeps the
- * first failure (TG_ENOMEM): every part checks it and stops.
+ * include it, after lib/torch/envcheck.h (it includes no envcheck
+ * header itself, so that no include cycle forms; hence the int section
+ * and status below). envcheck.c owns the run, its items and the
+ * requirements; envext.c the extensions, what they were built for and
+ * their symbols; envobjects.c collects each distribution's shared
+ * objects. One struct ctx per tg_envcheck_run carries them all, and its
+ * rc keeps the first failure (TG_ENOMEM): every part checks it and
+ * stops.
  */
 #ifndef TG_LIB_TORCH_ENVCTX_H
 #define TG_LIB_TORCH_ENVCTX_H
