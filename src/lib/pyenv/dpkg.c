@@ -8,7 +8,7 @@
  * file is searched for the stanza whose Package field is pkg and whose
  * Status word is "installed"; a stanza is read up to 64 KiB. dpkg writes
  * its stanzas sorted by name (strcmp), so the search first bisects the
- * file, reading 8 KiB at a few offsets (5 for Debian's 1 MiB status
+ * file, reading 8 KiB at a few offsets (6 for Debian's 1 MiB status
  * file), to the last stanza before pkg's, and scans in windows from
  * there; what a sorted file promises is only a shortcut: when no
  * installed stanza of pkg follows that point the part before it is
