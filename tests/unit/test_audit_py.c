@@ -201,6 +201,14 @@ static const struct tcase cases[] = {
      "2:32 torch.cuda.amp.custom_fwd import code G@1 [try/except "
      "ImportError]\n"
      "4:27 torch.amp.custom_fwd import code G@1 [try/except ImportError]\n"},
+    /* a head bound to no torch (torch = None, twice in a try that
+     * guards) resolves to nothing; its binding's guard is no later
+     * import's (it stayed behind as the finding's, and pointed into the
+     * bindings the import's own binding moved) */
+    {"unresolved-head-guard",
+     "try:\n    torch = None\nexcept ImportError:\n    torch = None\n"
+     "x = torch.cuda\nfrom torch.cuda.amp import custom_fwd\n",
+     "6:28 torch.cuda.amp.custom_fwd import code -\n"},
     /* a handler that binds a name again is the fallback of the body's
      * binding: later uses are the body's, guarded by the try */
     {"try-fallback-public",

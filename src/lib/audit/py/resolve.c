@@ -85,8 +85,8 @@ tg_audit_py_chain_end(const struct state *st, size_t i)
 
 /* Resolve the chain tokens i..e (names at i, i+2, ...) into full;
  * *ntarget the components the head stood for, *via the head's binding
- * (NULL: a root or a star import's name). 0 when the head is not
- * torch. */
+ * (NULL: a root or a star import's name). 0, and *via NULL, when the
+ * head is not torch. */
 int
 tg_audit_py_resolve_chain(const struct state *st, size_t i, size_t e,
 			  char *full, size_t *fl, size_t *ntarget,
@@ -115,7 +115,7 @@ tg_audit_py_resolve_chain(const struct state *st, size_t i, size_t e,
 		}
 	}
 	if (!tg)
-		return 0;
+		goto none;
 	if (tg != full)
 		memmove(full, tg, tn);
 	n = tn;
@@ -127,13 +127,19 @@ tg_audit_py_resolve_chain(const struct state *st, size_t i, size_t e,
 		size_t l = st->t[k].len;
 
 		if (n + l + 2 >= NAME_MAX_LEN)
-			return 0;
+			goto none;
 		full[n++] = '.';
 		memcpy(full + n, st->s + st->t[k].off, l);
 		n += l;
 	}
 	*fl = n;
 	return 1;
+none:
+	/* no binding is left pointed at: the caller's *via (st->via) would
+	 * outlive a move of the bindings (bind_room) and guard a later
+	 * finding that is not this chain's */
+	*via = NULL;
+	return 0;
 }
 
 /* Whether token i is the name of a parameter of the def whose
