@@ -380,6 +380,42 @@ main(void)
 		  "under 't/a''\n",
 		  "bytes_max 20");
 	free(got);
+	/* a note of the walk waits in the queue for the files before it:
+	 * kept when the bound is crossed after it (at plain.h: 41 + 9 + 18
+	 * + 46 + 13 is past 120), dropped when before (at s.py: past 100) */
+	o.file_max = 0;
+	for (k = 0; k < 2; k++) {
+		o.threads = k ? 4 : 1;
+		o.bytes_max = 120;
+		got = audit(&o, paths, 1, 0, &rc);
+		CHECK_STR(got,
+			  "analyzed t/a/x.py [python] 2:1 "
+			  "torch.cuda.amp.GradScaler!\n"
+			  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+			  "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n"
+			  "analyzed t/a-b/s.py [python] | t/a-b/s.py:2 "
+			  "unused-suppression\n"
+			  "skipped t/gone.py 'a dangling symbolic link to "
+			  "'nowhere.py''\n"
+			  "skipped t/plain.h 'more than 120 bytes'\n"
+			  "unreadable t (operand) 'more than 120 bytes of "
+			  "files under 't''\n",
+			  "bytes_max 120, a note before the bound");
+		free(got);
+		o.bytes_max = 100;
+		got = audit(&o, paths, 1, 0, &rc);
+		CHECK_STR(got,
+			  "analyzed t/a/x.py [python] 2:1 "
+			  "torch.cuda.amp.GradScaler!\n"
+			  "undecodable t/a/y.py [python] invalid UTF-8 1:6\n"
+			  "analyzed t/a/z.cu [c++] 1:1 AT_CHECK!\n"
+			  "skipped t/a-b/s.py 'more than 100 bytes'\n"
+			  "unreadable t (operand) 'more than 100 bytes of "
+			  "files under 't''\n",
+			  "bytes_max 100, a note past the bound");
+		free(got);
+	}
+	o.threads = 2;
 	o.bytes_max = 0;
 	o.file_max = 0;
 

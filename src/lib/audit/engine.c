@@ -12,8 +12,8 @@
  * queue order, and frees them, and while the head's job is not done it
  * runs the next queued one itself rather than wait (so no thread waits
  * for a CPU, and the threads seldom sleep). A note of the walk (a file
- * left out) waits for the files queued before it, so it comes in its
- * place. The sink's bytes hook, when there is one, runs on the thread
+ * left out) is queued as a job done already, so it comes in its place
+ * and the walk goes on. The sink's bytes hook, when there is one, runs on the thread
  * that analyzed a file, with its bytes, and what it makes (f->extra)
  * travels with the job to the sink, or is freed with it. Memory: one
  * file's bytes per thread at a time and the results (and extras) of at
@@ -76,6 +76,7 @@ struct tg_engine {
 
 struct job {
 	char *path;
+	char *note;    /* a note of the walk (f.what, f.msg): no file */
 	int regular;   /* the walk or a stat found a regular file */
 	int walked;    /* found by a walk: its bytes count toward its bound */
 	uint64_t size; /* what fstat said of a walked file */
@@ -330,6 +331,8 @@ run_job(const struct run *q, struct job *j, size_t thread)
 	char *src = NULL;
 	size_t len = 0;
 
+	if (j->note)
+		return; /* nothing to read: done when queued */
 	j->read_rc =
 	    j->regular
 		? tg_file_read_walked(j->path, e->o.file_max, &src, &len,
@@ -468,6 +471,7 @@ finish_head(struct run *q)
 		q->sink->extra_free(q->sink->ctx, j->f.extra);
 	tg_engine_file_release(&j->f);
 	free(j->path);
+	free(j->note);
 	q->head++;
 	return q->failed;
 }
@@ -481,37 +485,45 @@ drain(struct run *q)
 	return q->failed;
 }
 
-/* Queue one file, first handing the oldest job over when the ring is
- * full, and after it any that are done already. */
-static int
-queue_file(struct run *q, const char *path, const struct tg_lang *L,
-	   int regular, int walked)
+/* The ring's next slot, cleared, for a job of path (copied): first
+ * handing the oldest job over when the ring is full. NULL when the run
+ * failed (or fails here) or is past the walk's bound (*rc says which). */
+static struct job *
+slot(struct run *q, const char *path, int *rc)
 {
 	struct tg_engine_file init = TG_ENGINE_FILE_INIT;
 	struct job *j;
 	char *copy;
-	int ready;
 
-	if (q->failed)
-		return q->failed;
-	if (q->over)
-		return TG_ELIMIT; /* the walk stops */
+	*rc = q->failed ? q->failed : q->over ? TG_ELIMIT : 0;
+	if (*rc)
+		return NULL; /* past the bound: the walk stops */
 	copy = strdup(path);
-	if (!copy)
-		return q->failed = TG_ENOMEM;
+	if (!copy) {
+		*rc = q->failed = TG_ENOMEM;
+		return NULL;
+	}
 	if (q->tail - q->head == QUEUE && finish_head(q)) {
 		free(copy);
-		return q->failed;
+		*rc = q->failed;
+		return NULL;
 	}
 	j = &q->ring[q->tail % QUEUE];
 	memset(j, 0, sizeof(*j));
 	atomic_init(&j->done, 0);
 	j->path = copy;
-	j->regular = regular;
-	j->walked = walked;
 	j->f = init;
 	j->f.path = copy;
-	j->f.lang = L;
+	return j;
+}
+
+/* Put j (the ring's next slot) in the queue for a worker, then hand
+ * over the jobs at the head that are done already. */
+static int
+enqueue(struct run *q)
+{
+	int ready;
+
 	pthread_mutex_lock(&q->mu);
 	q->tail++;
 	pthread_cond_signal(&q->queued);
@@ -522,6 +534,45 @@ queue_file(struct run *q, const char *path, const struct tg_lang *L,
 		if (!ready || finish_head(q))
 			return q->failed;
 	}
+}
+
+/* Queue one file. */
+static int
+queue_file(struct run *q, const char *path, const struct tg_lang *L,
+	   int regular, int walked)
+{
+	int rc;
+	struct job *j = slot(q, path, &rc);
+
+	if (!j)
+		return rc;
+	j->regular = regular;
+	j->walked = walked;
+	j->f.lang = L;
+	return enqueue(q);
+}
+
+/* Queue a note of the walk, done already, in its place among the files
+ * (a worker that takes it has nothing to do): the walk goes on while
+ * the files before it are analyzed, where waiting for them (draining
+ * the ring) left the workers idle until the walk had queued more. */
+static int
+queue_note(struct run *q, enum tg_engine_what what, const char *path,
+	   const char *msg)
+{
+	int rc;
+	struct job *j = slot(q, path, &rc);
+
+	if (!j)
+		return rc;
+	if (!(j->note = strdup(msg))) {
+		free(j->path);
+		return q->failed = TG_ENOMEM;
+	}
+	j->f.what = what;
+	j->f.msg = j->note;
+	atomic_store(&j->done, 1);
+	return enqueue(q);
 }
 
 /* An outcome that is no job (a note of the walk, an operand's), in its
@@ -576,8 +627,8 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 	/* a link to itself (or a chain too long to resolve) is a loop,
 	 * like a link to a directory above it */
 	if (why == TG_WALK_UNREADABLE && stat(e->path, &st) && errno == ELOOP)
-		return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0,
-			    "a symlink loop");
+		return queue_note(ctx, TG_ENGINE_SKIPPED, e->path,
+				  "a symlink loop");
 	if (why == TG_WALK_DANGLING && e->is_link) {
 		ssize_t n = readlink(e->path, buf, sizeof(buf) - 1);
 
@@ -587,15 +638,15 @@ on_skipped(void *ctx, const struct tg_walk_entry *e, enum tg_walk_why why,
 			buf[n] = '\0';
 			snprintf(m, sizeof(m),
 				 "a dangling symbolic link to '%s'", buf);
-			return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0, m);
+			return queue_note(ctx, TG_ENGINE_SKIPPED, e->path, m);
 		}
 	}
 	if (why == TG_WALK_UNREADABLE) {
 		snprintf(buf, sizeof(buf), "cannot read '%s': %s", e->path,
 			 msg);
-		return tell(ctx, TG_ENGINE_UNREADABLE, e->path, 0, buf);
+		return queue_note(ctx, TG_ENGINE_UNREADABLE, e->path, buf);
 	}
-	return tell(ctx, TG_ENGINE_SKIPPED, e->path, 0, msg);
+	return queue_note(ctx, TG_ENGINE_SKIPPED, e->path, msg);
 }
 
 static int
