@@ -65,8 +65,8 @@ enum bound_kind {
 /* Build the version text for a derived bound of v and parse it into out.
  * nrel and bump apply to B_PREFIX_DEV0. */
 static int
-make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
-	   int bump, struct tg_version *out)
+make_bound(struct tg_arena *a, const struct tg_version *v, enum bound_kind kind,
+	   size_t nrel, int bump, struct tg_version *out)
 {
 	static const char *const pre_names[] = {"", "a", "b", "rc"};
 	struct tg_buf b = TG_BUF_INIT;
@@ -103,7 +103,7 @@ make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
 			rc = tg_buf_addc(&b, '0');
 	}
 	if (!rc)
-		rc = tg_version_parse(out, b.data, b.len, NULL);
+		rc = tg_version_parse_arena(out, b.data, b.len, a, NULL);
 	tg_buf_release(&b);
 	return rc;
 }
@@ -153,10 +153,11 @@ release_versions(struct tg_spec *sp)
 
 /* tg_spec_parse, with the text put into text (room for len + 1 bytes:
  * the operator and the stripped version are never longer than s) when
- * not NULL, the caller's to free; else into a string of sp's own. */
+ * not NULL, the caller's to free; else into a string of sp's own. The
+ * versions are pieces of a when a is not NULL. */
 static int
 spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
-	   struct tg_err *err)
+	   struct tg_arena *a, struct tg_err *err)
 {
 	size_t k, oplen = 0, vb, ve, i;
 	const char *why = NULL;
@@ -197,14 +198,14 @@ spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
 			goto bad;
 		}
 		sp->wildcard = 1;
-		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb - 2,
-					   NULL)) == TG_ENOMEM)
+		if ((rc = tg_version_parse_arena(&sp->v, s + vb, ve - vb - 2, a,
+						 NULL)) == TG_ENOMEM)
 			return tg_err_set(err, rc, "out of memory");
 		if (rc)
 			goto bad;
 	} else {
-		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) ==
-		    TG_ENOMEM)
+		if ((rc = tg_version_parse_arena(&sp->v, s + vb, ve - vb, a,
+						 NULL)) == TG_ENOMEM)
 			return tg_err_set(err, rc, "out of memory");
 		if (rc) {
 			why = "not a valid version";
@@ -234,20 +235,20 @@ spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
 
 	rc = 0;
 	if (sp->wildcard) {
-		rc = make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease, 0,
+		rc = make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease, 0,
 				&sp->lo);
 		rc = rc ? rc
-			: make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease, 1,
-				     &sp->hi);
+			: make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease,
+				     1, &sp->hi);
 	} else if (sp->op == TG_OP_COMPATIBLE) {
-		rc = make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease - 1, 1,
+		rc = make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease - 1, 1,
 				&sp->hi);
 	} else if (sp->op == TG_OP_LT && !tg_version_is_prerelease(&sp->v)) {
-		rc = make_bound(&sp->v, B_DEV0, 0, 0, &sp->hi);
+		rc = make_bound(a, &sp->v, B_DEV0, 0, 0, &sp->hi);
 	} else if (sp->op == TG_OP_GT && sp->v.has_dev) {
-		rc = make_bound(&sp->v, B_NEXT_DEV, 0, 0, &sp->lo);
+		rc = make_bound(a, &sp->v, B_NEXT_DEV, 0, 0, &sp->lo);
 	} else if (sp->op == TG_OP_GT && sp->v.has_post) {
-		rc = make_bound(&sp->v, B_NEXT_POST, 0, 0, &sp->lo);
+		rc = make_bound(a, &sp->v, B_NEXT_POST, 0, 0, &sp->lo);
 	}
 	if (rc) {
 		if (text)
@@ -268,15 +269,24 @@ bad:
 int
 tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 {
-	return spec_parse(sp, s, len, NULL, err);
+	return spec_parse(sp, s, len, NULL, NULL, err);
+}
+
+int
+tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
+		  struct tg_err *err)
+{
+	return tg_spec_set_parse_arena(set, s, len, NULL, err);
 }
 
 /* The specifiers and their texts are one block: the array, then the
  * texts (each at most its part of s, plus a NUL). */
 int
-tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
-		  struct tg_err *err)
+tg_spec_set_parse_arena(struct tg_specset *set, const char *s, size_t len,
+			struct tg_arena *a, struct tg_err *err)
 {
+	size_t size;
+
 	size_t i = 0, n = 1, b, e, cut;
 	char *text;
 	int rc = 0;
@@ -286,7 +296,15 @@ tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		n += s[i] == ',';
 	if (n > SIZE_MAX / 4 / sizeof(*set->specs) || len > SIZE_MAX / 4)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	set->specs = calloc(1, n * sizeof(*set->specs) + len + n);
+	size = n * sizeof(*set->specs) + len + n;
+	if (a) {
+		set->specs = tg_arena_alloc(a, size);
+		if (set->specs)
+			memset(set->specs, 0, size);
+	} else {
+		set->specs = calloc(1, size);
+	}
+	set->in_arena = a != NULL;
 	if (!set->specs)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	text = (char *)(set->specs + n);
@@ -301,7 +319,8 @@ tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		e = tg_pyspace_rstrip(s, b, cut);
 		if (b == e)
 			continue;
-		rc = spec_parse(&set->specs[set->n], s + b, e - b, text, err);
+		rc =
+		    spec_parse(&set->specs[set->n], s + b, e - b, text, a, err);
 		if (!rc)
 			text += strlen(text) + 1;
 		if (rc) {
@@ -324,7 +343,8 @@ tg_spec_set_release(struct tg_specset *set)
 		return;
 	for (k = 0; k < set->n; k++)
 		release_versions(&set->specs[k]); /* texts: in the block */
-	free(set->specs);
+	if (!set->in_arena)
+		free(set->specs);
 	memset(set, 0, sizeof(*set));
 }
 
