@@ -10,6 +10,7 @@
  */
 #include "lib/pep/spec.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,27 +33,42 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Append digits n, plus one if bump. */
-static int
-add_num(struct tg_buf *b, struct tg_num n, int bump)
-{
-	size_t start = b->len, i;
-	int rc = tg_buf_add(b, n.p, n.n);
+/* The text of a bound, written into room the caller made large enough:
+ * at most BOUND_SLACK bytes longer than the canonical text of the
+ * version it comes from (".dev0" and a digit each number may gain). */
+struct bound_text {
+	char *p;
+	size_t n;
+};
 
-	if (rc || !bump)
-		return rc;
-	for (i = b->len; i > start; i--) {
-		if (b->data[i - 1] != '9') {
-			b->data[i - 1]++;
-			return 0;
+#define BOUND_SLACK 16
+
+static void
+put(struct bound_text *t, const char *s, size_t n)
+{
+	memcpy(t->p + t->n, s, n);
+	t->n += n;
+}
+
+/* Append digits n, plus one if bump. */
+static void
+add_num(struct bound_text *t, struct tg_num n, int bump)
+{
+	size_t start = t->n, i;
+
+	put(t, n.p, n.n);
+	if (!bump)
+		return;
+	for (i = t->n; i > start; i--) {
+		if (t->p[i - 1] != '9') {
+			t->p[i - 1]++;
+			return;
 		}
-		b->data[i - 1] = '0';
+		t->p[i - 1] = '0';
 	}
 	/* all nines: 99 -> 100 */
-	rc = tg_buf_addc(b, '0');
-	if (!rc)
-		b->data[start] = '1';
-	return rc;
+	t->p[start] = '1';
+	t->p[t->n++] = '0';
 }
 
 enum bound_kind {
@@ -62,49 +78,50 @@ enum bound_kind {
 	B_PREFIX_DEV0, /* epoch + release[:nrel] (last bumped?) + .dev0 */
 };
 
-/* Build the version text for a derived bound of v and parse it into out.
- * nrel and bump apply to B_PREFIX_DEV0. */
+/* Build the version text for a derived bound of v and parse it into out
+ * (from a when not NULL). nrel and bump apply to B_PREFIX_DEV0. The
+ * text is on the stack unless v is long. */
 static int
 make_bound(struct tg_arena *a, const struct tg_version *v, enum bound_kind kind,
 	   size_t nrel, int bump, struct tg_version *out)
 {
 	static const char *const pre_names[] = {"", "a", "b", "rc"};
-	struct tg_buf b = TG_BUF_INIT;
-	size_t k;
-	int rc = 0;
+	char small[128];
+	size_t k, room = strlen(v->str) + BOUND_SLACK;
+	struct bound_text t = {small, 0};
+	int rc;
 
+	if (room > sizeof(small) && !(t.p = malloc(room)))
+		return TG_ENOMEM;
 	if (!(v->epoch.n == 1 && v->epoch.p[0] == '0')) {
-		rc = add_num(&b, v->epoch, 0);
-		rc = rc ? rc : tg_buf_addc(&b, '!');
+		add_num(&t, v->epoch, 0);
+		put(&t, "!", 1);
 	}
 	if (kind != B_PREFIX_DEV0)
 		nrel = v->nrelease;
-	for (k = 0; !rc && k < nrel; k++) {
+	for (k = 0; k < nrel; k++) {
 		if (k)
-			rc = tg_buf_addc(&b, '.');
-		if (!rc)
-			rc = add_num(&b, v->release[k],
-				     kind == B_PREFIX_DEV0 && bump &&
-					 k + 1 == nrel);
+			put(&t, ".", 1);
+		add_num(&t, v->release[k],
+			kind == B_PREFIX_DEV0 && bump && k + 1 == nrel);
 	}
-	if (!rc && kind != B_PREFIX_DEV0 && v->pre != TG_PRE_NONE) {
-		rc = tg_buf_adds(&b, pre_names[v->pre]);
-		rc = rc ? rc : add_num(&b, v->pre_n, 0);
+	if (kind != B_PREFIX_DEV0 && v->pre != TG_PRE_NONE) {
+		put(&t, pre_names[v->pre], strlen(pre_names[v->pre]));
+		add_num(&t, v->pre_n, 0);
 	}
-	if (!rc && kind != B_PREFIX_DEV0 && v->has_post) {
-		rc = tg_buf_adds(&b, ".post");
-		rc = rc ? rc : add_num(&b, v->post_n, kind == B_NEXT_POST);
+	if (kind != B_PREFIX_DEV0 && v->has_post) {
+		put(&t, ".post", 5);
+		add_num(&t, v->post_n, kind == B_NEXT_POST);
 	}
-	if (!rc) {
-		rc = tg_buf_adds(&b, ".dev");
-		if (!rc && kind == B_NEXT_DEV)
-			rc = add_num(&b, v->dev_n, 1);
-		else if (!rc)
-			rc = tg_buf_addc(&b, '0');
-	}
-	if (!rc)
-		rc = tg_version_parse_arena(out, b.data, b.len, a, NULL);
-	tg_buf_release(&b);
+	put(&t, ".dev", 4);
+	if (kind == B_NEXT_DEV)
+		add_num(&t, v->dev_n, 1);
+	else
+		put(&t, "0", 1);
+	assert(t.n <= room);
+	rc = tg_version_parse_arena(out, t.p, t.n, a, NULL);
+	if (t.p != small)
+		free(t.p);
 	return rc;
 }
 
