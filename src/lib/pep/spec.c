@@ -6,7 +6,9 @@
  * packaging 26.x's _ranges.bounds_for_spec builds. A set matches when every
  * specifier does. Worst case: one parse per specifier and a handful of
  * version comparisons per match; no limit on the number of specifiers
- * beyond the caller's bound on the text.
+ * beyond the caller's bound on the text. A set is one block (the array
+ * and the texts) and a version per bound, or pieces of the caller's
+ * arena (tg_spec_set_parse_arena).
  */
 #include "lib/pep/spec.h"
 
