@@ -77,19 +77,47 @@ fuzz_specifier(const char *s, size_t n)
 	tg_spec_set_release(&set);
 }
 
+/* The JSON of s parsed, or the error's code, position and message, with
+ * the cache mc or without (NULL). */
+static void
+requirement_answer(const char *s, size_t n, struct tg_requirement_cache *mc,
+		   struct tg_buf *out)
+{
+	struct tg_requirement req;
+	struct tg_err err = TG_ERR_INIT;
+	struct tg_jsonw w;
+	int rc = tg_requirement_parse_cached(&req, s, n, mc, &err);
+
+	if (rc) {
+		tg_buf_addf(out, "%d %d %zu %s", rc, err.has_pos,
+			    err.has_pos ? err.pos : 0, err.msg);
+		return;
+	}
+	tg_jsonw_init(&w, out);
+	(void)tg_requirement_write_json(&req, &w, NULL);
+	tg_requirement_release(&req);
+}
+
+/* Parsed without a cache, then twice through one (the second finds what
+ * the first kept, in its arena): the same answer each time. */
 static void
 fuzz_requirement(const char *s, size_t n)
 {
-	struct tg_requirement req;
-	struct tg_buf out = TG_BUF_INIT;
-	struct tg_jsonw w;
+	struct tg_requirement_cache mc = TG_REQUIREMENT_CACHE_INIT;
+	struct tg_buf a = TG_BUF_INIT, b = TG_BUF_INIT, c = TG_BUF_INIT;
 
-	if (tg_requirement_parse(&req, s, n, NULL) != 0)
-		return;
-	tg_jsonw_init(&w, &out);
-	(void)tg_requirement_write_json(&req, &w, NULL);
-	tg_buf_release(&out);
-	tg_requirement_release(&req);
+	requirement_answer(s, n, NULL, &a);
+	requirement_answer(s, n, &mc, &b);
+	requirement_answer(s, n, &mc, &c);
+	if (!tg_buf_error(&a) && !tg_buf_error(&b) && !tg_buf_error(&c) &&
+	    (a.len != b.len || a.len != c.len ||
+	     (a.len && (memcmp(a.data, b.data, a.len) != 0 ||
+			memcmp(a.data, c.data, a.len) != 0))))
+		__builtin_trap();
+	tg_buf_release(&a);
+	tg_buf_release(&b);
+	tg_buf_release(&c);
+	tg_requirement_cache_release(&mc);
 }
 
 static void

@@ -5,11 +5,13 @@
  * parenthesised sub-markers and the words "and"/"or" between them.
  * Evaluation groups the list at each "or" and answers any(all(group)).
  * Nesting depth is bounded (TG_MARKER_MAX_DEPTH) so hostile input cannot
- * exhaust the stack.
+ * exhaust the stack. A marker parsed into an arena has its nodes, its
+ * strings and its sub-markers there, and tg_marker_free leaves it.
  */
 #include "lib/pep/marker.h"
 #include "lib/pep/name.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +49,8 @@ enum op {
 
 struct side {
 	int is_var;
-	int owned;  /* text is a string of its own (else a static name) */
+	int owned;  /* text is a string of its own (else a static name, or
+		     * an arena's) */
 	int var;    /* V_* of a variable */
 	char *text; /* variable name, or the decoded string value */
 };
@@ -67,6 +70,7 @@ struct node {
 struct tg_marker {
 	struct node *nodes; /* small, or an array of cap */
 	size_t n, cap;
+	struct tg_arena *arena; /* where all of it is, or NULL */
 	struct node small[SMALL_NODES];
 };
 
@@ -82,7 +86,7 @@ tg_marker_free(struct tg_marker *m)
 {
 	size_t k;
 
-	if (!m)
+	if (!m || m->arena)
 		return;
 	for (k = 0; k < m->n; k++) {
 		if (m->nodes[k].lhs.owned)
@@ -99,7 +103,18 @@ tg_marker_free(struct tg_marker *m)
 static int
 push(struct tg_marker *m, struct node *nd)
 {
-	if (m->n == m->cap && m->nodes == m->small) {
+	if (m->n == m->cap && m->arena) {
+		struct node *v;
+
+		if (m->cap > SIZE_MAX / 2 / sizeof(*v))
+			return TG_ENOMEM;
+		v = tg_arena_alloc(m->arena, 2 * m->cap * sizeof(*v));
+		if (!v)
+			return TG_ENOMEM;
+		memcpy(v, m->nodes, m->n * sizeof(*v));
+		m->nodes = v;
+		m->cap *= 2;
+	} else if (m->n == m->cap && m->nodes == m->small) {
 		struct node *v = malloc(2 * SMALL_NODES * sizeof(*v));
 
 		if (!v)
@@ -149,11 +164,11 @@ put_utf8(struct tg_buf *b, unsigned long cp)
 }
 
 /* Decode the Python string literal s[0..n) (quotes included) as
- * ast.literal_eval does; NULL when Python would reject it or the value
- * cannot be held (NUL, lone surrogate, \N{...} names), or out of memory
- * (*nomem set). */
+ * ast.literal_eval does, into a string of its own, or of a when a is not
+ * NULL; NULL when Python would reject it or the value cannot be held
+ * (NUL, lone surrogate, \N{...} names), or out of memory (*nomem set). */
 static char *
-decode_literal(const char *s, size_t n, int *nomem)
+decode_literal(const char *s, size_t n, struct tg_arena *a, int *nomem)
 {
 	char *p;
 
@@ -169,7 +184,8 @@ decode_literal(const char *s, size_t n, int *nomem)
 		    s[i] == '\0')
 			break;
 	if (n >= 2 && i + 1 >= n && n - 2 < TG_BUF_DEFAULT_MAX / 2) {
-		p = tg_str_ndup(s + 1, n - 2);
+		p = a ? tg_arena_strndup(a, s + 1, n - 2)
+		      : tg_str_ndup(s + 1, n - 2);
 		if (!p)
 			*nomem = 1;
 		return p;
@@ -257,7 +273,12 @@ decode_literal(const char *s, size_t n, int *nomem)
 	}
 	if (rc)
 		goto fail;
-	p = tg_buf_detach(&b);
+	if (a) {
+		p = tg_arena_strndup(a, b.data ? b.data : "", b.len);
+		tg_buf_release(&b);
+	} else {
+		p = tg_buf_detach(&b);
+	}
 	if (!p)
 		*nomem = 1;
 	return p;
@@ -341,7 +362,8 @@ op_code(const char *op)
 }
 
 static int
-parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
+parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_arena *a,
+	   struct tg_err *err)
 {
 	size_t at, n, k;
 	char *name;
@@ -355,20 +377,23 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 			sd->var = var_kind(v);
 			return 0;
 		}
-		name = malloc(n + 1);
+		name = a ? tg_arena_alloc(a, n + 1) : malloc(n + 1);
 		if (!name)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		for (k = 0; k < n; k++)
 			name[k] = lx->s[at + k] == '.' ? '_' : lx->s[at + k];
 		name[n] = '\0';
 		if (strcmp(name, "python_implementation") == 0) {
-			free(name);
-			name = strdup("platform_python_implementation");
+			if (!a)
+				free(name);
+			name = a ? tg_arena_strndup(
+				       a, "platform_python_implementation", 30)
+				 : strdup("platform_python_implementation");
 			if (!name)
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
 		}
-		sd->owned = 1;
+		sd->owned = !a;
 		sd->text = name;
 		sd->var = var_kind(name);
 		return 0;
@@ -376,8 +401,8 @@ parse_side(struct tg_pep508_lexer *lx, struct side *sd, struct tg_err *err)
 	if (tg_pep508_take(lx, TG_TOK_QUOTED, &at, &n)) {
 		int nomem = 0;
 
-		sd->text = decode_literal(lx->s + at, n, &nomem);
-		sd->owned = sd->text != NULL;
+		sd->text = decode_literal(lx->s + at, n, a, &nomem);
+		sd->owned = sd->text != NULL && !a;
 		if (nomem)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (!sd->text)
@@ -439,11 +464,11 @@ normalize_extra(struct node *nd)
 }
 
 static int parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out,
-			int depth, struct tg_err *err);
+			int depth, struct tg_arena *a, struct tg_err *err);
 
 static int
 parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
-	   struct tg_err *err)
+	   struct tg_arena *a, struct tg_err *err)
 {
 	size_t open;
 	int rc;
@@ -456,7 +481,7 @@ parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
 					     TG_MARKER_MAX_DEPTH);
 		tg_pep508_ws(lx);
 		nd->kind = N_GROUP;
-		rc = parse_marker(lx, &nd->group, depth + 1, err);
+		rc = parse_marker(lx, &nd->group, depth + 1, a, err);
 		if (rc)
 			return rc;
 		tg_pep508_ws(lx);
@@ -468,7 +493,7 @@ parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
 	} else {
 		nd->kind = N_ITEM;
 		tg_pep508_ws(lx);
-		rc = parse_side(lx, &nd->lhs, err);
+		rc = parse_side(lx, &nd->lhs, a, err);
 		if (!rc) {
 			tg_pep508_ws(lx);
 			rc = parse_op(lx, nd->op, err);
@@ -476,7 +501,7 @@ parse_atom(struct tg_pep508_lexer *lx, struct node *nd, int depth,
 		}
 		if (!rc) {
 			tg_pep508_ws(lx);
-			rc = parse_side(lx, &nd->rhs, err);
+			rc = parse_side(lx, &nd->rhs, a, err);
 		}
 		if (!rc && normalize_extra(nd))
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -501,9 +526,10 @@ node_release(struct node *nd)
 
 static int
 parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
-	     struct tg_err *err)
+	     struct tg_arena *a, struct tg_err *err)
 {
-	struct tg_marker *m = malloc(sizeof(*m));
+	struct tg_marker *m =
+	    a ? tg_arena_alloc(a, sizeof(*m)) : malloc(sizeof(*m));
 	struct node nd;
 	size_t at, n;
 	int rc;
@@ -514,9 +540,10 @@ parse_marker(struct tg_pep508_lexer *lx, struct tg_marker **out, int depth,
 	m->nodes = m->small;
 	m->n = 0;
 	m->cap = SMALL_NODES;
+	m->arena = a;
 	for (;;) {
 		memset(&nd, 0, sizeof(nd));
-		rc = parse_atom(lx, &nd, depth, err);
+		rc = parse_atom(lx, &nd, depth, a, err);
 		if (!rc && push(m, &nd))
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
 		if (rc)
@@ -542,7 +569,14 @@ int
 tg_marker_parse_lex(struct tg_marker **out, struct tg_pep508_lexer *lx,
 		    struct tg_err *err)
 {
-	return parse_marker(lx, out, 0, err);
+	return parse_marker(lx, out, 0, NULL, err);
+}
+
+int
+tg_marker_parse_arena(struct tg_marker **out, struct tg_pep508_lexer *lx,
+		      struct tg_arena *a, struct tg_err *err)
+{
+	return parse_marker(lx, out, 0, a, err);
 }
 
 int
@@ -550,7 +584,7 @@ tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
 		struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
-	int rc = parse_marker(&lx, out, 0, err);
+	int rc = parse_marker(&lx, out, 0, NULL, err);
 
 	if (!rc && !tg_pep508_take(&lx, TG_TOK_END, NULL, NULL)) {
 		tg_marker_free(*out);

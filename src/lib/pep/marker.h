@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "lib/util/arena.h"
 #include "lib/util/buf.h"
 #include "lib/util/err.h"
 #include "lib/pep/pep508.h"
@@ -45,6 +46,10 @@ int tg_marker_parse(struct tg_marker **out, const char *s, size_t len,
  * stops where the marker grammar ends. */
 int tg_marker_parse_lex(struct tg_marker **out, struct tg_pep508_lexer *lx,
 			struct tg_err *err);
+/* tg_marker_parse_lex, with all of the marker taken from a: it then
+ * lives as long as a does, and tg_marker_free leaves it. */
+int tg_marker_parse_arena(struct tg_marker **out, struct tg_pep508_lexer *lx,
+			  struct tg_arena *a, struct tg_err *err);
 void tg_marker_free(struct tg_marker *m);
 
 /* As str(Marker): normalised quoting and parentheses. */

@@ -3,7 +3,10 @@
  *
  * A recursive-descent parser over pep508_lex, one function per rule of
  * packaging's _parser.py, with the same error messages (in git's lower
- * case) and positions.
+ * case) and positions. With a cache, what the cache keeps (heads with
+ * their names and extras, specifier sets with their versions, markers
+ * with their nodes and strings) is taken from the cache's arena: no
+ * allocation of its own per token, and all of it freed at once.
  */
 #include "lib/pep/requirement.h"
 
@@ -20,10 +23,15 @@ syntax(struct tg_err *err, size_t pos, const char *msg)
 	return tg_err_set_at(err, TG_EINVAL, pos, "%s", msg);
 }
 
+/* s[0..n) in a string of its own, or of a when a is not NULL. */
 static char *
-span_dup(const char *s, size_t n)
+span_dup(struct tg_arena *a, const char *s, size_t n)
 {
-	char *p = malloc(n + 1);
+	char *p;
+
+	if (a)
+		return tg_arena_strndup(a, s, n);
+	p = malloc(n + 1);
 
 	if (p) {
 		memcpy(p, s, n);
@@ -38,12 +46,30 @@ cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* With a, the array and the names are a's: the array is copied into a
+ * piece twice its size when full. */
 static int
-add_extra(struct tg_requirement *req, const char *s, size_t n)
+add_extra(struct tg_requirement *req, const char *s, size_t n,
+	  struct tg_arena *a)
 {
-	if (TG_GROW(req->extras, req->nextras + 1, req->capextras))
+	if (a && req->nextras == req->capextras) {
+		size_t cap = req->capextras ? 2 * req->capextras : 4;
+		char **v;
+
+		if (cap > SIZE_MAX / sizeof(*v))
+			return TG_ENOMEM;
+		v = tg_arena_alloc(a, cap * sizeof(*v));
+		if (!v)
+			return TG_ENOMEM;
+		if (req->nextras)
+			memcpy(v, req->extras, req->nextras * sizeof(*v));
+		req->extras = v;
+		req->capextras = cap;
+	} else if (!a &&
+		   TG_GROW(req->extras, req->nextras + 1, req->capextras)) {
 		return TG_ENOMEM;
-	req->extras[req->nextras] = span_dup(s, n);
+	}
+	req->extras[req->nextras] = span_dup(a, s, n);
 	if (!req->extras[req->nextras])
 		return TG_ENOMEM;
 	req->nextras++;
@@ -53,7 +79,7 @@ add_extra(struct tg_requirement *req, const char *s, size_t n)
 /* extras = '[' ws? (IDENT (ws? ',' ws? IDENT)*)? ws? ']' */
 static int
 parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
-	     struct tg_err *err)
+	     struct tg_arena *a, struct tg_err *err)
 {
 	size_t open, at, n, k, o;
 
@@ -61,7 +87,7 @@ parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 		return 0;
 	tg_pep508_ws(lx);
 	if (tg_pep508_take(lx, TG_TOK_IDENTIFIER, &at, &n)) {
-		if (add_extra(req, lx->s + at, n))
+		if (add_extra(req, lx->s + at, n, a))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		for (;;) {
 			tg_pep508_ws(lx);
@@ -76,7 +102,7 @@ parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 				return syntax(
 				    err, lx->pos,
 				    "expected extra name after comma");
-			if (add_extra(req, lx->s + at, n))
+			if (add_extra(req, lx->s + at, n, a))
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
 		}
@@ -90,10 +116,12 @@ parse_extras(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 	if (req->nextras > 1)
 		qsort(req->extras, req->nextras, sizeof(*req->extras), cmp_str);
 	for (k = 0, o = 0; k < req->nextras; k++) {
-		if (o && strcmp(req->extras[o - 1], req->extras[k]) == 0)
-			free(req->extras[k]);
-		else
+		if (o && strcmp(req->extras[o - 1], req->extras[k]) == 0) {
+			if (!a)
+				free(req->extras[k]);
+		} else {
 			req->extras[o++] = req->extras[k];
+		}
 	}
 	req->nextras = o;
 	return 0;
@@ -226,16 +254,19 @@ parse_marker_part(struct tg_pep508_lexer *lx, struct tg_requirement *req,
 			return 0;
 		}
 	}
-	rc = tg_marker_parse_lex(&req->marker, lx, err);
+	if (!mc)
+		return tg_marker_parse_lex(&req->marker, lx, err);
+	/* the arena's, kept or not */
+	rc = tg_marker_parse_arena(&req->marker, lx, &mc->arena, err);
 	if (rc)
 		return rc;
+	req->marker_cached = 1;
 	tg_pep508_ws(lx);
-	if (mc && tg_pep508_peek(lx, TG_TOK_END)) {
+	if (tg_pep508_peek(lx, TG_TOK_END)) {
 		if (tg_strmap_put(&mc->markers, lx->s + at, lx->len - at,
 				  req->marker))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
 		remember(mc, lx->s + at, lx->len - at, req->marker);
-		req->marker_cached = 1;
 	}
 	return 0;
 }
@@ -247,11 +278,12 @@ tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
 	return tg_requirement_parse_cached(req, s, len, NULL, err);
 }
 
-/* Parse s[0..len) into req. name_into: where to put the name (at least
- * len + 1 bytes), or NULL for a string of its own. */
+/* Parse s[0..len) into req. head: the name and the extras go into it
+ * (a head of mc), or NULL for strings of their own. */
 static int
 parse_full(struct tg_requirement *req, const char *s, size_t len,
-	   struct tg_requirement_cache *mc, char *name_into, struct tg_err *err)
+	   struct tg_requirement_cache *mc, struct tg_arena *head,
+	   struct tg_err *err)
 {
 	struct tg_pep508_lexer lx = {s, len, 0};
 	char small[256];
@@ -277,15 +309,10 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 			    "specifier");
 		goto out;
 	}
-	if (name_into) {
-		memcpy(name_into, s + at, n);
-		name_into[n] = '\0';
-		req->name = name_into;
-	} else if (!(req->name = span_dup(s + at, n))) {
+	if (!(req->name = span_dup(head, s + at, n)))
 		goto nomem;
-	}
 	tg_pep508_ws(&lx);
-	rc = parse_extras(&lx, req, err);
+	rc = parse_extras(&lx, req, head, err);
 	if (rc)
 		goto out;
 	tg_pep508_ws(&lx);
@@ -295,7 +322,7 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 			rc = syntax(err, lx.pos, "expected URL after @");
 			goto out;
 		}
-		req->url = span_dup(s + at, n);
+		req->url = span_dup(NULL, s + at, n);
 		if (!req->url)
 			goto nomem;
 		if (!tg_pep508_peek(&lx, TG_TOK_END)) {
@@ -341,20 +368,21 @@ parse_full(struct tg_requirement *req, const char *s, size_t len,
 			goto out;
 		}
 	}
-	rc = tg_spec_set_parse(&req->spec, spec.p, spec.len, err);
+	rc = mc ? tg_spec_set_parse_arena(&req->spec, spec.p, spec.len,
+					  &mc->arena, err)
+		: tg_spec_set_parse(&req->spec, spec.p, spec.len, err);
 	if (rc && err)
 		err->has_pos = 0; /* the offset is within the specifier */
 	if (!rc && mc) {
-		struct tg_specset *keep = malloc(sizeof(*keep));
+		struct tg_specset *keep =
+		    tg_arena_alloc(&mc->arena, sizeof(*keep));
 
+		req->spec_cached = 1; /* the arena's, kept or not */
 		if (!keep)
 			goto nomem;
 		*keep = req->spec;
-		if (tg_strmap_put(&mc->specs, spec.p, spec.len, keep)) {
-			free(keep);
+		if (tg_strmap_put(&mc->specs, spec.p, spec.len, keep))
 			goto nomem;
-		}
-		req->spec_cached = 1;
 	}
 	goto out;
 nomem:
@@ -363,64 +391,14 @@ out:
 	if (spec.p != small)
 		free(spec.p);
 	if (rc) {
-		if (name_into)
-			req->name = NULL; /* not a string of its own */
+		if (head) { /* not strings of their own */
+			req->name = NULL;
+			req->extras = NULL;
+			req->nextras = 0;
+		}
 		tg_requirement_release(req);
 	}
 	return rc;
-}
-
-/* Heads are kept in blocks of the cache, each a struct and its name:
- * thousands of small allocations otherwise, freed one by one. */
-struct tg_requirement_block {
-	struct tg_requirement_block *next;
-	size_t used, cap; /* bytes of data */
-	struct tg_requirement data[];
-};
-
-#define HEAD_BLOCK ((size_t)16384)
-
-/* The room a head of hl bytes takes, a multiple of its alignment. */
-static size_t
-head_size(size_t hl)
-{
-	size_t a = _Alignof(struct tg_requirement);
-
-	return (sizeof(struct tg_requirement) + hl + 1 + a - 1) / a * a;
-}
-
-/* Room for a head of n bytes at the end of mc's current block (a new
- * one when it has none), not yet taken: mc->blocks->used grows by
- * head_size() once the head is kept. NULL when out of memory. */
-static struct tg_requirement *
-head_room(struct tg_requirement_cache *mc, size_t n)
-{
-	struct tg_requirement_block *b = mc->blocks;
-	size_t need = head_size(n - sizeof(struct tg_requirement) - 1), cap;
-
-	if (!b || b->cap - b->used < need) {
-		if (need > SIZE_MAX / 2)
-			return NULL;
-		cap = need > HEAD_BLOCK ? need : HEAD_BLOCK;
-		b = malloc(sizeof(*b) + cap);
-		if (!b)
-			return NULL;
-		b->used = 0;
-		b->cap = cap;
-		b->next = mc->blocks;
-		mc->blocks = b;
-	}
-	return (struct tg_requirement *)(void *)((char *)b->data + b->used);
-}
-
-/* A head of the cache: its name and itself are in a block. */
-static void
-free_head(void *p)
-{
-	struct tg_requirement *h = p;
-
-	h->name = NULL;
-	tg_requirement_release(h);
 }
 
 /* The head of a requirement is what comes before its first ';': where
@@ -451,26 +429,23 @@ tg_requirement_parse_cached(struct tg_requirement *req, const char *s,
 		return parse_full(req, s, len, mc, NULL, err);
 	h = tg_strmap_get(&mc->heads, s, hl);
 	if (!h) {
-		/* the name after the struct, in the cache's blocks; the
-		 * room is taken only when the head is kept */
-		h = head_room(mc, sizeof(*h) + hl + 1);
+		/* in the cache's arena, with its name and extras (where
+		 * they stay when the head is not kept) */
+		h = tg_arena_alloc(&mc->arena, sizeof(*h));
 		if (!h)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		rc = parse_full(h, s, hl, mc, (char *)(h + 1),
+		rc = parse_full(h, s, hl, mc, &mc->arena,
 				NULL); /* its code only */
 		if (rc) {
 			if (rc == TG_ENOMEM)
 				return tg_err_set(err, rc, "out of memory");
 			return parse_full(req, s, len, mc, NULL, err);
 		}
-		if (tg_strmap_put(&mc->heads, s, hl, h)) {
-			free_head(h);
+		h->head_cached = 1;
+		if (tg_strmap_put(&mc->heads, s, hl, h))
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		}
-		mc->blocks->used += head_size(hl);
 	}
 	*req = *h;
-	req->head_cached = 1;
 	if (!semi)
 		return 0;
 	lx.pos = hl;
@@ -511,33 +486,15 @@ tail:
 	memset(req, 0, sizeof(*req));
 }
 
-static void
-free_marker(void *m)
-{
-	tg_marker_free(m);
-}
-
-static void
-free_specset(void *p)
-{
-	tg_spec_set_release(p);
-	free(p);
-}
-
 void
 tg_requirement_cache_release(struct tg_requirement_cache *rc)
 {
-	struct tg_requirement_block *b, *next;
-
+	/* what the maps point to is in the arena */
 	rc->last_marker = NULL;
-	tg_strmap_release(&rc->heads, free_head);
-	for (b = rc->blocks; b; b = next) {
-		next = b->next;
-		free(b);
-	}
-	rc->blocks = NULL;
-	tg_strmap_release(&rc->markers, free_marker);
-	tg_strmap_release(&rc->specs, free_specset);
+	tg_strmap_release(&rc->heads, NULL);
+	tg_strmap_release(&rc->markers, NULL);
+	tg_strmap_release(&rc->specs, NULL);
+	tg_arena_release(&rc->arena);
 }
 
 int

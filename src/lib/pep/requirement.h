@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "lib/util/arena.h"
 #include "lib/util/buf.h"
 #include "lib/util/jsonw.h"
 #include "lib/util/err.h"
@@ -24,8 +25,8 @@ struct tg_requirement {
 	struct tg_specset spec;
 	char *url;		  /* NULL when none */
 	struct tg_marker *marker; /* NULL when none */
-	/* marker, spec.specs belong to a tg_requirement_cache; with
-	 * head_cached, name, extras and spec too */
+	/* marker, spec belong to a tg_requirement_cache; with
+	 * head_cached, name and extras too */
 	int marker_cached, spec_cached, head_cached;
 };
 
@@ -41,13 +42,13 @@ int tg_requirement_parse(struct tg_requirement *req, const char *s, size_t len,
  * that parses many requirements (torchgate env: of some 2,800 in a
  * 200-distribution environment, 2,500 have a marker and 480 distinct
  * marker texts; 1,500 distinct heads, 690 distinct specifiers). The
- * cache owns what it holds; a requirement parsed with it borrows, and
- * is released first. */
+ * cache owns what it holds, all of it in one arena; a requirement
+ * parsed with it borrows, and is released first. */
 struct tg_requirement_cache {
 	struct tg_strmap markers; /* text after ';' -> struct tg_marker */
 	struct tg_strmap specs;	  /* specifier text -> struct tg_specset */
 	struct tg_strmap heads;	  /* text before ';' -> tg_requirement */
-	struct tg_requirement_block *blocks; /* where the heads are */
+	struct tg_arena arena;	  /* what the three maps point to */
 	/* the last marker found, and its text (when it fits) */
 	struct tg_marker *last_marker;
 	size_t last_len;
@@ -56,8 +57,8 @@ struct tg_requirement_cache {
 
 #define TG_REQUIREMENT_CACHE_INIT                                              \
 	{                                                                      \
-		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT, NULL, NULL, 0, \
-		    ""                                                         \
+		TG_STRMAP_INIT, TG_STRMAP_INIT, TG_STRMAP_INIT, TG_ARENA_INIT, \
+		    NULL, 0, ""                                                \
 	}
 
 /* tg_requirement_parse, with the marker and the specifier set taken from

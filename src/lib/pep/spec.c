@@ -6,10 +6,13 @@
  * packaging 26.x's _ranges.bounds_for_spec builds. A set matches when every
  * specifier does. Worst case: one parse per specifier and a handful of
  * version comparisons per match; no limit on the number of specifiers
- * beyond the caller's bound on the text.
+ * beyond the caller's bound on the text. A set is one block (the array
+ * and the texts) and a version per bound, or pieces of the caller's
+ * arena (tg_spec_set_parse_arena).
  */
 #include "lib/pep/spec.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,27 +35,42 @@ is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* Append digits n, plus one if bump. */
-static int
-add_num(struct tg_buf *b, struct tg_num n, int bump)
-{
-	size_t start = b->len, i;
-	int rc = tg_buf_add(b, n.p, n.n);
+/* The text of a bound, written into room the caller made large enough:
+ * at most BOUND_SLACK bytes longer than the canonical text of the
+ * version it comes from (".dev0" and a digit each number may gain). */
+struct bound_text {
+	char *p;
+	size_t n;
+};
 
-	if (rc || !bump)
-		return rc;
-	for (i = b->len; i > start; i--) {
-		if (b->data[i - 1] != '9') {
-			b->data[i - 1]++;
-			return 0;
+#define BOUND_SLACK 16
+
+static void
+put(struct bound_text *t, const char *s, size_t n)
+{
+	memcpy(t->p + t->n, s, n);
+	t->n += n;
+}
+
+/* Append digits n, plus one if bump. */
+static void
+add_num(struct bound_text *t, struct tg_num n, int bump)
+{
+	size_t start = t->n, i;
+
+	put(t, n.p, n.n);
+	if (!bump)
+		return;
+	for (i = t->n; i > start; i--) {
+		if (t->p[i - 1] != '9') {
+			t->p[i - 1]++;
+			return;
 		}
-		b->data[i - 1] = '0';
+		t->p[i - 1] = '0';
 	}
 	/* all nines: 99 -> 100 */
-	rc = tg_buf_addc(b, '0');
-	if (!rc)
-		b->data[start] = '1';
-	return rc;
+	t->p[start] = '1';
+	t->p[t->n++] = '0';
 }
 
 enum bound_kind {
@@ -62,49 +80,50 @@ enum bound_kind {
 	B_PREFIX_DEV0, /* epoch + release[:nrel] (last bumped?) + .dev0 */
 };
 
-/* Build the version text for a derived bound of v and parse it into out.
- * nrel and bump apply to B_PREFIX_DEV0. */
+/* Build the version text for a derived bound of v and parse it into out
+ * (from a when not NULL). nrel and bump apply to B_PREFIX_DEV0. The
+ * text is on the stack unless v is long. */
 static int
-make_bound(const struct tg_version *v, enum bound_kind kind, size_t nrel,
-	   int bump, struct tg_version *out)
+make_bound(struct tg_arena *a, const struct tg_version *v, enum bound_kind kind,
+	   size_t nrel, int bump, struct tg_version *out)
 {
 	static const char *const pre_names[] = {"", "a", "b", "rc"};
-	struct tg_buf b = TG_BUF_INIT;
-	size_t k;
-	int rc = 0;
+	char small[128];
+	size_t k, room = strlen(v->str) + BOUND_SLACK;
+	struct bound_text t = {small, 0};
+	int rc;
 
+	if (room > sizeof(small) && !(t.p = malloc(room)))
+		return TG_ENOMEM;
 	if (!(v->epoch.n == 1 && v->epoch.p[0] == '0')) {
-		rc = add_num(&b, v->epoch, 0);
-		rc = rc ? rc : tg_buf_addc(&b, '!');
+		add_num(&t, v->epoch, 0);
+		put(&t, "!", 1);
 	}
 	if (kind != B_PREFIX_DEV0)
 		nrel = v->nrelease;
-	for (k = 0; !rc && k < nrel; k++) {
+	for (k = 0; k < nrel; k++) {
 		if (k)
-			rc = tg_buf_addc(&b, '.');
-		if (!rc)
-			rc = add_num(&b, v->release[k],
-				     kind == B_PREFIX_DEV0 && bump &&
-					 k + 1 == nrel);
+			put(&t, ".", 1);
+		add_num(&t, v->release[k],
+			kind == B_PREFIX_DEV0 && bump && k + 1 == nrel);
 	}
-	if (!rc && kind != B_PREFIX_DEV0 && v->pre != TG_PRE_NONE) {
-		rc = tg_buf_adds(&b, pre_names[v->pre]);
-		rc = rc ? rc : add_num(&b, v->pre_n, 0);
+	if (kind != B_PREFIX_DEV0 && v->pre != TG_PRE_NONE) {
+		put(&t, pre_names[v->pre], strlen(pre_names[v->pre]));
+		add_num(&t, v->pre_n, 0);
 	}
-	if (!rc && kind != B_PREFIX_DEV0 && v->has_post) {
-		rc = tg_buf_adds(&b, ".post");
-		rc = rc ? rc : add_num(&b, v->post_n, kind == B_NEXT_POST);
+	if (kind != B_PREFIX_DEV0 && v->has_post) {
+		put(&t, ".post", 5);
+		add_num(&t, v->post_n, kind == B_NEXT_POST);
 	}
-	if (!rc) {
-		rc = tg_buf_adds(&b, ".dev");
-		if (!rc && kind == B_NEXT_DEV)
-			rc = add_num(&b, v->dev_n, 1);
-		else if (!rc)
-			rc = tg_buf_addc(&b, '0');
-	}
-	if (!rc)
-		rc = tg_version_parse(out, b.data, b.len, NULL);
-	tg_buf_release(&b);
+	put(&t, ".dev", 4);
+	if (kind == B_NEXT_DEV)
+		add_num(&t, v->dev_n, 1);
+	else
+		put(&t, "0", 1);
+	assert(t.n <= room);
+	rc = tg_version_parse_arena(out, t.p, t.n, a, NULL);
+	if (t.p != small)
+		free(t.p);
 	return rc;
 }
 
@@ -153,10 +172,11 @@ release_versions(struct tg_spec *sp)
 
 /* tg_spec_parse, with the text put into text (room for len + 1 bytes:
  * the operator and the stripped version are never longer than s) when
- * not NULL, the caller's to free; else into a string of sp's own. */
+ * not NULL, the caller's to free; else into a string of sp's own. The
+ * versions are pieces of a when a is not NULL. */
 static int
 spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
-	   struct tg_err *err)
+	   struct tg_arena *a, struct tg_err *err)
 {
 	size_t k, oplen = 0, vb, ve, i;
 	const char *why = NULL;
@@ -197,14 +217,14 @@ spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
 			goto bad;
 		}
 		sp->wildcard = 1;
-		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb - 2,
-					   NULL)) == TG_ENOMEM)
+		if ((rc = tg_version_parse_arena(&sp->v, s + vb, ve - vb - 2, a,
+						 NULL)) == TG_ENOMEM)
 			return tg_err_set(err, rc, "out of memory");
 		if (rc)
 			goto bad;
 	} else {
-		if ((rc = tg_version_parse(&sp->v, s + vb, ve - vb, NULL)) ==
-		    TG_ENOMEM)
+		if ((rc = tg_version_parse_arena(&sp->v, s + vb, ve - vb, a,
+						 NULL)) == TG_ENOMEM)
 			return tg_err_set(err, rc, "out of memory");
 		if (rc) {
 			why = "not a valid version";
@@ -234,20 +254,20 @@ spec_parse(struct tg_spec *sp, const char *s, size_t len, char *text,
 
 	rc = 0;
 	if (sp->wildcard) {
-		rc = make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease, 0,
+		rc = make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease, 0,
 				&sp->lo);
 		rc = rc ? rc
-			: make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease, 1,
-				     &sp->hi);
+			: make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease,
+				     1, &sp->hi);
 	} else if (sp->op == TG_OP_COMPATIBLE) {
-		rc = make_bound(&sp->v, B_PREFIX_DEV0, sp->v.nrelease - 1, 1,
+		rc = make_bound(a, &sp->v, B_PREFIX_DEV0, sp->v.nrelease - 1, 1,
 				&sp->hi);
 	} else if (sp->op == TG_OP_LT && !tg_version_is_prerelease(&sp->v)) {
-		rc = make_bound(&sp->v, B_DEV0, 0, 0, &sp->hi);
+		rc = make_bound(a, &sp->v, B_DEV0, 0, 0, &sp->hi);
 	} else if (sp->op == TG_OP_GT && sp->v.has_dev) {
-		rc = make_bound(&sp->v, B_NEXT_DEV, 0, 0, &sp->lo);
+		rc = make_bound(a, &sp->v, B_NEXT_DEV, 0, 0, &sp->lo);
 	} else if (sp->op == TG_OP_GT && sp->v.has_post) {
-		rc = make_bound(&sp->v, B_NEXT_POST, 0, 0, &sp->lo);
+		rc = make_bound(a, &sp->v, B_NEXT_POST, 0, 0, &sp->lo);
 	}
 	if (rc) {
 		if (text)
@@ -268,15 +288,24 @@ bad:
 int
 tg_spec_parse(struct tg_spec *sp, const char *s, size_t len, struct tg_err *err)
 {
-	return spec_parse(sp, s, len, NULL, err);
+	return spec_parse(sp, s, len, NULL, NULL, err);
+}
+
+int
+tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
+		  struct tg_err *err)
+{
+	return tg_spec_set_parse_arena(set, s, len, NULL, err);
 }
 
 /* The specifiers and their texts are one block: the array, then the
  * texts (each at most its part of s, plus a NUL). */
 int
-tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
-		  struct tg_err *err)
+tg_spec_set_parse_arena(struct tg_specset *set, const char *s, size_t len,
+			struct tg_arena *a, struct tg_err *err)
 {
+	size_t size;
+
 	size_t i = 0, n = 1, b, e, cut;
 	char *text;
 	int rc = 0;
@@ -286,7 +315,15 @@ tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		n += s[i] == ',';
 	if (n > SIZE_MAX / 4 / sizeof(*set->specs) || len > SIZE_MAX / 4)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	set->specs = calloc(1, n * sizeof(*set->specs) + len + n);
+	size = n * sizeof(*set->specs) + len + n;
+	if (a) {
+		set->specs = tg_arena_alloc(a, size);
+		if (set->specs)
+			memset(set->specs, 0, size);
+	} else {
+		set->specs = calloc(1, size);
+	}
+	set->in_arena = a != NULL;
 	if (!set->specs)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	text = (char *)(set->specs + n);
@@ -301,7 +338,8 @@ tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		e = tg_pyspace_rstrip(s, b, cut);
 		if (b == e)
 			continue;
-		rc = spec_parse(&set->specs[set->n], s + b, e - b, text, err);
+		rc =
+		    spec_parse(&set->specs[set->n], s + b, e - b, text, a, err);
 		if (!rc)
 			text += strlen(text) + 1;
 		if (rc) {
@@ -324,7 +362,8 @@ tg_spec_set_release(struct tg_specset *set)
 		return;
 	for (k = 0; k < set->n; k++)
 		release_versions(&set->specs[k]); /* texts: in the block */
-	free(set->specs);
+	if (!set->in_arena)
+		free(set->specs);
 	memset(set, 0, sizeof(*set));
 }
 

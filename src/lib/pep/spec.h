@@ -51,11 +51,12 @@ struct tg_specset {
 	struct tg_spec *specs;
 	size_t n;
 	int has_arbitrary; /* "===" appears in the text */
+	int in_arena;	   /* specs is an arena's: release leaves it */
 };
 
 #define TG_SPECSET_INIT                                                        \
 	{                                                                      \
-		NULL, 0, 0                                                     \
+		NULL, 0, 0, 0                                                  \
 	}
 
 /* One specifier, s without surrounding whitespace. */
@@ -69,6 +70,11 @@ int tg_spec_match(const struct tg_spec *sp, const char *item, size_t len,
 
 int tg_spec_set_parse(struct tg_specset *set, const char *s, size_t len,
 		      struct tg_err *err);
+/* tg_spec_set_parse, with the specifiers and their versions taken from
+ * a: set then lives as long as a does, and tg_spec_set_release only
+ * clears it. */
+int tg_spec_set_parse_arena(struct tg_specset *set, const char *s, size_t len,
+			    struct tg_arena *a, struct tg_err *err);
 void tg_spec_set_release(struct tg_specset *set);
 
 /* Whether the version text item (len bytes) is in set, as

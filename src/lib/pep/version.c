@@ -266,10 +266,11 @@ all_digits(const char *s, size_t b, size_t e)
 
 /* Build v from the pieces of s[start..end) and the text s[0..len): the
  * release and local arrays, the canonical text and the raw text in one
- * block, which v->release points to and tg_version_release frees. */
+ * block, which v->release points to and tg_version_release frees (a
+ * piece of a when a is not NULL). */
 static int
 build(struct tg_version *v, const char *s, size_t len, size_t start, size_t end,
-      const struct pieces *p, struct tg_err *err)
+      const struct pieces *p, struct tg_arena *a, struct tg_err *err)
 {
 	static const char *const names[] = {"", "a", "b", "rc"};
 	struct out o;
@@ -285,10 +286,12 @@ build(struct tg_version *v, const char *s, size_t len, size_t start, size_t end,
 	head = p->nrelease * sizeof(struct tg_num) +
 	       nloc * sizeof(struct tg_local_seg);
 	o.cap = end - start + BUILD_SLACK;
-	block = malloc(head + o.cap + 1 + len + 1);
+	block = a ? tg_arena_alloc(a, head + o.cap + 1 + len + 1)
+		  : malloc(head + o.cap + 1 + len + 1);
 	if (!block)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	v->release = (struct tg_num *)(void *)block;
+	v->in_arena = a != NULL;
 	v->nrelease = p->nrelease;
 	v->local =
 	    nloc ? (struct tg_local_seg *)(void *)(v->release + p->nrelease)
@@ -374,6 +377,13 @@ int
 tg_version_parse(struct tg_version *v, const char *s, size_t len,
 		 struct tg_err *err)
 {
+	return tg_version_parse_arena(v, s, len, NULL, err);
+}
+
+int
+tg_version_parse_arena(struct tg_version *v, const char *s, size_t len,
+		       struct tg_arena *a, struct tg_err *err)
+{
 	struct pieces p;
 	size_t b = 0, e = len, bad = 0;
 	int rc;
@@ -392,7 +402,7 @@ tg_version_parse(struct tg_version *v, const char *s, size_t len,
 	/* build() expects the release to start after an optional 'v' */
 	if (b < e && (s[b] == 'v' || s[b] == 'V'))
 		b++;
-	rc = build(v, s, len, b, e, &p, err);
+	rc = build(v, s, len, b, e, &p, a, err);
 	if (rc)
 		memset(v, 0, sizeof(*v));
 	return rc;
@@ -403,7 +413,8 @@ tg_version_release(struct tg_version *v)
 {
 	if (!v)
 		return;
-	free(v->release); /* the block of all the rest (build) */
+	if (!v->in_arena)
+		free(v->release); /* the block of all the rest (build) */
 	memset(v, 0, sizeof(*v));
 }
 

@@ -7,7 +7,8 @@
  * pre/post/dev segments in all their spellings, and a local label.
  * Numbers are kept as digit strings without leading zeros and compared by
  * length then digits, so numbers of any size order correctly and nothing
- * overflows. The arrays and strings are one block the version owns.
+ * overflows. The arrays and strings are one block the version owns, or
+ * one piece of an arena (tg_version_parse_arena) that owns it.
  */
 #ifndef TG_LIB_PEP_VERSION_H
 #define TG_LIB_PEP_VERSION_H
@@ -15,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/util/arena.h"
 #include "lib/util/err.h"
 
 /* A non-negative decimal number: digits, no leading zeros ("0" for zero). */
@@ -45,6 +47,7 @@ struct tg_version {
 	struct tg_num dev_n;
 	struct tg_local_seg *local;
 	size_t nlocal; /* 0: no local label */
+	int in_arena;  /* the block is an arena's: release leaves it */
 };
 
 #define TG_VERSION_INIT                                                        \
@@ -56,6 +59,10 @@ struct tg_version {
  * leaves v released. */
 int tg_version_parse(struct tg_version *v, const char *s, size_t len,
 		     struct tg_err *err);
+/* tg_version_parse, with the block taken from a: v then lives as long
+ * as a does, and tg_version_release only clears it. */
+int tg_version_parse_arena(struct tg_version *v, const char *s, size_t len,
+			   struct tg_arena *a, struct tg_err *err);
 void tg_version_release(struct tg_version *v);
 /* Deep copy. */
 int tg_version_dup(struct tg_version *dst, const struct tg_version *src);
