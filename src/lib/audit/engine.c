@@ -92,7 +92,11 @@ struct job {
 struct run {
 	const struct tg_engine *e;
 	const struct tg_engine_sink *sink;
-	struct job ring[QUEUE];
+	/* QUEUE jobs, not zeroed: a job is cleared when queued (slot), and
+	 * only [head, tail) is read, so that a run of a few files touches a
+	 * few of the ring's pages (a calloc of the whole ring, from the
+	 * heap since main.c's mallopt, cleared all 1.7 MB) */
+	struct job *ring;
 	size_t head, next, tail;
 	int closing;   /* nothing more will be queued */
 	int failed;    /* the first error: the run stops */
@@ -749,7 +753,11 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 
 	q = calloc(1, sizeof(*q));
 	ops = calloc(n + 1, sizeof(*ops));
-	if (!q || !ops) {
+	if (q)
+		q->ring = malloc(QUEUE * sizeof(*q->ring));
+	if (!q || !ops || !q->ring) {
+		if (q)
+			free(q->ring);
 		free(q);
 		free(ops);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -790,6 +798,7 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 		tg_err_set(err, rc, "%s", q->why);
 	else if (rc == TG_ENOMEM)
 		tg_err_set(err, TG_ENOMEM, "out of memory");
+	free(q->ring);
 	free(q);
 	free(ops);
 	return rc;
