@@ -274,7 +274,9 @@ main(void)
 	}
 	/* more files than the engine's ring holds (4,096 jobs): it wraps,
 	 * and the outcomes still come in walk order for any number of
-	 * threads */
+	 * threads; a dangling link beside every other file makes a note
+	 * of the walk, queued done, that the calling thread may hand over
+	 * before any worker has reached it in the queue */
 	{
 		struct tg_buf want = TG_BUF_INIT;
 		const char *many[] = {"w"};
@@ -288,6 +290,17 @@ main(void)
 			tg_buf_addf(&want,
 				    "analyzed %s [python] 2:1 "
 				    "torch.cuda.amp.GradScaler!\n",
+				    path);
+			if (n % 2)
+				continue;
+			/* w/dNN/fNNNNz.py sorts right after fNNNN.py */
+			snprintf(path, sizeof(path), "w/d%02zu/f%04zuz.py",
+				 n / 100, n % 100);
+			CHECK(symlink("nowhere.py", path) == 0, "symlink: %s",
+			      strerror(errno));
+			tg_buf_addf(&want,
+				    "skipped %s 'a dangling symbolic link to "
+				    "'nowhere.py''\n",
 				    path);
 		}
 		CHECK(!tg_buf_error(&want), "out of memory");

@@ -12,12 +12,12 @@
  * queue order, and frees them, and while the head's job is not done it
  * runs the next queued one itself rather than wait (so no thread waits
  * for a CPU, and the threads seldom sleep). A note of the walk (a file
- * left out) is queued as a job done already, so it comes in its place
- * and the walk goes on. The sink's bytes hook, when there is one, runs on the thread
- * that analyzed a file, with its bytes, and what it makes (f->extra)
- * travels with the job to the sink, or is freed with it. Memory: one
- * file's bytes per thread at a time and the results (and extras) of at
- * most QUEUE files.
+ * left out) is queued as a job done already, which no thread runs, so
+ * it comes in its place and the walk goes on. The sink's bytes hook,
+ * when there is one, runs on the thread that analyzed a file, with its
+ * bytes, and what it makes (f->extra) travels with the job to the sink,
+ * or is freed with it. Memory: one file's bytes per thread at a time and
+ * the results (and extras) of at most QUEUE files.
  *
  * The decoding policy is the language's (enum tg_lang_bytes): Python
  * must be UTF-8; C and C++ may hold any byte but NUL.
@@ -88,7 +88,8 @@ struct job {
 };
 
 /* head <= next <= tail: the jobs in [head, next) are taken or done,
- * those in [next, tail) wait for a worker. */
+ * those in [next, tail) wait for a worker (or, a note, to be passed
+ * over). */
 struct run {
 	const struct tg_engine *e;
 	const struct tg_engine_sink *sink;
@@ -335,8 +336,6 @@ run_job(const struct run *q, struct job *j, size_t thread)
 	char *src = NULL;
 	size_t len = 0;
 
-	if (j->note)
-		return; /* nothing to read: done when queued */
 	j->read_rc =
 	    j->regular
 		? tg_file_read_walked(j->path, e->o.file_max, &src, &len,
@@ -373,6 +372,11 @@ worker(void *arg)
 		if (q->next == q->tail)
 			break;
 		j = &q->ring[q->next++ % QUEUE];
+		/* a note is done when queued: not touched once the lock is
+		 * let go, when the calling thread may have handed it over
+		 * and queued another job in its place */
+		if (j->note)
+			continue;
 		pthread_mutex_unlock(&q->mu);
 		run_job(q, j, wa->id);
 		/* the calling thread looks at done without the lock, and
@@ -421,8 +425,10 @@ finish_head(struct run *q)
 		if (q->next < q->tail) {
 			h = &q->ring[q->next++ % QUEUE];
 			pthread_mutex_unlock(&q->mu);
-			run_job(q, h, 0);
-			atomic_store(&h->done, 1);
+			if (!h->note) {
+				run_job(q, h, 0);
+				atomic_store(&h->done, 1);
+			}
 			continue;
 		}
 		atomic_store(&q->main_waits, 1);
@@ -475,7 +481,16 @@ finish_head(struct run *q)
 		q->sink->extra_free(q->sink->ctx, j->f.extra);
 	tg_engine_file_release(&j->f);
 	free(j->path);
-	free(j->note);
+	if (j->note) {
+		free(j->note);
+		/* a note no thread has taken yet: the workers go past it
+		 * too, so that head <= next holds and no worker takes a job
+		 * the ring has reused */
+		pthread_mutex_lock(&q->mu);
+		if (q->next == q->head)
+			q->next++;
+		pthread_mutex_unlock(&q->mu);
+	}
 	q->head++;
 	return q->failed;
 }
