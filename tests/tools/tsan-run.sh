@@ -22,10 +22,10 @@ export LC_ALL=C
 build=$(cd "$1" && pwd) || exit 2
 src=$(cd "$2" && pwd) || exit 2
 shift 2
-[ -x "$build/torchgate" ] && [ -x "$build/tests/unit/test_engine" ] || {
+if ! [ -x "$build/torchgate" ] || ! [ -x "$build/tests/unit/test_engine" ]; then
 	echo "$0: make torchgate tests/unit/test_engine in $build first" >&2
 	exit 2
-}
+fi
 nm "$build/torchgate" | grep -q __tsan_init || {
 	echo "$0: $build/torchgate is not built with -fsanitize=thread" >&2
 	exit 2
