@@ -1,12 +1,15 @@
 /* arena.c - memory handed out in pieces from a few blocks, freed at once
  * SPDX-License-Identifier: MIT
  *
- * Blocks of ARENA_BLOCK bytes, pieces taken from the front block in
- * order; a piece larger than a quarter block gets a block of its own,
- * kept behind the front one so that the room left there is not lost.
- * Worst case: a quarter of a block wasted per block. Under ASan the room
- * not handed out, and the padding after each piece, stay poisoned, so a
- * read or write past a piece is reported as past a malloc'd one is.
+ * Blocks of the arena's first size, each new one twice the last up to
+ * its max; an arena left at zero (TG_ARENA_INIT) has blocks of 16 KiB.
+ * Pieces are taken from the front block in order; a piece larger than
+ * a quarter of the next block gets a block of its own, kept behind the
+ * front one so that the room left there is not lost. Worst case: a
+ * quarter of each block wasted, and most of the newest one unused.
+ * Under ASan the room not handed out, and the padding after each piece,
+ * stay poisoned, so a read or write past a piece is reported as past a
+ * malloc'd one is.
  */
 #include "lib/util/arena.h"
 
@@ -32,7 +35,7 @@
 #define UNPOISON(p, n) ((void)(p), (void)(n))
 #endif
 
-#define ARENA_BLOCK ((size_t)16384)
+#define ARENA_BLOCK ((size_t)16384) /* when next is 0 */
 #define ALIGN (alignof(max_align_t))
 
 struct tg_arena_block {
@@ -41,21 +44,32 @@ struct tg_arena_block {
 	alignas(max_align_t) unsigned char data[];
 };
 
-static struct tg_arena_block *
-new_block(size_t cap)
+/* n bytes (need with the padding) at the start of a new block: one of
+ * the next size in front, or, for a large piece, one of its own behind
+ * the front one. Out of line, so that tg_arena_alloc's common path
+ * saves no registers. */
+static __attribute__((noinline)) void *
+new_block(struct tg_arena *a, size_t n, size_t need)
 {
-	struct tg_arena_block *b;
+	struct tg_arena_block *b, **at = &a->blocks;
+	size_t cap = a->next ? a->next : ARENA_BLOCK;
+	int big = need > cap / 4;
 
-	if (cap > SIZE_MAX - sizeof(*b))
+	if (big)
+		cap = need;
+	if (cap > SIZE_MAX - sizeof(*b) || !(b = malloc(sizeof(*b) + cap)))
 		return NULL;
-	b = malloc(sizeof(*b) + cap);
-	if (b) {
-		b->used = 0;
-		b->cap = cap;
-		b->next = NULL;
-		POISON(b->data, cap);
-	}
-	return b;
+	if (!big)
+		a->next = cap <= a->max / 2 ? 2 * cap : a->max;
+	else if (*at)
+		at = &(*at)->next;
+	b->used = need;
+	b->cap = cap;
+	b->next = *at;
+	*at = b;
+	POISON(b->data, cap);
+	UNPOISON(b->data, n);
+	return b->data;
 }
 
 void *
@@ -67,34 +81,11 @@ tg_arena_alloc(struct tg_arena *a, size_t n)
 	if (n > SIZE_MAX - ALIGN)
 		return NULL;
 	need = (n + ALIGN - 1) / ALIGN * ALIGN;
-	if (b && b->cap - b->used >= need) {
-		b->used += need;
-		UNPOISON(b->data + b->used - need, n);
-		return b->data + b->used - need;
-	}
-	if (need > ARENA_BLOCK / 4) {
-		struct tg_arena_block *big = new_block(need);
-
-		if (!big)
-			return NULL;
-		big->used = need;
-		UNPOISON(big->data, n);
-		if (b) {
-			big->next = b->next;
-			b->next = big;
-		} else {
-			a->blocks = big;
-		}
-		return big->data;
-	}
-	b = new_block(ARENA_BLOCK);
-	if (!b)
-		return NULL;
-	b->next = a->blocks;
-	a->blocks = b;
-	b->used = need;
-	UNPOISON(b->data, n);
-	return b->data;
+	if (!b || b->cap - b->used < need)
+		return new_block(a, n, need);
+	b->used += need;
+	UNPOISON(b->data + b->used - need, n);
+	return b->data + b->used - need;
 }
 
 char *
@@ -120,4 +111,5 @@ tg_arena_release(struct tg_arena *a)
 		free(b);
 	}
 	a->blocks = NULL;
+	a->next = a->first;
 }

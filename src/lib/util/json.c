@@ -6,10 +6,11 @@
  * parses with its nesting limit; we add the rules that the text is
  * UTF-8 without NUL bytes and that only whitespace may follow the value.
  * cJSON allocates through our hooks, and while a document is parsed
- * they take its nodes and strings from an arena of the document's own:
- * a few large blocks instead of a malloc and a free for each (the API
- * table's 46,000), all freed at once by tg_json_free, which finds the
- * arena by the root in the list of live ones. A document is only read
+ * they take its nodes and strings from an arena of the document's own
+ * (util/arena, blocks from 64 KiB doubling up to 1 MiB): a few large
+ * blocks instead of a malloc and a free for each (the API table's
+ * 46,000), all freed at once by tg_json_free, which finds the document
+ * by its root in the list of live ones. A document is only read
  * once parsed, so nothing of it is freed alone (cJSON_Delete is never
  * called). A failed allocation is told from bad JSON (cJSON returns
  * NULL for both), and the allocation-failure test build
@@ -17,11 +18,11 @@
  */
 #include "lib/util/json.h"
 
+#include "lib/util/arena.h"
 #include "lib/util/str.h"
 
 #include <pthread.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,28 +31,19 @@
 #define J(v) ((const cJSON *)(const void *)(v))
 #define TJ(v) ((const struct tg_json *)(const void *)(v))
 
-/* a block's size: from 64 KiB, doubling up to 1 MiB; a larger string
- * has a block of its own */
-#define BLOCK_MIN ((size_t)64 << 10)
+#define BLOCK_FIRST ((size_t)64 << 10)
 #define BLOCK_MAX ((size_t)1 << 20)
 
-struct block {
-	struct block *next;
-	size_t used, cap;
-	max_align_t data[];
-};
-
-struct arena {
-	struct block *head;
-	size_t next_cap; /* of the next block, doubling to BLOCK_MAX */
-	int oom;	 /* an allocation failed */
+struct doc {
+	struct tg_arena arena; /* its nodes and strings */
+	int oom;	       /* an allocation failed */
 	const cJSON *root;
-	struct arena *next; /* in live */
+	struct doc *next; /* in live */
 };
 
-static _Thread_local struct arena *parsing; /* this thread's parse */
+static _Thread_local struct doc *parsing; /* this thread's parse */
 static pthread_mutex_t live_mu = PTHREAD_MUTEX_INITIALIZER;
-static struct arena *live; /* the arenas of the documents not freed */
+static struct doc *live; /* the documents not freed */
 
 static int
 is_ws(char c)
@@ -60,48 +52,24 @@ is_ws(char c)
 }
 
 static void
-arena_release(struct arena *a)
+doc_free(struct doc *d)
 {
-	while (a && a->head) {
-		struct block *b = a->head;
-
-		a->head = b->next;
-		free(b);
-	}
-	free(a);
+	if (d)
+		tg_arena_release(&d->arena);
+	free(d);
 }
 
 static void *
 hook_malloc(size_t n)
 {
-	struct arena *a = parsing;
-	struct block *b;
-	const size_t align = sizeof(max_align_t);
+	void *p;
 
-	if (!a) /* not a parse: cJSON's own use, if any */
+	if (!parsing) /* not a parse: cJSON's own use, if any */
 		return malloc(n);
-	if (n > SIZE_MAX / 2)
-		goto fail;
-	n = (n + align - 1) / align * align;
-	b = a->head;
-	if (!b || b->cap - b->used < n) {
-		size_t cap = n > a->next_cap ? n : a->next_cap;
-
-		b = malloc(sizeof(*b) + cap);
-		if (!b)
-			goto fail;
-		b->cap = cap;
-		b->used = 0;
-		b->next = a->head;
-		a->head = b;
-		if (a->next_cap < BLOCK_MAX)
-			a->next_cap *= 2;
-	}
-	b->used += n;
-	return (char *)b->data + b->used - n;
-fail:
-	a->oom = 1;
-	return NULL;
+	p = tg_arena_alloc(&parsing->arena, n);
+	if (!p)
+		parsing->oom = 1;
+	return p;
 }
 
 static void
@@ -119,7 +87,7 @@ tg_json_parse(struct tg_json **out, const char *text, size_t len,
 	static cJSON_Hooks hooks = {hook_malloc, hook_free};
 	const char *end = NULL;
 	const char *nul;
-	struct arena *a;
+	struct doc *d;
 	cJSON *root;
 	size_t e = len;
 
@@ -134,17 +102,18 @@ tg_json_parse(struct tg_json **out, const char *text, size_t len,
 			*errpos = e;
 		return TG_EINVAL;
 	}
-	a = calloc(1, sizeof(*a));
-	if (!a)
+	d = calloc(1, sizeof(*d));
+	if (!d)
 		return TG_ENOMEM;
-	a->next_cap = BLOCK_MIN;
+	d->arena =
+	    (struct tg_arena)TG_ARENA_INIT_GROWING(BLOCK_FIRST, BLOCK_MAX);
 	cJSON_InitHooks(&hooks);
-	parsing = a;
+	parsing = d;
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	parsing = NULL;
 	e = end ? (size_t)(end - text) : 0;
-	if (a->oom) {
-		arena_release(a);
+	if (d->oom) {
+		doc_free(d);
 		return TG_ENOMEM;
 	}
 	if (root) {
@@ -154,15 +123,15 @@ tg_json_parse(struct tg_json **out, const char *text, size_t len,
 			root = NULL;
 	}
 	if (!root) {
-		arena_release(a);
+		doc_free(d);
 		if (errpos)
 			*errpos = e;
 		return TG_EINVAL;
 	}
-	a->root = root;
+	d->root = root;
 	pthread_mutex_lock(&live_mu);
-	a->next = live;
-	live = a;
+	d->next = live;
+	live = d;
 	pthread_mutex_unlock(&live_mu);
 	*out = (struct tg_json *)(void *)root;
 	return 0;
@@ -171,19 +140,19 @@ tg_json_parse(struct tg_json **out, const char *text, size_t len,
 void
 tg_json_free(struct tg_json *root)
 {
-	struct arena **p, *a = NULL;
+	struct doc **p, *d = NULL;
 
 	if (!root)
 		return;
 	pthread_mutex_lock(&live_mu);
 	for (p = &live; *p; p = &(*p)->next)
 		if ((*p)->root == J(root)) {
-			a = *p;
-			*p = a->next;
+			d = *p;
+			*p = d->next;
 			break;
 		}
 	pthread_mutex_unlock(&live_mu);
-	arena_release(a);
+	doc_free(d);
 }
 
 int
