@@ -1,0 +1,122 @@
+/* test_dists.c - unit tests for lib/pyenv/dists: distributions and their
+ * top-level names
+ * SPDX-License-Identifier: MIT
+ *
+ * A site-packages made here: a distribution without top_level.txt, whose
+ * RECORD gives the names (the first component of each path, a module
+ * file's name up to its first dot; .dist-info, .egg-info, .data,
+ * __pycache__ and .pth entries are not names), with the lines RECORD's
+ * readers meet: quoted paths, one directory's files together and apart,
+ * a directory whose name another starts with, no newline at the end; and
+ * one with top_level.txt, which wins over RECORD.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "lib/pyenv/dists.h"
+
+static void
+mk(const char *dir, const char *rel, const char *text)
+{
+	char path[4096], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			CHECK(0, "mkdir %s", path);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	CHECK(f != NULL, "fopen %s", path);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* d's top-level names, joined by spaces */
+static void
+tops(const struct tg_dist *d, char *out, size_t size)
+{
+	size_t k, n = 0;
+
+	out[0] = '\0';
+	for (k = 0; k < d->ntop && n < size; k++)
+		n += (size_t)snprintf(out + n, size - n, "%s%s", k ? " " : "",
+				      d->top[k]);
+}
+
+int
+main(void)
+{
+	char dir[] = "/tmp/tg-test-dists-XXXXXX", got[512], cmd[4200];
+	struct tg_path_entry e;
+	struct tg_syspath sp = TG_SYSPATH_INIT;
+	struct tg_dists ds = TG_DISTS_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	const struct tg_dist *d;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return check_result("test_dists");
+	}
+	mk(dir, "rec-1.0.dist-info/METADATA", "Name: rec\nVersion: 1.0\n");
+	mk(dir, "rec-1.0.dist-info/RECORD",
+	   "pkg/__init__.py,sha256=x,1\n"
+	   "pkg/sub/a.py,sha256=x,1\n"
+	   "pkg/sub/b.py,sha256=x,1\n"
+	   "pkgx/c.py,sha256=x,1\n" /* pkg's name is a prefix of it */
+	   "\"pkg y/d.py\",sha256=x,1\n"
+	   "\"pkg y/e,f.py\",sha256=x,1\n"
+	   "pkg/late.py,sha256=x,1\n" /* pkg again, apart */
+	   "six.py,sha256=x,1\n"
+	   "_cffi.cpython-312-x86_64-linux-gnu.so,sha256=x,1\n"
+	   "__pycache__/six.cpython-312.pyc,,\n"
+	   "rec-1.0.dist-info/METADATA,sha256=x,1\n"
+	   "rec-1.0.dist-info/RECORD,,\n"
+	   "rec-1.0.data/scripts/tool,sha256=x,1\n"
+	   "extra.pth,sha256=x,1\n"
+	   "../../../bin/tool,sha256=x,1\n" /* no name: ".." */
+	   "last/z.py,sha256=x,1");
+	mk(dir, "top-2.0.dist-info/METADATA", "Name: top\nVersion: 2.0\n");
+	mk(dir, "top-2.0.dist-info/top_level.txt", "alpha\n beta \r\n\n");
+	mk(dir, "top-2.0.dist-info/RECORD", "gamma/x.py,sha256=x,1\n");
+
+	e.dir = dir;
+	e.origin = TG_ORIGIN_SITE;
+	e.pth = NULL;
+	e.pth_line = 0;
+	sp.e = &e;
+	sp.n = 1;
+	rc = tg_dists_load(&ds, &sp, &err);
+	CHECK(rc == 0, "load: %s", err.msg);
+	CHECK(ds.n == 2, "%zu distributions, want 2", ds.n);
+
+	d = tg_dists_find(&ds, "rec");
+	CHECK(d != NULL, "rec found");
+	if (d) {
+		tops(d, got, sizeof(got));
+		CHECK_STR(got, "pkg pkgx pkg y six _cffi last",
+			  "rec's names from RECORD");
+	}
+	d = tg_dists_find(&ds, "top");
+	CHECK(d != NULL, "top found");
+	if (d) {
+		tops(d, got, sizeof(got));
+		CHECK_STR(got, "alpha beta", "top_level.txt over RECORD");
+	}
+	tg_dists_release(&ds);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0, "rm -rf %s", dir);
+	return check_result("test_dists");
+}
