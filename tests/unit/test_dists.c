@@ -3,12 +3,13 @@
  * SPDX-License-Identifier: MIT
  *
  * A site-packages made here: a distribution without top_level.txt, whose
- * RECORD gives the names (the first component of each path, a module
- * file's name up to its first dot; .dist-info, .egg-info, .data,
- * __pycache__ and .pth entries are not names), with the lines RECORD's
- * readers meet: quoted paths, one directory's files together and apart,
- * a directory whose name another starts with, no newline at the end; and
- * one with top_level.txt, which wins over RECORD.
+ * RECORD gives the names when asked (tg_dists_record_tops: the first
+ * component of each path, a module file's name up to its first dot;
+ * .dist-info, .egg-info, .data, __pycache__ and .pth entries and ".."
+ * are no names), with the lines RECORD's readers meet: quoted paths, one
+ * directory's files together and apart, a directory whose name another
+ * starts with, no newline at the end; one with top_level.txt, whose
+ * names load with it; one with neither.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -42,16 +43,16 @@ mk(const char *dir, const char *rel, const char *text)
 	}
 }
 
-/* d's top-level names, joined by spaces */
+/* names v[0..nv), joined by spaces */
 static void
-tops(const struct tg_dist *d, char *out, size_t size)
+join(char *const *v, size_t nv, char *out, size_t size)
 {
 	size_t k, n = 0;
 
 	out[0] = '\0';
-	for (k = 0; k < d->ntop && n < size; k++)
+	for (k = 0; k < nv && n < size; k++)
 		n += (size_t)snprintf(out + n, size - n, "%s%s", k ? " " : "",
-				      d->top[k]);
+				      v[k]);
 }
 
 int
@@ -63,6 +64,8 @@ main(void)
 	struct tg_dists ds = TG_DISTS_INIT;
 	struct tg_err err = TG_ERR_INIT;
 	const struct tg_dist *d;
+	char **v = NULL;
+	size_t nv = 0;
 	int rc;
 
 	if (!mkdtemp(dir)) {
@@ -90,6 +93,7 @@ main(void)
 	mk(dir, "top-2.0.dist-info/METADATA", "Name: top\nVersion: 2.0\n");
 	mk(dir, "top-2.0.dist-info/top_level.txt", "alpha\n beta \r\n\n");
 	mk(dir, "top-2.0.dist-info/RECORD", "gamma/x.py,sha256=x,1\n");
+	mk(dir, "bare-3.0.dist-info/METADATA", "Name: bare\nVersion: 3.0\n");
 
 	e.dir = dir;
 	e.origin = TG_ORIGIN_SITE;
@@ -99,20 +103,33 @@ main(void)
 	sp.n = 1;
 	rc = tg_dists_load(&ds, &sp, &err);
 	CHECK(rc == 0, "load: %s", err.msg);
-	CHECK(ds.n == 2, "%zu distributions, want 2", ds.n);
+	CHECK(ds.n == 3, "%zu distributions, want 3", ds.n);
 
 	d = tg_dists_find(&ds, "rec");
 	CHECK(d != NULL, "rec found");
 	if (d) {
-		tops(d, got, sizeof(got));
+		CHECK(!d->top_level && d->ntop == 0,
+		      "rec: no top_level.txt, no names loaded");
+		rc = tg_dists_record_tops(d, &v, &nv, &err);
+		CHECK(rc == 0, "rec's RECORD: %s", err.msg);
+		join(v, nv, got, sizeof(got));
 		CHECK_STR(got, "pkg pkgx pkg y six _cffi last",
 			  "rec's names from RECORD");
+		tg_dists_names_free(v, nv);
 	}
 	d = tg_dists_find(&ds, "top");
 	CHECK(d != NULL, "top found");
 	if (d) {
-		tops(d, got, sizeof(got));
-		CHECK_STR(got, "alpha beta", "top_level.txt over RECORD");
+		CHECK(d->top_level, "top has top_level.txt");
+		join(d->top, d->ntop, got, sizeof(got));
+		CHECK_STR(got, "alpha beta", "top_level.txt's names");
+	}
+	d = tg_dists_find(&ds, "bare");
+	CHECK(d != NULL, "bare found");
+	if (d) {
+		rc = tg_dists_record_tops(d, &v, &nv, &err);
+		CHECK(rc == 0 && v == NULL && nv == 0,
+		      "no RECORD: no names (%d, %zu)", rc, nv);
 	}
 	tg_dists_release(&ds);
 

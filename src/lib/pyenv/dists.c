@@ -8,10 +8,11 @@
  * gives one record from METADATA (PKG-INFO for egg-info, whose
  * requirements are in requires.txt when PKG-INFO has none), read through
  * tg_meta_load (headers only, at most TG_META_HEAD_MAX bytes), plus the
- * top-level names from top_level.txt, or failing that the first path
- * components of RECORD (bounded reads of 16 MiB). Records are then
- * sorted by canonical name, the first on the path kept. Worst case: one
- * directory listing per path entry and three small files per
+ * top-level names from top_level.txt; a distribution without one gets
+ * them from the first path components of its RECORD only when a caller
+ * asks (tg_dists_record_tops; bounded reads of 16 MiB). Records are
+ * then sorted by canonical name, the first on the path kept. Worst
+ * case: one directory listing per path entry and three small files per
  * distribution; nothing below a distribution's directory is walked.
  */
 #include "lib/pyenv/dists.h"
@@ -83,128 +84,156 @@ line_end(const char *text, size_t i, size_t len)
 	return nl ? (size_t)(nl - text) : len;
 }
 
-/* Add the name s[0..len) to d->top unless there already. A top-level
- * name is one path component: a longer one is cut to its first
+/* A list of top-level names (struct tg_dist's top, or RECORD's). */
+struct names {
+	char **v;
+	size_t n, cap;
+};
+
+/* Add the name s[0..len) to l unless there already. A top-level name
+ * is one path component: a longer one is cut to its first
  * ("tensorstore/_tensorstore", as Bazel-built wheels write
  * top_level.txt, is "tensorstore"), so that an absolute name or one
  * through ".." never leads out of the sys.path entry. */
 static int
-add_top(struct tg_dist *d, const char *s, size_t len)
+add_name(struct names *l, const char *s, size_t len)
 {
 	const char *slash = memchr(s, '/', len);
 	size_t k;
 
 	if (slash)
 		len = (size_t)(slash - s);
-	if (len == 0 || d->ntop >= TOP_MAX)
+	if (len == 0 || l->n >= TOP_MAX)
 		return 0;
 	if ((len == 2 && memcmp(s, "..", 2) == 0) ||
 	    (len == 1 && s[0] == '.') || memchr(s, '\0', len))
 		return 0;
-	for (k = 0; k < d->ntop; k++)
-		if (strlen(d->top[k]) == len && memcmp(d->top[k], s, len) == 0)
+	for (k = 0; k < l->n; k++)
+		if (strlen(l->v[k]) == len && memcmp(l->v[k], s, len) == 0)
 			return 0;
-	if (TG_GROW(d->top, d->ntop + 1, d->captop))
+	if (TG_GROW(l->v, l->n + 1, l->cap))
 		return TG_ENOMEM;
-	d->top[d->ntop] = tg_str_ndup(s, len);
-	if (!d->top[d->ntop])
+	l->v[l->n] = tg_str_ndup(s, len);
+	if (!l->v[l->n])
 		return TG_ENOMEM;
-	d->ntop++;
+	l->n++;
 	return 0;
 }
 
-/* top_level.txt (one name a line), else RECORD's first components
- * (a directory, or a module file such as six.py or _cffi.so). */
+/* top_level.txt (one name a line), when d has one. */
 static int
 load_top(struct tg_dist *d, struct tg_err *err)
 {
+	struct names l = {NULL, 0, 0};
 	char *path = NULL, *text = NULL;
-	size_t len = 0, i, j, ds = 0, dn = 0; /* the last directory */
-	int absent = 0, rc, record = 0;
+	size_t len = 0, i, j;
+	int absent = 0, rc;
 
 	path = tg_path_join(d->dir, "top_level.txt");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	free(path);
 	if (rc == TG_ENOMEM)
-		goto oom;
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
 	if (rc || absent) {
-		free(path);
 		free(text);
-		text = NULL;
-		record = 1;
-		path = tg_path_join(d->dir, "RECORD");
-		if (!path)
-			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		absent = 0;
-		rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
-		if (rc == TG_ENOMEM)
-			goto oom;
-		if (rc || absent) {
-			d->no_record = absent;
-			free(path);
-			free(text);
-			return 0;
-		}
+		return 0;
 	}
-	for (i = 0; i < len; i = j + 1) {
+	d->top_level = 1;
+	for (i = 0; i < len && !rc; i = j + 1) {
 		size_t e, s = i;
 
 		j = line_end(text, i, len);
 		e = j;
-		if (record) {
-			/* path,hash,size: the first component of path, or a
-			 * module file's name up to its first dot */
-			size_t k, m;
+		while (e > s && (text[e - 1] == '\r' || text[e - 1] == ' '))
+			e--;
+		while (s < e && text[s] == ' ')
+			s++;
+		rc = add_name(&l, text + s, e - s);
+	}
+	free(text);
+	d->top = l.v;
+	d->ntop = l.n;
+	d->captop = l.cap;
+	return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 0;
+}
 
-			if (e > s && text[s] == '"')
-				s++;
-			/* under the directory of the line before (RECORD
-			 * lists a package's files together): decided */
-			if (dn && e - s > dn && text[s + dn] == '/' &&
-			    memcmp(text + s, text + ds, dn) == 0)
-				continue;
-			for (k = s; k < e && text[k] != '/' && text[k] != ',' &&
-				    text[k] != '"';
-			     k++)
-				;
-			if (k < e && text[k] == '/') {
-				e = k;
-				ds = s;
-				dn = k - s;
-				if (ends_with_n(text + s, e - s,
-						".dist-info") ||
-				    ends_with_n(text + s, e - s, ".egg-info") ||
-				    ends_with_n(text + s, e - s, ".data"))
-					continue;
-			} else {
-				if (ends_with_n(text + s, k - s, ".pth"))
-					continue;
-				for (m = s; m < k && text[m] != '.'; m++)
-					;
-				e = m;
-			}
-			if (e - s == 11 &&
-			    memcmp(text + s, "__pycache__", 11) == 0)
+void
+tg_dists_names_free(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+int
+tg_dists_record_tops(const struct tg_dist *d, char ***out, size_t *n,
+		     struct tg_err *err)
+{
+	struct names l = {NULL, 0, 0};
+	char *path, *text = NULL;
+	size_t len = 0, i, j, ds = 0, dn = 0; /* the last directory */
+	int absent = 0, rc;
+
+	*out = NULL;
+	*n = 0;
+	path = tg_path_join(d->dir, "RECORD");
+	if (!path)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	if (rc || absent) {
+		free(text);
+		return 0;
+	}
+	for (i = 0, rc = 0; i < len && !rc; i = j + 1) {
+		/* path,hash,size: the first component of path, or a module
+		 * file's name up to its first dot */
+		size_t e, s = i, k, m;
+
+		j = line_end(text, i, len);
+		e = j;
+		if (e > s && text[s] == '"')
+			s++;
+		/* under the directory of the line before (RECORD lists a
+		 * package's files together): decided */
+		if (dn && e - s > dn && text[s + dn] == '/' &&
+		    memcmp(text + s, text + ds, dn) == 0)
+			continue;
+		for (k = s; k < e && text[k] != '/' && text[k] != ',' &&
+			    text[k] != '"';
+		     k++)
+			;
+		if (k < e && text[k] == '/') {
+			e = k;
+			ds = s;
+			dn = k - s;
+			if (ends_with_n(text + s, e - s, ".dist-info") ||
+			    ends_with_n(text + s, e - s, ".egg-info") ||
+			    ends_with_n(text + s, e - s, ".data"))
 				continue;
 		} else {
-			while (e > s &&
-			       (text[e - 1] == '\r' || text[e - 1] == ' '))
-				e--;
-			while (s < e && text[s] == ' ')
-				s++;
+			if (ends_with_n(text + s, k - s, ".pth"))
+				continue;
+			for (m = s; m < k && text[m] != '.'; m++)
+				;
+			e = m;
 		}
-		rc = add_top(d, text + s, e - s);
-		if (rc)
-			goto oom;
+		if (e - s == 11 && memcmp(text + s, "__pycache__", 11) == 0)
+			continue;
+		rc = add_name(&l, text + s, e - s);
 	}
-	free(path);
 	free(text);
+	if (rc) {
+		tg_dists_names_free(l.v, l.n);
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	}
+	*out = l.v;
+	*n = l.n;
 	return 0;
-oom:
-	free(path);
-	free(text);
-	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
 static char *strf(const char *fmt, ...) TG_PRINTF(1, 2);
@@ -647,11 +676,9 @@ tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 
 	*out = NULL;
 	*n = 0;
-	*absent = d->no_record;
+	*absent = 0;
 	if (cut)
 		*cut = 0;
-	if (d->no_record)
-		return 0;
 	path = tg_path_join(d->dir, "RECORD");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -715,8 +742,6 @@ tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
 	int rc, absent = 0;
 
 	*yes = 0;
-	if (d->no_record)
-		return 0;
 	path = tg_path_join(d->dir, "RECORD");
 	if (!path)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");

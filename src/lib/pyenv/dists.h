@@ -4,7 +4,8 @@
  *
  * What importlib.metadata.distributions() finds: every *.dist-info and
  * *.egg-info directory directly in a sys.path entry, with its name,
- * version, Requires-Dist lines and the top-level names it installed.
+ * version, Requires-Dist lines and the top-level names it installed
+ * (top_level.txt's; RECORD's when asked).
  * Where two entries hold the same project (PEP 503 name), the first on
  * the path wins, as importlib.metadata.distribution(name) picks it.
  */
@@ -37,12 +38,15 @@ struct tg_dist {
 	char *requires_block; /* when set, requires[] point into it */
 	char *requires_file;  /* where they came from: metadata or
 				requires.txt */
-	char **top; /* top-level names: top_level.txt, else RECORD; each
-		       one path component, never "." or ".." */
+	/* the top-level names of its top_level.txt, each one path
+	 * component, never "." or ".."; without one (top_level 0),
+	 * tg_dists_record_tops reads them from RECORD when asked (75 of
+	 * the 197 distributions of pip's torch 2.11 venv have none, and
+	 * reading every such RECORD at load time was a third of env's
+	 * work there) */
+	char **top;
 	size_t ntop, captop;
-	/* RECORD was looked for (no top_level.txt) and is absent: its
-	 * readers take it as absent without looking again */
-	int no_record;
+	int top_level; /* it has a top_level.txt */
 };
 
 struct tg_dists {
@@ -62,6 +66,18 @@ struct tg_dists {
 int tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 		  struct tg_err *err);
 void tg_dists_release(struct tg_dists *ds);
+
+/* The top-level names RECORD gives d (the first component of each path
+ * it lists, a module file's name up to its first dot; its .dist-info,
+ * .egg-info, .data, __pycache__ and .pth entries are none), for a
+ * distribution without top_level.txt, into a new array of new strings
+ * (*n of them, at most 4,096; tg_dists_names_free frees them); none
+ * when it has no RECORD. TG_ENOMEM only: an unreadable RECORD is an
+ * absent one. */
+int tg_dists_record_tops(const struct tg_dist *d, char ***out, size_t *n,
+			 struct tg_err *err);
+/* Free the n strings of v and v. */
+void tg_dists_names_free(char **v, size_t n);
 
 /* The files RECORD lists for d whose name is a shared object (*.so,
  * *.so.N) or a *.py with "torch" in it, as paths relative to the

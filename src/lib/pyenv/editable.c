@@ -581,16 +581,26 @@ pth_roots(struct roots *x, const struct tg_path_entry *e)
 {
 	const struct tg_dist *d;
 	char **mods = NULL, *p = NULL, *link = NULL, *target = NULL;
-	size_t k, nmods = 0;
+	char **rec = NULL, *const *top;
+	size_t k, nmods = 0, nrec = 0, ntop;
 	int rc;
 
 	if ((rc = owner(x, e->pth, &x->who)) || x->who == (size_t)-1)
 		return rc;
 	d = &x->ds->v[x->who];
 	x->via = e->pth;
-	rc = modules(x, e->dir, d->top, d->ntop, &mods, &nmods);
-	for (k = 0; !rc && k < d->ntop + nmods; k++) {
-		const char *name = k < d->ntop ? d->top[k] : mods[k - d->ntop];
+	/* its top-level names: top_level.txt's, else RECORD's */
+	top = d->top;
+	ntop = d->ntop;
+	if (!d->top_level) {
+		rc = tg_dists_record_tops(d, &rec, &nrec, NULL);
+		top = rec;
+		ntop = nrec;
+	}
+	if (!rc)
+		rc = modules(x, e->dir, top, ntop, &mods, &nmods);
+	for (k = 0; !rc && k < ntop + nmods; k++) {
+		const char *name = k < ntop ? top[k] : mods[k - ntop];
 
 		free(link);
 		free(target);
@@ -610,12 +620,11 @@ pth_roots(struct roots *x, const struct tg_path_entry *e)
 		free(p);
 		if (!(p = tg_path_join(e->dir, name)))
 			rc = TG_ENOMEM;
-		else if (k >= d->ntop || tg_path_is_dir(p))
+		else if (k >= ntop || tg_path_is_dir(p))
 			rc = add_root(x, p);
 	}
-	for (k = 0; k < nmods; k++)
-		free(mods[k]);
-	free(mods);
+	tg_dists_names_free(mods, nmods);
+	tg_dists_names_free(rec, nrec);
 	free(p);
 	free(link);
 	free(target);
