@@ -581,7 +581,7 @@ pth_roots(struct roots *x, const struct tg_path_entry *e)
 {
 	const struct tg_dist *d;
 	char **mods = NULL, *p = NULL, *link = NULL, *target = NULL;
-	char **rec = NULL, *const *top;
+	char **rec = NULL, **top;
 	size_t k, nmods = 0, nrec = 0, ntop;
 	int rc;
 
