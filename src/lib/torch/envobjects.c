@@ -10,8 +10,10 @@
  * may be torchgate emit's module, each warning (a link out noted, a
  * walk's limit, a RECORD cut); then asks of each of its objects whose
  * distribution does not require torch whether it links torch
- * (tg_elfsym_needs). A thread writes only its own copy of the run's ctx
- * (its rc) and the lists of the distributions it took.
+ * (tg_elfsym_needs), one object at a time, shared with the threads that
+ * have no distribution left to take (struct asking). A thread writes
+ * only its own copy of the run's ctx (its rc), the lists of the
+ * distributions it took and the answers of the objects it took.
  *
  * A RECORD entry is proved inside its sys.path entry with an lstat()
  * per entry when no link is on its way (tg_path_plain, whose proved
@@ -424,16 +426,28 @@ collect(struct ctx *c, const struct tg_editable_roots *er, size_t i,
 	noted_release(&w);
 }
 
-/* Whether each object of jobs whose distribution does not require torch
+/* Where the asking about a distribution's objects stands: whether its
+ * list is complete (then any thread may take some of its objects) and
+ * the next object not taken. */
+struct asking {
+	atomic_int ready;
+	atomic_size_t next;
+};
+
+/* Whether each object of j whose distribution does not require torch
  * links libc10* or libtorch*, by tg_elfsym_needs, which allocates
- * nothing. */
+ * nothing: the objects not taken yet, one at a time, alongside the
+ * other threads that do the same, so that a distribution of many
+ * objects is shared out (pip's torch 2.11 venv: scipy's 113 and
+ * cuda-python's 95 of its 820, where each thread asked 51 on average
+ * and the two that took those two were the last to finish). */
 static void
-ask(struct envjobs *j)
+ask(struct envjobs *j, struct asking *a)
 {
 	static const char *const torch_libs[] = {"libc10", "libtorch"};
 	size_t k;
 
-	for (k = 0; k < j->n; k++) {
+	while ((k = atomic_fetch_add(&a->next, 1)) < j->n) {
 		struct envjob *o = &j->v[k];
 
 		if (o->kind == JOB_OBJECT && !o->depends)
@@ -451,15 +465,18 @@ struct collector {
 	struct ctx *c; /* the run's: read only while threads run */
 	const struct tg_editable_roots *er;
 	struct envjobs *per; /* a job list per distribution */
+	struct asking *ask;  /* and how far its objects are asked */
 	atomic_size_t next;
 	atomic_int rc; /* the first failure */
 };
 
 /* Take the next distribution, collect its jobs and ask about its
- * objects, until none is left or one failed. A thread has a ctx of its
- * own, a copy of the run's whose rc alone it writes (the rest it only
- * reads), its own lstat cache and site listing; it writes only the job
- * lists of the distributions it took. */
+ * objects, until none is left or one failed; then ask about the objects
+ * left of the distributions the other threads collected. A thread has
+ * a ctx of its own, a copy of the run's whose rc alone it writes (the
+ * rest it only reads), its own lstat cache and site listing; it writes
+ * only the job lists of the distributions it took, and the answers of
+ * the objects it took. */
 static void *
 collect_run(void *arg)
 {
@@ -479,8 +496,12 @@ collect_run(void *arg)
 			atomic_compare_exchange_strong(&k->rc, &none, wc.rc);
 			break;
 		}
-		ask(&k->per[i]);
+		atomic_store(&k->ask[i].ready, 1);
+		ask(&k->per[i], &k->ask[i]);
 	}
+	for (i = 0; i < wc.ds->n && !atomic_load(&k->rc); i++)
+		if (atomic_load(&k->ask[i].ready))
+			ask(&k->per[i], &k->ask[i]);
 	tg_path_plain_release(&plain);
 	siteobjs_release(&so);
 	return NULL;
@@ -515,13 +536,24 @@ tg_envobjects_collect(struct ctx *c, const struct tg_editable_roots *er,
 		      struct envjobs *per)
 {
 	struct collector col;
+	size_t i, n = c->ds->n;
 
 	col.c = c;
 	col.er = er;
 	col.per = per;
+	col.ask = malloc((n ? n : 1) * sizeof(*col.ask));
+	if (!col.ask) {
+		tg_envcheck_keep(c, NULL);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		atomic_init(&col.ask[i].ready, 0);
+		atomic_init(&col.ask[i].next, 0);
+	}
 	atomic_init(&col.next, 0);
 	atomic_init(&col.rc, 0);
 	collect_all(&col);
+	free(col.ask);
 	if (atomic_load(&col.rc))
 		tg_envcheck_keep(c, NULL);
 }
