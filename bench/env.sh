@@ -8,6 +8,13 @@
 #              ../shared/fixtures/site-packages/h200-venv-py312 (the
 #              real 197-distribution torch 2.11.0+cu130 environment)
 #
+# The fixture has no RECORD files; RECORDS (default
+# bench/data/h200-venv-records.tgz: the 196 RECORDs of that real venv
+# but torch's, 57,076 lines, taken on the GPU machine on 5 December;
+# RECORDS= for none) is unpacked into the copy, so that env reads what
+# it reads there (its objects are absent: env warns of each, which
+# pip check does not look at).
+#
 # Makes a real venv with PY (python3 -m venv --without-pip), copies
 # FIXTURE into its site-packages, checks that both tools find nothing
 # broken there, then times with hyperfine, side by side:
@@ -54,6 +61,10 @@ VPY=$tmp/venv/bin/python
 site=$("$VPY" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') ||
 	die "the venv's python does not run"
 cp -R "$FIX/." "$site/" || die "cannot copy '$FIX'"
+RECORDS=${RECORDS-$(dirname "$0")/data/h200-venv-records.tgz}
+if [ -n "$RECORDS" ]; then
+	tar -xzf "$RECORDS" -C "$site" || die "cannot unpack '$RECORDS'"
+fi
 n=$(ls -d "$site"/*.dist-info | wc -l)
 
 "$PY" -m pip --python "$VPY" check >"$tmp/pip.out" 2>&1
@@ -74,7 +85,7 @@ echo "machine: $(nproc) CPU, $(sed -n 's/^model name[ \t]*: //p' /proc/cpuinfo |
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "torchgate: $("$TG" --version) ($TG)"
 echo "pip: $("$PY" -m pip --version)"
-echo "venv: $("$VPY" -c 'import sys; print(sys.version.split()[0])'), $n distributions from $FIX"
+echo "venv: $("$VPY" -c 'import sys; print(sys.version.split()[0])'), $n distributions from $FIX${RECORDS:+, RECORDs from $RECORDS}"
 echo "pip check: exit $pip_rc: $(tail -n 1 "$tmp/pip.out")"
 echo "torchgate env${IGNORES:+ $IGNORES}: exit $env_rc: $(tail -n 1 "$tmp/env.out")"
 [ $pip_rc -eq 0 ] && [ $env_rc -eq 0 ] || echo "note: the two do not both find the environment clean"
