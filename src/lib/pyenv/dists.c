@@ -84,6 +84,32 @@ line_end(const char *text, size_t i, size_t len)
 	return nl ? (size_t)(nl - text) : len;
 }
 
+/* The file name of d's directory, whole (at most RECORD_MAX bytes): 0
+ * with *text (the caller's to free) and *len; 1 when it is absent or
+ * cannot be read (taken as absent); TG_ENOMEM. */
+static int
+read_own(const struct tg_dist *d, const char *name, char **text, size_t *len)
+{
+	char *path = tg_path_join(d->dir, name);
+	int absent = 0, rc;
+
+	*text = NULL;
+	*len = 0;
+	if (!path)
+		return TG_ENOMEM;
+	rc = tg_file_read(path, RECORD_MAX, text, len, &absent, NULL);
+	free(path);
+	if (rc == TG_ENOMEM)
+		return rc;
+	if (rc || absent) {
+		free(*text);
+		*text = NULL;
+		*len = 0;
+		return 1;
+	}
+	return 0;
+}
+
 /* A list of top-level names (struct tg_dist's top, or RECORD's). */
 struct names {
 	char **v;
@@ -125,21 +151,14 @@ static int
 load_top(struct tg_dist *d, struct tg_err *err)
 {
 	struct names l = {NULL, 0, 0};
-	char *path = NULL, *text = NULL;
-	size_t len = 0, i, j;
-	int absent = 0, rc;
+	char *text;
+	size_t len, i, j;
+	int rc = read_own(d, "top_level.txt", &text, &len);
 
-	path = tg_path_join(d->dir, "top_level.txt");
-	if (!path)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
-	free(path);
-	if (rc == TG_ENOMEM)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	if (rc || absent) {
-		free(text);
-		return 0;
-	}
+	if (rc)
+		return rc == TG_ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : 0;
 	d->top_level = 1;
 	for (i = 0; i < len && !rc; i = j + 1) {
 		size_t e, s = i;
@@ -172,24 +191,17 @@ tg_dists_record_tops(const struct tg_dist *d, char ***out, size_t *n,
 		     struct tg_err *err)
 {
 	struct names l = {NULL, 0, 0};
-	char *path, *text = NULL;
-	size_t len = 0, i, j, ds = 0, dn = 0; /* the last directory */
-	int absent = 0, rc;
+	char *text;
+	size_t len, i, j, ds = 0, dn = 0; /* the last directory */
+	int rc = read_own(d, "RECORD", &text, &len);
 
 	*out = NULL;
 	*n = 0;
-	path = tg_path_join(d->dir, "RECORD");
-	if (!path)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
-	free(path);
-	if (rc == TG_ENOMEM)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	if (rc || absent) {
-		free(text);
-		return 0;
-	}
-	for (i = 0, rc = 0; i < len && !rc; i = j + 1) {
+	if (rc)
+		return rc == TG_ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : 0;
+	for (i = 0; i < len && !rc; i = j + 1) {
 		/* path,hash,size: the first component of path, or a module
 		 * file's name up to its first dot */
 		size_t e, s = i, k, m;
@@ -670,27 +682,19 @@ int
 tg_dists_record_objects(const struct tg_dist *d, char ***out, size_t *n,
 			int *absent, int *cut, struct tg_err *err)
 {
-	char *path, *text = NULL, **v = NULL;
-	size_t len = 0, i, j, cnt = 0, cap = 0;
-	int rc;
+	char *text, **v = NULL;
+	size_t len, i, j, cnt = 0, cap = 0;
+	int rc = read_own(d, "RECORD", &text, &len);
 
 	*out = NULL;
 	*n = 0;
-	*absent = 0;
+	*absent = rc == 1;
 	if (cut)
 		*cut = 0;
-	path = tg_path_join(d->dir, "RECORD");
-	if (!path)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = tg_file_read(path, RECORD_MAX, &text, &len, absent, NULL);
-	free(path);
-	if (rc == TG_ENOMEM)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	if (rc || *absent) {
-		free(text);
-		*absent = 1;
-		return 0;
-	}
+	if (rc)
+		return rc == TG_ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : 0;
 	/* a line, its path up to the first ',' or '"', and the rare object
 	 * names first: memchr over the text, not a loop per byte */
 	for (i = 0; i < len; i = j + 1) {
@@ -737,19 +741,14 @@ int
 tg_dists_record_lists(const struct tg_dist *d, const char *name, int *yes,
 		      struct tg_err *err)
 {
-	char *path, *text = NULL;
-	size_t len = 0, i, j, nl = strlen(name);
-	int rc, absent = 0;
+	char *text;
+	size_t len, i, j, nl = strlen(name);
+	int rc = read_own(d, "RECORD", &text, &len);
 
 	*yes = 0;
-	path = tg_path_join(d->dir, "RECORD");
-	if (!path)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	rc = tg_file_read(path, RECORD_MAX, &text, &len, &absent, NULL);
-	free(path);
 	if (rc == TG_ENOMEM)
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	for (i = 0; !rc && !absent && i < len && !*yes; i = j + 1) {
+	for (i = 0; i < len && !*yes; i = j + 1) {
 		size_t s = i, e;
 
 		j = line_end(text, i, len);
