@@ -11,7 +11,9 @@
  * hands the jobs at the ring's head to the sink as they are done, in
  * queue order, and frees them, and while the head's job is not done it
  * runs the next queued one itself rather than wait (so no thread waits
- * for a CPU, and the threads seldom sleep). A note of the walk (a file
+ * for a CPU, and the threads seldom sleep). Queueing a job and taking
+ * one take no lock (struct run's work list): a thread locks only to
+ * sleep, or to wake one that sleeps. A note of the walk (a file
  * left out) is queued as a job done already, which no thread runs, so
  * it comes in its place and the walk goes on. The sink's bytes hook,
  * when there is one, runs on the thread that analyzed a file, with its
@@ -87,9 +89,17 @@ struct job {
 	atomic_int done; /* run_job returned */
 };
 
-/* head <= next <= tail: the jobs in [head, next) are taken or done,
- * those in [next, tail) wait for a worker (or, a note, to be passed
- * over). */
+/* The ring holds the jobs [head, tail) in walk order: only the calling
+ * thread reads head and tail. The work list holds, in the same order,
+ * the ring's places of the jobs a thread must run (notes are none of
+ * them): [wnext, wtail) wait, and a thread takes the one at wnext by
+ * moving wnext on (compare-and-swap), so that neither the calling
+ * thread's queueing nor a worker's taking takes a lock. With one lock
+ * for both, the calling thread's lock per file, contended by 15
+ * workers, was 25 of 87 ms of the JSON audit of the installed torch
+ * 2.11 tree, and the workers were idle 45% of the time (16 CPUs).
+ * A job's place is read before it is taken: a thread whose swap fails
+ * read a place that may have been reused, and tries again. */
 struct run {
 	const struct tg_engine *e;
 	const struct tg_engine_sink *sink;
@@ -98,10 +108,13 @@ struct run {
 	 * few of the ring's pages (a calloc of the whole ring, from the
 	 * heap since main.c's mallopt, cleared all 1.7 MB) */
 	struct job *ring;
-	size_t head, next, tail;
-	int closing;   /* nothing more will be queued */
-	int failed;    /* the first error: the run stops */
-	char why[256]; /* a failed job's message, for err */
+	size_t head, tail;
+	_Atomic size_t *work; /* QUEUE places in the ring */
+	atomic_size_t wnext, wtail;
+	atomic_int closing;  /* nothing more will be queued */
+	atomic_int sleepers; /* workers waiting on queued */
+	int failed;	     /* the first error: the run stops */
+	char why[256];	     /* a failed job's message, for err */
 	/* the bytes read from the files the operand's walk handed over so
 	 * far, in order, and whether they went past bytes_max (as the walk
 	 * would bound them; see TG_WALK_LAZY_FILES): a file not read
@@ -110,7 +123,7 @@ struct run {
 	uint64_t bytes;
 	enum { OVER_NOT, OVER_HERE, OVER_PAST } over;
 	pthread_mutex_t mu;
-	pthread_cond_t queued; /* a job was queued, or closing */
+	pthread_cond_t queued; /* a job was queued with sleepers, or closing */
 	pthread_cond_t done;   /* a job was done, and main_waits */
 	atomic_int main_waits; /* the calling thread waits on done */
 	pthread_t th[TG_ENGINE_THREADS_MAX];
@@ -358,6 +371,41 @@ run_job(const struct run *q, struct job *j, size_t thread)
 	free(src);
 }
 
+/* The next job of the work list, taken: 1 with it in *j, or 0 when
+ * none waits. */
+static int
+take(struct run *q, struct job **j)
+{
+	size_t w = atomic_load(&q->wnext), at;
+
+	while (w < atomic_load(&q->wtail)) {
+		at = atomic_load_explicit(&q->work[w % QUEUE],
+					  memory_order_relaxed);
+		if (atomic_compare_exchange_weak(&q->wnext, &w, w + 1)) {
+			*j = &q->ring[at % QUEUE];
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Run j, taken, on thread number thread, and say it is done. The
+ * calling thread looks at done without the lock, and sleeps only after
+ * saying so under it: one of the two sees the other's store (both
+ * sequentially consistent). j is not touched once done: the calling
+ * thread may hand it over and queue another job in its place. */
+static void
+run_taken(struct run *q, struct job *j, size_t thread)
+{
+	run_job(q, j, thread);
+	atomic_store(&j->done, 1);
+	if (atomic_load(&q->main_waits)) {
+		pthread_mutex_lock(&q->mu);
+		pthread_cond_broadcast(&q->done);
+		pthread_mutex_unlock(&q->mu);
+	}
+}
+
 static void *
 worker(void *arg)
 {
@@ -365,30 +413,26 @@ worker(void *arg)
 	struct run *q = wa->q;
 	struct job *j;
 
-	pthread_mutex_lock(&q->mu);
 	for (;;) {
-		while (q->next == q->tail && !q->closing)
-			pthread_cond_wait(&q->queued, &q->mu);
-		if (q->next == q->tail)
-			break;
-		j = &q->ring[q->next++ % QUEUE];
-		/* a note is done when queued: not touched once the lock is
-		 * let go, when the calling thread may have handed it over
-		 * and queued another job in its place */
-		if (j->note)
+		if (take(q, &j)) {
+			run_taken(q, j, wa->id);
 			continue;
-		pthread_mutex_unlock(&q->mu);
-		run_job(q, j, wa->id);
-		/* the calling thread looks at done without the lock, and
-		 * sleeps only after saying so under it: one of the two
-		 * sees the other's store (both sequentially consistent) */
-		atomic_store(&j->done, 1);
+		}
+		/* none waits: sleep until one is queued. The count of
+		 * sleepers goes up before the work list is looked at again,
+		 * and queueing looks at the count after the list grew: one
+		 * of the two sees the other's store */
 		pthread_mutex_lock(&q->mu);
-		if (atomic_load(&q->main_waits))
-			pthread_cond_broadcast(&q->done);
+		atomic_fetch_add(&q->sleepers, 1);
+		while (atomic_load(&q->wnext) == atomic_load(&q->wtail) &&
+		       !atomic_load(&q->closing))
+			pthread_cond_wait(&q->queued, &q->mu);
+		atomic_fetch_sub(&q->sleepers, 1);
+		pthread_mutex_unlock(&q->mu);
+		if (atomic_load(&q->wnext) == atomic_load(&q->wtail) &&
+		    atomic_load(&q->closing))
+			return NULL;
 	}
-	pthread_mutex_unlock(&q->mu);
-	return NULL;
 }
 
 /* Hand f to the sink; a failure stops the run. */
@@ -420,17 +464,12 @@ finish_head(struct run *q)
 		if (q->sink->idle && !q->failed &&
 		    (rc = q->sink->idle(q->sink->ctx)))
 			q->failed = rc;
-		pthread_mutex_lock(&q->mu);
 		/* rather than wait, run a job that waits for a worker */
-		if (q->next < q->tail) {
-			h = &q->ring[q->next++ % QUEUE];
-			pthread_mutex_unlock(&q->mu);
-			if (!h->note) {
-				run_job(q, h, 0);
-				atomic_store(&h->done, 1);
-			}
+		if (take(q, &h)) {
+			run_taken(q, h, 0);
 			continue;
 		}
+		pthread_mutex_lock(&q->mu);
 		atomic_store(&q->main_waits, 1);
 		while (!atomic_load(&j->done))
 			pthread_cond_wait(&q->done, &q->mu);
@@ -481,16 +520,7 @@ finish_head(struct run *q)
 		q->sink->extra_free(q->sink->ctx, j->f.extra);
 	tg_engine_file_release(&j->f);
 	free(j->path);
-	if (j->note) {
-		free(j->note);
-		/* a note no thread has taken yet: the workers go past it
-		 * too, so that head <= next holds and no worker takes a job
-		 * the ring has reused */
-		pthread_mutex_lock(&q->mu);
-		if (q->next == q->head)
-			q->next++;
-		pthread_mutex_unlock(&q->mu);
-	}
+	free(j->note);
 	q->head++;
 	return q->failed;
 }
@@ -536,17 +566,27 @@ slot(struct run *q, const char *path, int *rc)
 	return j;
 }
 
-/* Put j (the ring's next slot) in the queue for a worker, then hand
- * over the jobs at the head that are done already. */
+/* Put j (the ring's next slot) in the queue, and on the work list for
+ * a thread unless it is a note, then hand over the jobs at the head
+ * that are done already. */
 static int
 enqueue(struct run *q)
 {
+	size_t w;
 	int ready;
 
-	pthread_mutex_lock(&q->mu);
+	if (!q->ring[q->tail % QUEUE].note) {
+		w = atomic_load_explicit(&q->wtail, memory_order_relaxed);
+		atomic_store_explicit(&q->work[w % QUEUE], q->tail,
+				      memory_order_relaxed);
+		atomic_store(&q->wtail, w + 1);
+		if (atomic_load(&q->sleepers)) {
+			pthread_mutex_lock(&q->mu);
+			pthread_cond_signal(&q->queued);
+			pthread_mutex_unlock(&q->mu);
+		}
+	}
 	q->tail++;
-	pthread_cond_signal(&q->queued);
-	pthread_mutex_unlock(&q->mu);
 	for (;;) {
 		ready = q->head < q->tail &&
 			atomic_load(&q->ring[q->head % QUEUE].done);
@@ -768,11 +808,15 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 
 	q = calloc(1, sizeof(*q));
 	ops = calloc(n + 1, sizeof(*ops));
-	if (q)
+	if (q) {
 		q->ring = malloc(QUEUE * sizeof(*q->ring));
-	if (!q || !ops || !q->ring) {
-		if (q)
+		q->work = malloc(QUEUE * sizeof(*q->work));
+	}
+	if (!q || !ops || !q->ring || !q->work) {
+		if (q) {
 			free(q->ring);
+			free(q->work);
+		}
 		free(q);
 		free(ops);
 		return tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -787,6 +831,10 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	pthread_cond_init(&q->queued, NULL);
 	pthread_cond_init(&q->done, NULL);
 	atomic_init(&q->main_waits, 0);
+	atomic_init(&q->wnext, 0);
+	atomic_init(&q->wtail, 0);
+	atomic_init(&q->closing, 0);
+	atomic_init(&q->sleepers, 0);
 	for (k = 0; k < nw; k++) {
 		q->wa[q->nth].q = q;
 		q->wa[q->nth].id = q->nth + 1;
@@ -800,7 +848,7 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 		operand(q, ops[k]);
 	drain(q); /* after a failure too: every job is freed */
 	pthread_mutex_lock(&q->mu);
-	q->closing = 1;
+	atomic_store(&q->closing, 1);
 	pthread_cond_broadcast(&q->queued);
 	pthread_mutex_unlock(&q->mu);
 	for (k = 0; k < q->nth; k++)
@@ -814,6 +862,7 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	else if (rc == TG_ENOMEM)
 		tg_err_set(err, TG_ENOMEM, "out of memory");
 	free(q->ring);
+	free(q->work);
 	free(q);
 	free(ops);
 	return rc;
