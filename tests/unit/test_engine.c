@@ -272,7 +272,7 @@ main(void)
 		CHECK_STR(got, want_judged, "judged tree");
 		free(got);
 	}
-	/* more files than the engine's ring holds (4,096 jobs): it wraps,
+	/* more files than the engine's ring holds (64 jobs): it wraps,
 	 * and the outcomes still come in walk order for any number of
 	 * threads; a dangling link beside every other file makes a note
 	 * of the walk, queued done, that the calling thread may hand over
@@ -304,16 +304,20 @@ main(void)
 				    path);
 		}
 		CHECK(!tg_buf_error(&want), "out of memory");
-		for (k = 0; k < 3; k++) {
-			o.threads = threads[k];
+		for (k = 0; k < 6; k++) {
+			o.threads = threads[k % 3];
+			o.queue = k < 3 ? 64 : 0;
 			got = audit(&o, many, 1, 0, &rc);
-			CHECK(rc == 0, "5,000 files, threads %zu: rc %d",
-			      threads[k], rc);
-			CHECK(want.data && strcmp(got, want.data) == 0,
-			      "5,000 files in walk order, threads %zu",
-			      threads[k]);
+			CHECK(rc == 0,
+			      "5,000 files, threads %zu, queue %zu: rc %d",
+			      o.threads, o.queue, rc);
+			CHECK(
+			    want.data && strcmp(got, want.data) == 0,
+			    "5,000 files in walk order, threads %zu, queue %zu",
+			    o.threads, o.queue);
 			free(got);
 		}
+		o.queue = 0;
 		tg_buf_release(&want);
 	}
 	/* the operands sorted as the walk sorts names, whatever their

@@ -54,9 +54,15 @@
  * file at the head holds back every job queued after it; once the ring
  * is full the walk stops and the workers run dry. At 256 jobs the
  * installed torch 2.11 tree (11,678 files, 16 CPUs) four times over
- * took 519 ms against 273 ms at 4,096 (hyperfine, GPU machine), peak
- * RSS 40 -> 42 MiB; 16,384 gained nothing more and cost 51 MiB. */
-#define QUEUE 4096
+ * took 519 ms against 273 ms at 4,096 (hyperfine, GPU machine). Once
+ * queueing took no lock, the ring was full 10 to 16 times in the JSON
+ * audit of the tree once over (its largest file at the head), and the
+ * walking thread spent 23 of its 40 ms waiting there: 16,384 jobs took
+ * it from 45.6 to 39.4 ms, the tree four times over from 142.8 to 113.9
+ * ms (interleaved medians; 65,536: 38.3 and 112.1 ms), peak RSS 86 ->
+ * 99 MiB there. A job is 288 bytes (its message is allocated when it
+ * has one). */
+#define QUEUE 16384
 
 /* A language's index, built once, when first needed (index_of). */
 struct slot {
@@ -84,7 +90,7 @@ struct job {
 	uint64_t size; /* what fstat said of a walked file */
 	int rc;	       /* analyze's, then the bytes hook's: 0 or TG_E* */
 	int read_rc;
-	char msg[256]; /* unreadable, or the analysis failed: why */
+	char *msg; /* unreadable, or the analysis failed: why (owned) */
 	struct tg_engine_file f;
 	atomic_int done; /* run_job returned */
 };
@@ -103,13 +109,14 @@ struct job {
 struct run {
 	const struct tg_engine *e;
 	const struct tg_engine_sink *sink;
-	/* QUEUE jobs, not zeroed: a job is cleared when queued (slot), and
+	/* n jobs, not zeroed: a job is cleared when queued (slot), and
 	 * only [head, tail) is read, so that a run of a few files touches a
 	 * few of the ring's pages (a calloc of the whole ring, from the
-	 * heap since main.c's mallopt, cleared all 1.7 MB) */
+	 * heap since main.c's mallopt, would clear all of its 4.7 MB) */
 	struct job *ring;
+	size_t n; /* its length: QUEUE, or the options' */
 	size_t head, tail;
-	_Atomic size_t *work; /* QUEUE places in the ring */
+	_Atomic size_t *work; /* n places in the ring */
 	atomic_size_t wnext, wtail;
 	atomic_int closing;  /* nothing more will be queued */
 	atomic_int sleepers; /* workers waiting on queued */
@@ -355,7 +362,9 @@ run_job(const struct run *q, struct job *j, size_t thread)
 				      &j->size, &err)
 		: tg_file_read(j->path, e->o.file_max, &src, &len, NULL, &err);
 	if (j->read_rc) {
-		snprintf(j->msg, sizeof(j->msg), "%s", err.msg);
+		/* no room to say why: the run stops, out of memory */
+		if (!(j->msg = strdup(err.msg)))
+			j->read_rc = TG_ENOMEM;
 		return;
 	}
 	j->rc = analyze(e, j->f.lang, src, len, j->path, &j->f, &err);
@@ -363,11 +372,11 @@ run_job(const struct run *q, struct job *j, size_t thread)
 		j->rc = q->sink->bytes(q->sink->ctx, thread, &j->f, src, len);
 		err.code = 0; /* the hook says only a code */
 	}
-	if (j->rc)
-		snprintf(j->msg, sizeof(j->msg), "%s",
-			 err.code	      ? err.msg
-			 : j->rc == TG_ENOMEM ? "out of memory"
-					      : "cannot audit a file");
+	if (j->rc &&
+	    !(j->msg = strdup(err.code		   ? err.msg
+			      : j->rc == TG_ENOMEM ? "out of memory"
+						   : "cannot audit a file")))
+		j->rc = TG_ENOMEM;
 	free(src);
 }
 
@@ -379,10 +388,10 @@ take(struct run *q, struct job **j)
 	size_t w = atomic_load(&q->wnext), at;
 
 	while (w < atomic_load(&q->wtail)) {
-		at = atomic_load_explicit(&q->work[w % QUEUE],
+		at = atomic_load_explicit(&q->work[w % q->n],
 					  memory_order_relaxed);
 		if (atomic_compare_exchange_weak(&q->wnext, &w, w + 1)) {
-			*j = &q->ring[at % QUEUE];
+			*j = &q->ring[at % q->n];
 			return 1;
 		}
 	}
@@ -453,7 +462,7 @@ deliver(struct run *q, struct tg_engine_file *f)
 static int
 finish_head(struct run *q)
 {
-	struct job *j = &q->ring[q->head % QUEUE];
+	struct job *j = &q->ring[q->head % q->n];
 	struct tg_engine_file note = TG_ENGINE_FILE_INIT;
 	char msg[64];
 	int rc = 0;
@@ -500,7 +509,7 @@ finish_head(struct run *q)
 		if (!q->failed) {
 			q->failed = j->rc ? j->rc : TG_ENOMEM;
 			snprintf(q->why, sizeof(q->why), "%s",
-				 j->rc ? j->msg : "out of memory");
+				 j->rc && j->msg ? j->msg : "out of memory");
 		}
 	} else if (j->read_rc == TG_ELIMIT) {
 		note.what = TG_ENGINE_TOO_LARGE;
@@ -521,6 +530,7 @@ finish_head(struct run *q)
 	tg_engine_file_release(&j->f);
 	free(j->path);
 	free(j->note);
+	free(j->msg);
 	q->head++;
 	return q->failed;
 }
@@ -552,12 +562,12 @@ slot(struct run *q, const char *path, int *rc)
 		*rc = q->failed = TG_ENOMEM;
 		return NULL;
 	}
-	if (q->tail - q->head == QUEUE && finish_head(q)) {
+	if (q->tail - q->head == q->n && finish_head(q)) {
 		free(copy);
 		*rc = q->failed;
 		return NULL;
 	}
-	j = &q->ring[q->tail % QUEUE];
+	j = &q->ring[q->tail % q->n];
 	memset(j, 0, sizeof(*j));
 	atomic_init(&j->done, 0);
 	j->path = copy;
@@ -575,9 +585,9 @@ enqueue(struct run *q)
 	size_t w;
 	int ready;
 
-	if (!q->ring[q->tail % QUEUE].note) {
+	if (!q->ring[q->tail % q->n].note) {
 		w = atomic_load_explicit(&q->wtail, memory_order_relaxed);
-		atomic_store_explicit(&q->work[w % QUEUE], q->tail,
+		atomic_store_explicit(&q->work[w % q->n], q->tail,
 				      memory_order_relaxed);
 		atomic_store(&q->wtail, w + 1);
 		if (atomic_load(&q->sleepers)) {
@@ -589,7 +599,7 @@ enqueue(struct run *q)
 	q->tail++;
 	for (;;) {
 		ready = q->head < q->tail &&
-			atomic_load(&q->ring[q->head % QUEUE].done);
+			atomic_load(&q->ring[q->head % q->n].done);
 		if (!ready || finish_head(q))
 			return q->failed;
 	}
@@ -809,8 +819,9 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	q = calloc(1, sizeof(*q));
 	ops = calloc(n + 1, sizeof(*ops));
 	if (q) {
-		q->ring = malloc(QUEUE * sizeof(*q->ring));
-		q->work = malloc(QUEUE * sizeof(*q->work));
+		q->n = e->o.queue ? e->o.queue : QUEUE;
+		q->ring = malloc(q->n * sizeof(*q->ring));
+		q->work = malloc(q->n * sizeof(*q->work));
 	}
 	if (!q || !ops || !q->ring || !q->work) {
 		if (q) {

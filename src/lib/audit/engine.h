@@ -68,6 +68,10 @@ struct tg_engine_opts {
 	 * process may use (util/cpus; at least 2); 1 only the caller's (no
 	 * thread is started) */
 	size_t threads;
+	/* the jobs queued at most, done or not, ahead of the one the
+	 * sink waits for: 0 the engine's (16,384); tests make it small,
+	 * so that the ring wraps */
+	size_t queue;
 };
 
 enum tg_engine_what {
