@@ -120,8 +120,9 @@ struct run {
 	atomic_size_t wnext, wtail;
 	atomic_int closing;  /* nothing more will be queued */
 	atomic_int sleepers; /* workers waiting on queued */
-	int failed;	     /* the first error: the run stops */
-	char why[256];	     /* a failed job's message, for err */
+
+	int failed;    /* the first error: the run stops */
+	char why[256]; /* a failed job's message, for err */
 	/* the bytes read from the files the operand's walk handed over so
 	 * far, in order, and whether they went past bytes_max (as the walk
 	 * would bound them; see TG_WALK_LAZY_FILES): a file not read
