@@ -115,6 +115,10 @@ static const struct {
      "specifier) or end"},
     {"torch >= 1.0+abc; os_name == 'a'", 12,
      "local version label can only be used with `==` or `!=` operators"},
+    /* a cut UTF-8 sequence before the ';' is no space (U+2000-U+200A
+     * are e2 80 80-8a): the ';' ends the head, parsed alone or not
+     * (found by fuzz_pep440) */
+    {"e<0,===\xe2\x80;", 10, "expected a marker variable or quoted string"},
 };
 
 /* Each table through tg_requirement_parse, then twice through one marker

@@ -54,6 +54,10 @@ static const struct {
      "1.0\xe2\x80\x83"
      "",
      "1.0"},
+    {"1.0\xe2\x80;", NULL}, /* a cut sequence, then ';': no space */
+    {"\xe2\x80\x3b"
+     "1.0",
+     NULL},
     {"2.11.0+cu130", "2.11.0+cu130"},
     {"1.13.0a0+gitunknown", "1.13.0a0+gitunknown"},
     {"2.12.0rc1", "2.12.0rc1"},

@@ -9,7 +9,10 @@ ascii_space(unsigned char c)
 	return c == ' ' || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
 }
 
-/* Whether the code point encoded in n (2 or 3) bytes at u is a space. */
+/* Whether the code point encoded in n (2 or 3) bytes at u is a space.
+ * Every byte is compared with a continuation byte's value (0x80-0xbf),
+ * so that an ASCII byte after a cut sequence ("\xe2\x80;") is never
+ * taken into a space. */
 static int
 wide_space(const unsigned char *u, size_t n)
 {
@@ -18,8 +21,8 @@ wide_space(const unsigned char *u, size_t n)
 	if (u[0] == 0xe1)
 		return u[1] == 0x9a && u[2] == 0x80; /* U+1680 */
 	if (u[0] == 0xe2 && u[1] == 0x80) /* U+2000-200A, 2028/9, 202F */
-		return u[2] <= 0x8a || u[2] == 0xa8 || u[2] == 0xa9 ||
-		       u[2] == 0xaf;
+		return (u[2] >= 0x80 && u[2] <= 0x8a) || u[2] == 0xa8 ||
+		       u[2] == 0xa9 || u[2] == 0xaf;
 	if (u[0] == 0xe2 && u[1] == 0x81)
 		return u[2] == 0x9f; /* U+205F */
 	if (u[0] == 0xe3)
