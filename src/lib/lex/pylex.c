@@ -606,6 +606,19 @@ tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *t)
 }
 
 int
+tg_pylex_fill(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
+	      size_t *n)
+{
+	while (*n < cap) {
+		if (!next_tok(lx, &out[*n]))
+			return 1;
+		if (out[(*n)++].kind == TG_PYLEX_END)
+			return 1;
+	}
+	return 0;
+}
+
+int
 tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 	      size_t *n, struct tg_pylex_tok *stop)
 {

@@ -97,6 +97,13 @@ int tg_pylex_next(struct tg_pylex *lx, struct tg_pylex_tok *tok);
 int tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 		  size_t *n, struct tg_pylex_tok *stop);
 
+/* The tokens tg_pylex_next returns, every kind, appended to
+ * out[*n..cap) in one call (*n counts them) up to and with END: 1 once
+ * END is in out, 0 when out is full first (the next call goes on where
+ * this one stopped). */
+int tg_pylex_fill(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
+		  size_t *n);
+
 /* Whether a string literal (prefix included) starts at s[at]: the
  * prefix is the whole identifier there. 1 with *tok filled (line and
  * col 0, depth 0), else 0. For a caller that already knows it is in

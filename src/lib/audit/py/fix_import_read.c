@@ -32,33 +32,19 @@ static int
 tokenize(struct fx *x)
 {
 	struct tg_pylex lx;
-	struct tg_pylex_tok t;
 
-	/* each token lexed into its place where the array has room (the
-	 * common case: no copy, no call to grow); the array grows as it
-	 * did, when a token comes that it has no room for. It starts with
-	 * room for a token per 6 bytes (the bench tree's Python files over
-	 * 20 KB have one per 9, nine in ten one per 6 or fewer), so that a
-	 * large file's array is not copied at each doubling (12 of the 120
-	 * million instructions of the 37 files the bench tree's JSON audit
-	 * reads so) */
+	/* the tokens lexed into the array in one call (tg_pylex_fill), which
+	 * grows when they fill it. It starts with room for a token per 6
+	 * bytes (the bench tree's Python files over 20 KB have one per 9,
+	 * nine in ten one per 6 or fewer), so that a large file's array is
+	 * not copied at each doubling (12 of the 120 million instructions
+	 * of the 37 files the bench tree's JSON audit reads so) */
 	if (TG_GROW(x->t, x->len / 6 + 16, x->capt))
 		return x->rc = TG_ENOMEM;
 	tg_pylex_init(&lx, x->s, x->len);
-	for (;;) {
-		if (x->nt < x->capt) {
-			if (!tg_pylex_next(&lx, &x->t[x->nt]))
-				break;
-		} else {
-			if (!tg_pylex_next(&lx, &t))
-				break;
-			if (TG_GROW(x->t, x->nt + 1, x->capt))
-				return x->rc = TG_ENOMEM;
-			x->t[x->nt] = t;
-		}
-		if (x->t[x->nt++].kind == TG_PYLEX_END)
-			break;
-	}
+	while (!tg_pylex_fill(&lx, x->t, x->capt, &x->nt))
+		if (TG_GROW(x->t, x->nt + 1, x->capt))
+			return x->rc = TG_ENOMEM;
 	return 0;
 }
 
