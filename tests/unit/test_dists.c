@@ -9,7 +9,10 @@
  * are no names), with the lines RECORD's readers meet: quoted paths, one
  * directory's files together and apart, a directory whose name another
  * starts with, no newline at the end; one with top_level.txt, whose
- * names load with it; one with neither.
+ * names load with it; one with neither. Then three sys.path entries of
+ * many distributions: the first on the path wins, each keeps its entry,
+ * and the warnings of those left out come in path order, each entry's
+ * in name order.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -53,6 +56,84 @@ join(char *const *v, size_t nv, char *out, size_t size)
 	for (k = 0; k < nv && n < size; k++)
 		n += (size_t)snprintf(out + n, size - n, "%s%s", k ? " " : "",
 				      v[k]);
+}
+
+/* Entries a and b of NMANY distributions each, b's named as a's from
+ * the middle on (p20 to p39 in both: a's win), and c, which holds none;
+ * in a and b one without Version and one without METADATA. */
+#define NMANY 40
+
+static void
+many(const char *dir)
+{
+	struct tg_path_entry e[3];
+	struct tg_syspath sp = TG_SYSPATH_INIT;
+	struct tg_dists ds = TG_DISTS_INIT;
+	struct tg_err err = TG_ERR_INIT;
+	const struct tg_dist *d;
+	char rel[256], text[256], name[32], got[512], paths[3][4200];
+	const char *sub[3] = {"a", "b", "c"};
+	size_t k, i;
+	int rc;
+
+	for (i = 0; i < 2; i++)
+		for (k = 0; k < NMANY; k++) {
+			snprintf(rel, sizeof(rel),
+				 "%s/p%02zu-1.%zu.dist-info/METADATA", sub[i],
+				 k + 20 * i, i);
+			snprintf(text, sizeof(text),
+				 "Name: p%02zu\nVersion: 1.%zu\n", k + 20 * i,
+				 i);
+			mk(dir, rel, text);
+		}
+	mk(dir, "a/nov-1.0.dist-info/METADATA", "Name: nov\n");
+	mk(dir, "b/nov-1.0.dist-info/METADATA", "Name: nov\n");
+	mk(dir, "a/nometa-1.0.dist-info/RECORD", "");
+	mk(dir, "b/nometa-1.0.dist-info/RECORD", "");
+	mk(dir, "c/README", "");
+	for (i = 0; i < 3; i++) {
+		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, sub[i]);
+		e[i].dir = paths[i];
+		e[i].origin = TG_ORIGIN_SITE;
+		e[i].pth = NULL;
+		e[i].pth_line = 0;
+	}
+	sp.e = e;
+	sp.n = 3;
+	rc = tg_dists_load(&ds, &sp, &err);
+	CHECK(rc == 0, "many: load: %s", err.msg);
+	CHECK(ds.n == NMANY + 20, "many: %zu distributions, want %d", ds.n,
+	      NMANY + 20);
+	for (k = 0; k < NMANY + 20; k++) {
+		snprintf(name, sizeof(name), "p%02zu", k);
+		d = tg_dists_find(&ds, name);
+		CHECK(d != NULL, "many: %s found", name);
+		if (!d)
+			continue;
+		CHECK(d->entry == (k < NMANY ? 0u : 1u) &&
+			  strcmp(d->version, k < NMANY ? "1.0" : "1.1") == 0,
+		      "many: %s from entry %zu, version %s", name, d->entry,
+		      d->version);
+	}
+	/* each warning's path as ENTRY/NAME */
+	got[0] = '\0';
+	for (k = 0; k < ds.problems.n; k++) {
+		const char *p = ds.problems.v[k].path;
+		size_t n = strlen(dir);
+
+		if (!p || strncmp(p, dir, n) != 0 || p[n] != '/') {
+			CHECK(0, "many: warning %zu's path '%s'", k,
+			      p ? p : "");
+			continue;
+		}
+		p += n + 1;
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%.*s ",
+			 (int)strcspn(p, "-"), p);
+	}
+	CHECK_STR(got, "a/nometa a/nov b/nometa b/nov ",
+		  "many: the warnings in path order, each entry's in name "
+		  "order");
+	tg_dists_release(&ds);
 }
 
 int
@@ -132,6 +213,7 @@ main(void)
 		      "no RECORD: no names (%d, %zu)", rc, nv);
 	}
 	tg_dists_release(&ds);
+	many(dir);
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0, "rm -rf %s", dir);
