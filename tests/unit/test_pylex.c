@@ -228,6 +228,33 @@ render_lines(const char *in, char *out, size_t cap, size_t room)
 	}
 }
 
+/* The case's tokens read with tg_pylex_fill into an array of room
+ * tokens, emptied each time it fills (the next call goes on): every
+ * token tg_pylex_next gives, END the last. */
+static void
+render_fill(const char *in, char *out, size_t cap, size_t room)
+{
+	struct tg_pylex lx;
+	struct tg_pylex_tok a[64];
+	size_t n = 0, k, na, guard = 0;
+	int done = 0;
+
+	out[0] = '\0';
+	tg_pylex_init(&lx, in, strlen(in));
+	while (!done && guard++ < 1000 && n + 64 * 40 < cap) {
+		na = 0;
+		done = tg_pylex_fill(&lx, a, room, &na);
+		CHECK(done || na == room, "fill: %zu of %zu, not done", na,
+		      room);
+		for (k = 0; k < na; k++)
+			n = put(out, n, cap, &a[k]);
+	}
+	CHECK(done, "fill: END reached");
+	na = 0;
+	CHECK(tg_pylex_fill(&lx, a, room, &na) == 1 && na == 0,
+	      "fill after END: %zu more", na);
+}
+
 /* Without its NL tokens. */
 static void
 drop_nl(const char *all, char *out)
@@ -334,7 +361,7 @@ errors(void)
 int
 main(void)
 {
-	char got[4096], want[4096];
+	char got[8192], want[4096];
 	size_t k, room;
 
 	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
@@ -344,6 +371,10 @@ main(void)
 		for (room = 1; room <= 8; room += 7) {
 			render_lines(cases[k].in, got, sizeof(got), room);
 			CHECK_STR(got, want, cases[k].in);
+		}
+		for (room = 1; room <= 64; room = room * 4 - 1) {
+			render_fill(cases[k].in, got, sizeof(got), room);
+			CHECK_STR(got, cases[k].want, cases[k].in);
 		}
 	}
 	string_at();
