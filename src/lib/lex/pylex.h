@@ -99,8 +99,9 @@ int tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 
 /* The tokens tg_pylex_next returns, every kind, appended to
  * out[*n..cap) in one call (*n counts them) up to and with END: 1 once
- * END is in out, 0 when out is full first (the next call goes on where
- * this one stopped). */
+ * END has been appended (by this call or one before: no token more), 0
+ * when out is full first (the next call goes on where this one
+ * stopped). */
 int tg_pylex_fill(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 		  size_t *n);
 
