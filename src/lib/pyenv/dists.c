@@ -11,15 +11,21 @@
  * top-level names from top_level.txt; a distribution without one gets
  * them from the first path components of its RECORD only when a caller
  * asks (tg_dists_record_tops; bounded reads of 16 MiB). Records are
- * then sorted by canonical name, the first on the path kept. Worst
- * case: one directory listing per path entry and three small files per
- * distribution; nothing below a distribution's directory is walked.
+ * then sorted by canonical name, the first on the path kept. Every
+ * entry is listed first; the distributions are then read on threads
+ * (one per 8, at most 16 and the usable CPUs), and their records and
+ * warnings kept in listing order, so that the answer is the serial
+ * one. Worst case: one directory listing per path entry and three
+ * small files per distribution; nothing below a distribution's
+ * directory is walked.
  */
 #include "lib/pyenv/dists.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@
 
 #include "lib/pep/name.h"
 #include "lib/pyenv/meta.h"
+#include "lib/util/cpus.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
@@ -148,7 +155,7 @@ add_name(struct names *l, const char *s, size_t len)
 
 /* top_level.txt (one name a line), when d has one. */
 static int
-load_top(struct tg_dist *d, struct tg_err *err)
+load_top(struct tg_dist *d)
 {
 	struct names l = {NULL, 0, 0};
 	char *text;
@@ -156,9 +163,7 @@ load_top(struct tg_dist *d, struct tg_err *err)
 	int rc = read_own(d, "top_level.txt", &text, &len);
 
 	if (rc)
-		return rc == TG_ENOMEM
-			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
-			   : 0;
+		return rc == TG_ENOMEM ? rc : 0;
 	d->top_level = 1;
 	for (i = 0; i < len && !rc; i = j + 1) {
 		size_t e, s = i;
@@ -175,7 +180,7 @@ load_top(struct tg_dist *d, struct tg_err *err)
 	d->top = l.v;
 	d->ntop = l.n;
 	d->captop = l.cap;
-	return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 0;
+	return rc;
 }
 
 void
@@ -349,11 +354,12 @@ load_requires_txt(struct tg_dist *d)
 	return rc;
 }
 
-/* One distribution from its directory dir (name: its entry name). 0 and
- * d filled, 1 when it is left out (a warning added), or TG_ENOMEM. */
+/* One distribution from its directory dir. 0 and d filled; 1 when it
+ * is left out, with why in *warn (the caller's to free; NULL when out
+ * of memory); TG_ENOMEM. Touches nothing but d and *warn, so that
+ * distributions load on threads. */
 static int
-load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
-	 struct tg_err *err)
+load_one(struct tg_dist *d, const char *dir, int egg, char **warn)
 {
 	struct tg_meta m = TG_META_INIT;
 	struct tg_err e = TG_ERR_INIT;
@@ -361,6 +367,7 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	size_t pos, n = 0, size = 0;
 	int rc, absent = 0;
 
+	*warn = NULL;
 	d->dir = tg_str_ndup(dir, strlen(dir));
 	/* egg 2: an .egg-info file, the PKG-INFO itself */
 	d->metadata = egg == 2 ? tg_str_ndup(dir, strlen(dir))
@@ -375,23 +382,18 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 		if (absent)
 			tg_err_set(&e, TG_EIO, "cannot read '%s': no such file",
 				   d->metadata);
-		rc = tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, d->metadata,
-				 0, 0, "dist-metadata", NULL,
-				 "%s: the distribution is left out", e.msg);
+		*warn = strf("%s: the distribution is left out", e.msg);
 		tg_meta_release(&m);
-		return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 1;
+		return *warn ? 1 : TG_ENOMEM;
 	}
 	name = tg_meta_get(&m, "Name");
 	version = tg_meta_get(&m, "Version");
 	if (!name || !*name || !version || !*version) {
-		rc = tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, d->metadata,
-				 0, 0, "dist-metadata", NULL,
-				 "cannot read '%s': no %s header: the "
-				 "distribution is left out",
-				 d->metadata,
-				 !name || !*name ? "Name" : "Version");
+		*warn = strf("cannot read '%s': no %s header: the "
+			     "distribution is left out",
+			     d->metadata, !name || !*name ? "Name" : "Version");
 		tg_meta_release(&m);
-		return rc ? tg_err_set(err, TG_ENOMEM, "out of memory") : 1;
+		return *warn ? 1 : TG_ENOMEM;
 	}
 	d->name = tg_str_ndup(name, strlen(name));
 	d->version = tg_str_ndup(version, strlen(version));
@@ -425,13 +427,13 @@ load_one(struct tg_dists *ds, struct tg_dist *d, const char *dir, int egg,
 	tg_meta_release(&m);
 	d->requires_file = tg_str_ndup(d->metadata, strlen(d->metadata));
 	if (!d->requires_file)
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
+		return TG_ENOMEM;
 	if (egg && !d->nrequires && load_requires_txt(d))
-		return tg_err_set(err, TG_ENOMEM, "out of memory");
-	return load_top(d, err);
+		return TG_ENOMEM;
+	return load_top(d);
 oom:
 	tg_meta_release(&m);
-	return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return TG_ENOMEM;
 }
 
 static int
@@ -538,59 +540,192 @@ oom:
 	return tg_err_set(err, TG_ENOMEM, "out of memory");
 }
 
+/* One *.dist-info or *.egg-info entry to load (egg: 0 a dist-info, 1
+ * an egg-info directory, 2 an egg-info file), and what loading it gave
+ * (r: load_one's answer, warn its warning). */
+struct job {
+	char *path;
+	int egg, r;
+	char *warn;
+	struct tg_dist d;
+};
+
+/* The jobs of all of sp's entries, in path order and each entry's in
+ * name order, with how many entries each directory dropped (the
+ * caller's to free, both). */
+struct jobs {
+	struct job *v;
+	size_t n, cap;
+	size_t *dropped; /* per sys.path entry */
+	size_t *first;	 /* the entry's first job */
+	atomic_size_t next;
+	size_t to;
+};
+
+static int
+list_jobs(struct jobs *js, const struct tg_syspath *sp, struct tg_err *err)
+{
+	struct entry *names;
+	size_t i, k, n;
+	int rc = 0;
+
+	js->dropped = calloc(sp->n + 1, sizeof(*js->dropped));
+	js->first = calloc(sp->n + 1, sizeof(*js->first));
+	if (!js->dropped || !js->first)
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	for (i = 0; i < sp->n && !rc; i++) {
+		js->first[i] = js->n;
+		rc = list_dir(sp->e[i].dir, &names, &n, &js->dropped[i], err);
+		for (k = 0; k < n; k++) {
+			int egg = ends_with(names[k].path, ".egg-info");
+			int file = egg && entry_is(&names[k], 0);
+			struct job *j;
+
+			if (rc || (!file && !entry_is(&names[k], 1))) {
+				free(names[k].path);
+				continue;
+			}
+			if (TG_GROW(js->v, js->n + 1, js->cap)) {
+				rc =
+				    tg_err_set(err, TG_ENOMEM, "out of memory");
+				free(names[k].path);
+				continue;
+			}
+			j = &js->v[js->n++];
+			memset(j, 0, sizeof(*j));
+			j->path = names[k].path;
+			j->egg = egg + file;
+			j->d.entry = i;
+		}
+		free(names);
+	}
+	for (; i <= sp->n; i++)
+		js->first[i] = js->n;
+	return rc;
+}
+
+/* The warning that sys.path entry i dropped entries past the cap. */
+static int
+dropped_warning(struct tg_dists *ds, const struct tg_syspath *sp, size_t i,
+		size_t dropped, struct tg_err *err)
+{
+	if (dropped &&
+	    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, sp->e[i].dir, 0, 0,
+			"dists-limit", NULL,
+			"'%s' holds more than %d *.dist-info and *.egg-info "
+			"entries: the %zu after the first %d in name order "
+			"are not read",
+			sp->e[i].dir, TG_DISTS_MAX, dropped, TG_DISTS_MAX))
+		return tg_err_set(err, TG_ENOMEM, "out of memory");
+	return 0;
+}
+
+/* Load jobs from js->next up to js->to; on threads, each its own. */
+static void *
+load_jobs(void *arg)
+{
+	struct jobs *js = arg;
+	size_t k;
+
+	while ((k = atomic_fetch_add(&js->next, 1)) < js->to) {
+		struct job *j = &js->v[k];
+
+		j->r = load_one(&j->d, j->path, j->egg, &j->warn);
+	}
+	return NULL;
+}
+
+/* Load js->v[from..to): on up to one thread per LOAD_PER_THREAD jobs
+ * (at most LOAD_THREADS_MAX, and the usable CPUs) while this one waits,
+ * then here whatever no thread took (all of it when no thread could
+ * start). This thread waits rather than loads beside them: on a 2-CPU
+ * virtual machine, this thread and one more loaded the 197
+ * distributions of bench/env.sh's venv in a median 6.1 ms, slower than
+ * this thread alone (5.6 ms), and two new threads in 4.4 ms. */
+#define LOAD_PER_THREAD 8
+#define LOAD_THREADS_MAX 16
+
+static void
+load_range(struct jobs *js, size_t from, size_t to)
+{
+	pthread_t th[LOAD_THREADS_MAX];
+	size_t want = (to - from + LOAD_PER_THREAD - 1) / LOAD_PER_THREAD,
+	       cpus = want > 1 ? tg_cpus_usable() : 1, t, started = 0;
+
+	if (want > cpus)
+		want = cpus;
+	if (want > LOAD_THREADS_MAX)
+		want = LOAD_THREADS_MAX;
+	atomic_store(&js->next, from);
+	js->to = to;
+	for (t = 0; want > 1 && t < want; t++)
+		if (pthread_create(&th[started], NULL, load_jobs, js) == 0)
+			started++;
+	for (t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	load_jobs(js);
+}
+
 int
 tg_dists_load(struct tg_dists *ds, const struct tg_syspath *sp,
 	      struct tg_err *err)
 {
-	size_t i, k, j, n, dropped, over = 0;
-	struct entry *names = NULL;
-	int rc = 0;
+	struct jobs js = {0};
+	size_t i, j, k, e, done, over = 0;
+	int rc = list_jobs(&js, sp, err);
 
-	for (i = 0; i < sp->n && !rc; i++) {
-		rc = list_dir(sp->e[i].dir, &names, &n, &dropped, err);
-		if (!rc && dropped &&
-		    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, sp->e[i].dir,
-				0, 0, "dists-limit", NULL,
-				"'%s' holds more than %d *.dist-info and "
-				"*.egg-info entries: the %zu after the first "
-				"%d in name order are not read",
-				sp->e[i].dir, TG_DISTS_MAX, dropped,
-				TG_DISTS_MAX))
+	/* in batches no larger than what TG_DISTS_MAX leaves, so that no
+	 * entry past the cap is read; kept in listing order, warnings
+	 * too */
+	for (done = 0, e = 0; !rc && done < js.n;) {
+		size_t to = done + (TG_DISTS_MAX - ds->n);
+
+		if (ds->n >= TG_DISTS_MAX) {
+			over = js.n - done;
+			break;
+		}
+		if (to > js.n)
+			to = js.n;
+		if (TG_GROW(ds->v, ds->n + (to - done), ds->cap)) {
 			rc = tg_err_set(err, TG_ENOMEM, "out of memory");
-		for (k = 0; k < n; k++) {
-			struct tg_dist *d;
-			int r;
+			break;
+		}
+		load_range(&js, done, to);
+		for (k = done; k < to; k++) {
+			struct job *jb = &js.v[k];
 
-			int egg = ends_with(names[k].path, ".egg-info");
-			int file = egg && entry_is(&names[k], 0);
-
-			if (rc || (!file && !entry_is(&names[k], 1)))
+			for (; !rc && e < sp->n && js.first[e] <= k; e++)
+				rc = dropped_warning(ds, sp, e, js.dropped[e],
+						     err);
+			if (rc)
 				continue;
-			if (ds->n >= TG_DISTS_MAX) {
-				over++;
-				continue;
-			}
-			if (TG_GROW(ds->v, ds->n + 1, ds->cap)) {
+			if (jb->r == 0) {
+				ds->v[ds->n++] = jb->d;
+				memset(&jb->d, 0, sizeof(jb->d));
+			} else if (jb->r == 1) {
+				if (tg_diag_add(&ds->problems, TG_SEV_WARNING,
+						0, jb->d.metadata, 0, 0,
+						"dist-metadata", NULL, "%s",
+						jb->warn))
+					rc = tg_err_set(err, TG_ENOMEM,
+							"out of memory");
+			} else {
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
-				continue;
 			}
-			d = &ds->v[ds->n];
-			memset(d, 0, sizeof(*d));
-			d->entry = i;
-			r = load_one(ds, d, names[k].path, egg + file, err);
-			if (r == 0)
-				ds->n++;
-			else
-				dist_release(d);
-			if (r < 0)
-				rc = r;
 		}
-		for (k = 0; k < n; k++)
-			free(names[k].path);
-		free(names);
-		names = NULL;
+		done = to;
 	}
+	for (; !rc && e < sp->n; e++)
+		rc = dropped_warning(ds, sp, e, js.dropped[e], err);
+	for (k = 0; k < js.n; k++) {
+		free(js.v[k].path);
+		free(js.v[k].warn);
+		dist_release(&js.v[k].d);
+	}
+	free(js.v);
+	free(js.dropped);
+	free(js.first);
 	if (!rc && over &&
 	    tg_diag_add(&ds->problems, TG_SEV_WARNING, 0, NULL, 0, 0,
 			"dists-limit", NULL,
