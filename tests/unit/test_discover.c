@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "lib/discover/discover.h"
 
 /* The declaration of symbol (of kind, at line: when given). */
@@ -458,27 +459,6 @@ limits(void)
 	free(t);
 }
 
-static void
-write_file(const char *dir, const char *rel, const char *text)
-{
-	char path[4096], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (p = strchr(path + strlen(dir) + 1, '/'); p;
-	     p = strchr(p + 1, '/')) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	f = fopen(path, "w");
-	CHECK(f != NULL, "cannot write %s", path);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static int
 rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -525,28 +505,28 @@ walk(void)
 	}
 	snprintf(torch, sizeof(torch), "%s/sp/torch", dir);
 	snprintf(inc, sizeof(inc), "%s/include", torch);
-	write_file(dir, "sp/torch/__init__.py",
-		   "import warnings\n"
-		   "warnings.warn('torch.x is deprecated', FutureWarning)\n");
-	write_file(dir, "sp/torch/cuda/amp/autocast_mode.py",
-		   "@deprecated('use `torch.amp.custom_fwd` instead')\n"
-		   "def custom_fwd(f):\n"
-		   "    return f\n");
-	write_file(dir, "sp/torch/__pycache__/skipped.py",
-		   "@deprecated('x')\ndef f(): pass\n");
-	write_file(dir, "sp/torch/b.py",
-		   "class C:\n"
-		   "    def m(self):\n"
-		   "        warnings.warn('m is deprecated')\n");
-	write_file(dir, "sp/torch/notes.txt", "@deprecated('not python')\n");
+	check_put(dir, "sp/torch/__init__.py",
+		  "import warnings\n"
+		  "warnings.warn('torch.x is deprecated', FutureWarning)\n");
+	check_put(dir, "sp/torch/cuda/amp/autocast_mode.py",
+		  "@deprecated('use `torch.amp.custom_fwd` instead')\n"
+		  "def custom_fwd(f):\n"
+		  "    return f\n");
+	check_put(dir, "sp/torch/__pycache__/skipped.py",
+		  "@deprecated('x')\ndef f(): pass\n");
+	check_put(dir, "sp/torch/b.py",
+		  "class C:\n"
+		  "    def m(self):\n"
+		  "        warnings.warn('m is deprecated')\n");
+	check_put(dir, "sp/torch/notes.txt", "@deprecated('not python')\n");
 	/* Debian's layout: torch/include/ATen is a symlink out of the
 	 * package; the Python walk leaves torch/include to the header walk. */
-	write_file(dir, "usr/include/ATen/core/T.h",
-		   "namespace at {\n"
-		   "C10_DEPRECATED_MESSAGE(\"use g instead\") void f();\n"
-		   "}\n");
-	write_file(dir, "usr/include/ATen/ops.py",
-		   "@deprecated('a .py among the headers')\ndef f(): pass\n");
+	check_put(dir, "usr/include/ATen/core/T.h",
+		  "namespace at {\n"
+		  "C10_DEPRECATED_MESSAGE(\"use g instead\") void f();\n"
+		  "}\n");
+	check_put(dir, "usr/include/ATen/ops.py",
+		  "@deprecated('a .py among the headers')\ndef f(): pass\n");
 	mkdir(inc, 0755);
 	snprintf(path, sizeof(path), "%s/ATen", inc);
 	CHECK(symlink("../../../usr/include/ATen", path) == 0, "symlink");

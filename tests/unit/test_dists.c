@@ -22,29 +22,8 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "lib/pyenv/dists.h"
-
-static void
-mk(const char *dir, const char *rel, const char *text)
-{
-	char path[4096], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (slash = strchr(path + strlen(dir) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			CHECK(0, "mkdir %s", path);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	CHECK(f != NULL, "fopen %s", path);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 /* names v[0..nv), joined by spaces */
 static void
@@ -84,13 +63,13 @@ many(const char *dir)
 			snprintf(text, sizeof(text),
 				 "Name: p%02zu\nVersion: 1.%zu\n", k + 20 * i,
 				 i);
-			mk(dir, rel, text);
+			check_put(dir, rel, text);
 		}
-	mk(dir, "a/nov-1.0.dist-info/METADATA", "Name: nov\n");
-	mk(dir, "b/nov-1.0.dist-info/METADATA", "Name: nov\n");
-	mk(dir, "a/nometa-1.0.dist-info/RECORD", "");
-	mk(dir, "b/nometa-1.0.dist-info/RECORD", "");
-	mk(dir, "c/README", "");
+	check_put(dir, "a/nov-1.0.dist-info/METADATA", "Name: nov\n");
+	check_put(dir, "b/nov-1.0.dist-info/METADATA", "Name: nov\n");
+	check_put(dir, "a/nometa-1.0.dist-info/RECORD", "");
+	check_put(dir, "b/nometa-1.0.dist-info/RECORD", "");
+	check_put(dir, "c/README", "");
 	for (i = 0; i < 3; i++) {
 		snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, sub[i]);
 		e[i].dir = paths[i];
@@ -153,28 +132,32 @@ main(void)
 		CHECK(0, "mkdtemp");
 		return check_result("test_dists");
 	}
-	mk(dir, "rec-1.0.dist-info/METADATA", "Name: rec\nVersion: 1.0\n");
-	mk(dir, "rec-1.0.dist-info/RECORD",
-	   "pkg/__init__.py,sha256=x,1\n"
-	   "pkg/sub/a.py,sha256=x,1\n"
-	   "pkg/sub/b.py,sha256=x,1\n"
-	   "pkgx/c.py,sha256=x,1\n" /* pkg's name is a prefix of it */
-	   "\"pkg y/d.py\",sha256=x,1\n"
-	   "\"pkg y/e,f.py\",sha256=x,1\n"
-	   "pkg/late.py,sha256=x,1\n" /* pkg again, apart */
-	   "six.py,sha256=x,1\n"
-	   "_cffi.cpython-312-x86_64-linux-gnu.so,sha256=x,1\n"
-	   "__pycache__/six.cpython-312.pyc,,\n"
-	   "rec-1.0.dist-info/METADATA,sha256=x,1\n"
-	   "rec-1.0.dist-info/RECORD,,\n"
-	   "rec-1.0.data/scripts/tool,sha256=x,1\n"
-	   "extra.pth,sha256=x,1\n"
-	   "../../../bin/tool,sha256=x,1\n" /* no name: ".." */
-	   "last/z.py,sha256=x,1");
-	mk(dir, "top-2.0.dist-info/METADATA", "Name: top\nVersion: 2.0\n");
-	mk(dir, "top-2.0.dist-info/top_level.txt", "alpha\n beta \r\n\n");
-	mk(dir, "top-2.0.dist-info/RECORD", "gamma/x.py,sha256=x,1\n");
-	mk(dir, "bare-3.0.dist-info/METADATA", "Name: bare\nVersion: 3.0\n");
+	check_put(dir, "rec-1.0.dist-info/METADATA",
+		  "Name: rec\nVersion: 1.0\n");
+	check_put(dir, "rec-1.0.dist-info/RECORD",
+		  "pkg/__init__.py,sha256=x,1\n"
+		  "pkg/sub/a.py,sha256=x,1\n"
+		  "pkg/sub/b.py,sha256=x,1\n"
+		  "pkgx/c.py,sha256=x,1\n" /* pkg's name is a prefix of it */
+		  "\"pkg y/d.py\",sha256=x,1\n"
+		  "\"pkg y/e,f.py\",sha256=x,1\n"
+		  "pkg/late.py,sha256=x,1\n" /* pkg again, apart */
+		  "six.py,sha256=x,1\n"
+		  "_cffi.cpython-312-x86_64-linux-gnu.so,sha256=x,1\n"
+		  "__pycache__/six.cpython-312.pyc,,\n"
+		  "rec-1.0.dist-info/METADATA,sha256=x,1\n"
+		  "rec-1.0.dist-info/RECORD,,\n"
+		  "rec-1.0.data/scripts/tool,sha256=x,1\n"
+		  "extra.pth,sha256=x,1\n"
+		  "../../../bin/tool,sha256=x,1\n" /* no name: ".." */
+		  "last/z.py,sha256=x,1");
+	check_put(dir, "top-2.0.dist-info/METADATA",
+		  "Name: top\nVersion: 2.0\n");
+	check_put(dir, "top-2.0.dist-info/top_level.txt",
+		  "alpha\n beta \r\n\n");
+	check_put(dir, "top-2.0.dist-info/RECORD", "gamma/x.py,sha256=x,1\n");
+	check_put(dir, "bare-3.0.dist-info/METADATA",
+		  "Name: bare\nVersion: 3.0\n");
 
 	e.dir = dir;
 	e.origin = TG_ORIGIN_SITE;

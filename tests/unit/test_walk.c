@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "lib/util/walk.h"
 
 /* What a walk saw, one line each: "F rel" for a file, "S rel why msg"
@@ -65,29 +66,6 @@ no_pycache(void *ctx, const struct tg_walk_entry *e)
 {
 	(void)ctx;
 	return strcmp(e->name, "__pycache__") != 0;
-}
-
-static void
-mk(const char *dir, const char *rel, const char *text)
-{
-	char path[4096], *p;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	for (p = path + strlen(dir) + 1; (p = strchr(p, '/')) != NULL; p++) {
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	if (text) {
-		f = fopen(path, "w");
-		if (f) {
-			fputs(text, f);
-			fclose(f);
-		}
-	} else {
-		mkdir(path, 0755);
-	}
 }
 
 static void
@@ -145,14 +123,14 @@ main(void)
 		return check_result("test_walk");
 	}
 	snprintf(root, sizeof(root), "%s/root", dir);
-	mk(dir, "root/b.py", "b\n");
-	mk(dir, "root/a/z.py", "z\n");
-	mk(dir, "root/a/y.py", "yy\n");
-	mk(dir, "root/C.py", "C\n");
-	mk(dir, "root/__pycache__/c.py", "c\n");
-	mk(dir, "root/sub/deep/f.py", "f\n");
-	mk(dir, "outside/secret.py", "s\n");
-	mk(dir, "outside/dir/o.py", "o\n");
+	check_put(dir, "root/b.py", "b\n");
+	check_put(dir, "root/a/z.py", "z\n");
+	check_put(dir, "root/a/y.py", "yy\n");
+	check_put(dir, "root/C.py", "C\n");
+	check_put(dir, "root/__pycache__/c.py", "c\n");
+	check_put(dir, "root/sub/deep/f.py", "f\n");
+	check_put(dir, "outside/secret.py", "s\n");
+	check_put(dir, "outside/dir/o.py", "o\n");
 	ln(dir, "/", "root/slash");	       /* the whole file system */
 	ln(dir, "../outside/dir", "root/sib"); /* a sibling outside */
 	ln(dir, "../outside/secret.py", "root/s.py"); /* a file outside */
@@ -222,7 +200,7 @@ main(void)
 	o.skipped = NULL;
 	o.max_depth = 1;
 	memset(&s, 0, sizeof(s));
-	mk(dir, "plain/x/y/z.py", "z\n");
+	check_put(dir, "plain/x/y/z.py", "z\n");
 	snprintf(path, sizeof(path), "%s/plain", dir);
 	rc = tg_walk(path, &o, &err);
 	CHECK(rc == TG_ELIMIT && strstr(err.msg, "deeper than 1 directories") &&
@@ -230,7 +208,7 @@ main(void)
 	      "depth error: %d %s", rc, err.msg);
 	o.max_depth = 0;
 	/* ... and so is a link out of the root. */
-	mk(dir, "out2/f.py", "f\n");
+	check_put(dir, "out2/f.py", "f\n");
 	ln(dir, "/", "out2/l");
 	snprintf(path, sizeof(path), "%s/out2", dir);
 	rc = tg_walk(path, &o, &err);
@@ -266,7 +244,8 @@ main(void)
 	o.max_bytes = 4;
 	o.file = on_file_lazy;
 	o.want_name = no_pycache;
-	mk(dir, "root/sub/__pycache__", "p\n"); /* a file want_name refuses */
+	check_put(dir, "root/sub/__pycache__",
+		  "p\n"); /* a file want_name refuses */
 	rc = tg_walk(root, &o, &err);
 	dump(&s, "lazy");
 	CHECK(rc == 0, "lazy: %d %s", rc, err.msg);
