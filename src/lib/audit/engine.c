@@ -46,6 +46,7 @@
 #include "lib/audit/judge.h"
 #include "lib/audit/sources.h"
 #include "lib/util/cpus.h"
+#include "lib/util/fdtable.h"
 #include "lib/util/file.h"
 #include "lib/util/str.h"
 #include "lib/util/walk.h"
@@ -437,6 +438,9 @@ worker(void *arg)
 	struct run *q = wa->q;
 	struct job *j;
 
+	/* a job's file is opened, read and closed by the thread that runs
+	 * it: a descriptor table of its own (util/fdtable) */
+	tg_fdtable_own();
 	for (;;) {
 		if (take(q, &j)) {
 			run_taken(q, j, wa->id);

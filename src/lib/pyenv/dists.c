@@ -34,6 +34,7 @@
 #include "lib/pep/name.h"
 #include "lib/pyenv/meta.h"
 #include "lib/util/cpus.h"
+#include "lib/util/fdtable.h"
 #include "lib/util/file.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
@@ -635,6 +636,14 @@ load_jobs(void *arg)
 	return NULL;
 }
 
+/* load_jobs on a thread of its own, whose files are its own */
+static void *
+load_thread(void *arg)
+{
+	tg_fdtable_own();
+	return load_jobs(arg);
+}
+
 /* Load js->v[from..to): on up to one thread per LOAD_PER_THREAD jobs
  * (at most LOAD_THREADS_MAX, and the usable CPUs) while this one waits,
  * then here whatever no thread took (all of it when no thread could
@@ -659,7 +668,7 @@ load_range(struct jobs *js, size_t from, size_t to)
 	atomic_store(&js->next, from);
 	js->to = to;
 	for (t = 0; want > 1 && t < want; t++)
-		if (pthread_create(&th[started], NULL, load_jobs, js) == 0)
+		if (pthread_create(&th[started], NULL, load_thread, js) == 0)
 			started++;
 	for (t = 0; t < started; t++)
 		pthread_join(th[t], NULL);

@@ -34,6 +34,7 @@
 
 #include "lib/torch/envobjects.h"
 #include "lib/util/cpus.h"
+#include "lib/util/fdtable.h"
 #include "lib/util/grow.h"
 #include "lib/util/path.h"
 #include "lib/util/str.h"
@@ -507,6 +508,15 @@ collect_run(void *arg)
 	return NULL;
 }
 
+/* collect_run on a thread of its own, whose files are its own (an
+ * object is opened, read and closed by the thread that asks) */
+static void *
+collect_thread(void *arg)
+{
+	tg_fdtable_own();
+	return collect_run(arg);
+}
+
 /* collect_run on as many threads as CPUs the process may use
  * (util/cpus, as audit's engine counts them), COLLECT_THREADS_MAX
  * at most, one per COLLECT_PER_THREAD distributions at most. A thread
@@ -524,7 +534,7 @@ collect_all(struct collector *k)
 	if (want > n)
 		want = n ? n : 1;
 	for (nth = 0; nth + 1 < want; nth++)
-		if (pthread_create(&th[nth], NULL, collect_run, k) != 0)
+		if (pthread_create(&th[nth], NULL, collect_thread, k) != 0)
 			break;
 	collect_run(k);
 	while (nth)
