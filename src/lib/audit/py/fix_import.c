@@ -68,7 +68,8 @@
  * place unless a module-level `import torch[.x]` comes before it.
  *
  * Limits: at most HEADS_MAX names followed per file (the rest left
- * with a reason). Worst case: the tokens of the file, kept once, and
+ * with a reason); a file of 4 GiB or more is not read (its uses stay
+ * refused: the tokens keep 32-bit offsets). Worst case: the tokens of the file, kept once, and
  * passes over them in proportion to the names followed; nothing runs
  * for a file without a refused use of this kind.
  *
@@ -457,7 +458,8 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 	size_t *uh = NULL, *ui = NULL, k, i;
 	int rc = 0, any = 0, init_py = is_init_py(path);
 
-	for (k = 0; k < n && !any; k++)
+	/* tokens keep 32-bit offsets (struct fxtok) */
+	for (k = 0; k < n && !any && len <= UINT32_MAX; k++)
 		any = u[k].state == TG_LANG_FIX_REFUSED &&
 		      f[k].in == TG_AUDIT_IN_CODE && f[k].end <= len &&
 		      f[k].start < f[k].end &&
