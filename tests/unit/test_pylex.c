@@ -8,6 +8,7 @@
  * continued lines, brackets over lines, unterminated input, CRLF and
  * empty input; then tg_pylex_string's prefixes and body offsets.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,12 +119,13 @@ render(const char *in, char *out, size_t cap)
 	out[0] = '\0';
 	tg_pylex_init(&lx, in, strlen(in));
 	while (tg_pylex_next(&lx, &t) && guard++ < 1000 && n + 64 < cap) {
-		n += (size_t)snprintf(out + n, cap - n, "%s%c%zu+%zu:%zu.%zu",
-				      n ? " " : "", kinds[t.kind], t.off, t.len,
-				      t.line, t.col);
+		n += (size_t)snprintf(
+		    out + n, cap - n,
+		    "%s%c%" PRIu32 "+%" PRIu32 ":%" PRIu32 ".%" PRIu32,
+		    n ? " " : "", kinds[t.kind], t.off, t.len, t.line, t.col);
 		if (t.depth)
-			n +=
-			    (size_t)snprintf(out + n, cap - n, "/%zu", t.depth);
+			n += (size_t)snprintf(out + n, cap - n, "/%" PRIu32,
+					      t.depth);
 		if (t.flags)
 			n += (size_t)snprintf(out + n, cap - n, "!%x", t.flags);
 	}
@@ -138,10 +140,10 @@ string_at(void)
 	CHECK(tg_pylex_string(s, strlen(s), 4, &t) == 1 && t.len == 6 &&
 		  t.pre == 2 && t.quote == 1 &&
 		  t.flags == (TG_PYLEX_RAW | TG_PYLEX_BYTES),
-	      "rb: %zu %u %u %x", t.len, t.pre, t.quote, t.flags);
+	      "rb: %" PRIu32 " %u %u %x", t.len, t.pre, t.quote, t.flags);
 	CHECK(tg_pylex_string(s, strlen(s), 13, &t) == 1 && t.len == 10 &&
 		  t.pre == 1 && t.quote == 3,
-	      "f triple: %zu", t.len);
+	      "f triple: %" PRIu32, t.len);
 	CHECK(tg_pylex_string(s, strlen(s), 26, &t) == 0, "bar is no prefix");
 	CHECK(tg_pylex_string(s, strlen(s), 29, &t) == 1 && t.len == 3,
 	      "the quote after bar");
@@ -153,7 +155,7 @@ string_at(void)
 	/* bounded by len: the string runs to it, unterminated */
 	CHECK(tg_pylex_string(s, 8, 4, &t) == 1 && t.len == 4 &&
 		  (t.flags & TG_PYLEX_UNTERMINATED),
-	      "bounded: %zu", t.len);
+	      "bounded: %" PRIu32, t.len);
 }
 
 static void
@@ -182,7 +184,7 @@ deep(void)
 	tg_pylex_init(&lx, in, n);
 	CHECK(tg_pylex_next(&lx, &t) && t.kind == TG_PYLEX_STRING &&
 		  t.len == n && (t.flags & TG_PYLEX_UNTERMINATED),
-	      "specs: %zu of %zu", t.len, n);
+	      "specs: %" PRIu32 " of %zu", t.len, n);
 	/* END again after END */
 	CHECK(tg_pylex_next(&lx, &t) && t.kind == TG_PYLEX_NEWLINE, "nl");
 	CHECK(tg_pylex_next(&lx, &t) && t.kind == TG_PYLEX_END, "end");
@@ -193,11 +195,12 @@ deep(void)
 static size_t
 put(char *out, size_t n, size_t cap, const struct tg_pylex_tok *t)
 {
-	n += (size_t)snprintf(out + n, cap - n, "%s%c%zu+%zu:%zu.%zu",
-			      n ? " " : "", kinds[t->kind], t->off, t->len,
-			      t->line, t->col);
+	n += (size_t)snprintf(
+	    out + n, cap - n,
+	    "%s%c%" PRIu32 "+%" PRIu32 ":%" PRIu32 ".%" PRIu32, n ? " " : "",
+	    kinds[t->kind], t->off, t->len, t->line, t->col);
 	if (t->depth)
-		n += (size_t)snprintf(out + n, cap - n, "/%zu", t->depth);
+		n += (size_t)snprintf(out + n, cap - n, "/%" PRIu32, t->depth);
 	if (t->flags)
 		n += (size_t)snprintf(out + n, cap - n, "!%x", t->flags);
 	return n;

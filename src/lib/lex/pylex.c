@@ -321,6 +321,8 @@ tg_pylex_string(const char *s, size_t len, size_t at, struct tg_pylex_tok *t)
 	int pf = 0;
 	unsigned fl;
 
+	if (len > TG_PYLEX_LEN_MAX)
+		len = TG_PYLEX_LEN_MAX;
 	if (at >= len)
 		return 0;
 	while (i < len && id_char((unsigned char)s[i]))
@@ -345,7 +347,7 @@ tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len)
 {
 	memset(lx, 0, sizeof(*lx));
 	lx->s = s;
-	lx->len = len;
+	lx->len = len < TG_PYLEX_LEN_MAX ? len : TG_PYLEX_LEN_MAX;
 	lx->line = 1;
 }
 

@@ -13,7 +13,10 @@
  * with no code). It makes no INDENT/DEDENT tokens.
  *
  * Positions: off and len in bytes; line 1-based; col 0-based, in bytes
- * from the line's start (as Python's tokenize, but bytes). Lines end at
+ * from the line's start (as Python's tokenize, but bytes). They are 32
+ * bits, so that a token is 24 bytes (arrays of them are written at a
+ * token per 6 to 9 bytes of source): the input is at most
+ * TG_PYLEX_LEN_MAX bytes, and tg_pylex_init reads no further. Lines end at
  * "\n" or "\r\n"; a lone "\r" is whitespace. A string's line and col
  * are those of its first byte (its prefix).
  *
@@ -34,8 +37,10 @@
 #define TG_LIB_LEX_PYLEX_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define TG_PYLEX_NEST_MAX 16
+#define TG_PYLEX_LEN_MAX ((size_t)UINT32_MAX)
 
 enum tg_pylex_kind {
 	TG_PYLEX_END,	  /* the end of the input; len 0 */
@@ -59,11 +64,11 @@ enum tg_pylex_kind {
 #define TG_PYLEX_TOO_DEEP 0x40	   /* nested past TG_PYLEX_NEST_MAX */
 
 struct tg_pylex_tok {
-	enum tg_pylex_kind kind;
-	unsigned flags;
-	size_t off, len;
-	size_t line, col;
-	size_t depth; /* brackets open before the token (a closer: after) */
+	uint32_t off, len;
+	uint32_t line, col;
+	uint32_t depth; /* brackets open before the token (a closer: after) */
+	unsigned char kind;  /* enum tg_pylex_kind */
+	unsigned char flags; /* TG_PYLEX_UNTERMINATED... */
 	/* Strings: the prefix's length and the quote's (1 or 3); the body
 	 * is off + pre + quote up to off + len - quote (- 0 when
 	 * unterminated). */
@@ -82,6 +87,7 @@ struct tg_pylex {
 	size_t errors;
 };
 
+/* Lex s[0..len), at most TG_PYLEX_LEN_MAX bytes of it (END there). */
 void tg_pylex_init(struct tg_pylex *lx, const char *s, size_t len);
 
 /* The next token in *tok: 1, or 0 once END has been returned (tok then

@@ -458,7 +458,7 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 	size_t *uh = NULL, *ui = NULL, k, i;
 	int rc = 0, any = 0, init_py = is_init_py(path);
 
-	/* tokens keep 32-bit offsets (struct fxtok) */
+	/* tokens keep 32-bit offsets (lex/pylex.h) */
 	for (k = 0; k < n && !any && len <= UINT32_MAX; k++)
 		any = u[k].state == TG_LANG_FIX_REFUSED &&
 		      f[k].in == TG_AUDIT_IN_CODE && f[k].end <= len &&

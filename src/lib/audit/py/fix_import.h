@@ -30,17 +30,6 @@
 #define STORED_MAX 16
 #define NONE SIZE_MAX
 
-/* A token as the file read keeps it: tg_pylex_tok's fields that the
- * step reads, narrowed to 20 bytes from 56 (a file here is below 4 GiB:
- * tg_audit_py_fix_file fixes nothing in a larger one). The array of a
- * file's tokens is about three times the file's size so, not eight,
- * and is new memory for each large file: on the bench tree its first
- * writes were three in four of the JSON audit's page faults. */
-struct fxtok {
-	uint32_t off, len, col, depth;
-	unsigned char kind, flags, pre, quote;
-};
-
 /* A statement: code tokens [a, b) of toks (b > a), and the token that
  * ends it (NEWLINE, ';' or END) at term. */
 struct stmt {
@@ -95,7 +84,7 @@ struct ed {
 struct fx {
 	const char *s;
 	size_t len;
-	struct fxtok *t;
+	struct tg_pylex_tok *t;
 	size_t nt, capt;
 	struct stmt *st;
 	size_t nst, capst;
@@ -114,7 +103,7 @@ struct fx {
 };
 
 static inline int
-is_code(const struct fxtok *t)
+is_code(const struct tg_pylex_tok *t)
 {
 	return t->kind == TG_PYLEX_NAME || t->kind == TG_PYLEX_NUMBER ||
 	       t->kind == TG_PYLEX_STRING || t->kind == TG_PYLEX_OP ||

@@ -58,7 +58,7 @@ line_start(const struct fx *x, size_t off)
 static size_t
 stmt_end(const struct fx *x, const struct stmt *s)
 {
-	const struct fxtok *t = &x->t[s->term];
+	const struct tg_pylex_tok *t = &x->t[s->term];
 
 	return t->off + t->len;
 }

@@ -32,38 +32,19 @@ static int
 tokenize(struct fx *x)
 {
 	struct tg_pylex lx;
-	struct tg_pylex_tok b[256];
-	size_t nb, k;
-	int end;
 
-	/* lexed a batch at a time (tg_pylex_fill, its loop inlined) into b,
-	 * narrowed into the array, which grows when they fill it. It starts
-	 * with room for a token per 6 bytes (the bench tree's Python files
-	 * over 20 KB have one per 9, nine in ten one per 6 or fewer), so
-	 * that a large file's array is not copied at each doubling (12 of
-	 * the 120 million instructions of the 37 files the bench tree's
-	 * JSON audit reads so) */
+	/* the tokens lexed into the array in one call (tg_pylex_fill), which
+	 * grows when they fill it. It starts with room for a token per 6
+	 * bytes (the bench tree's Python files over 20 KB have one per 9,
+	 * nine in ten one per 6 or fewer), so that a large file's array is
+	 * not copied at each doubling (12 of the 120 million instructions
+	 * of the 37 files the bench tree's JSON audit reads so) */
 	if (TG_GROW(x->t, x->len / 6 + 16, x->capt))
 		return x->rc = TG_ENOMEM;
 	tg_pylex_init(&lx, x->s, x->len);
-	do {
-		nb = 0;
-		end = tg_pylex_fill(&lx, b, sizeof(b) / sizeof(b[0]), &nb);
-		if (TG_GROW(x->t, x->nt + nb, x->capt))
+	while (!tg_pylex_fill(&lx, x->t, x->capt, &x->nt))
+		if (TG_GROW(x->t, x->nt + 1, x->capt))
 			return x->rc = TG_ENOMEM;
-		for (k = 0; k < nb; k++) {
-			struct fxtok *t = &x->t[x->nt++];
-
-			t->off = (uint32_t)b[k].off;
-			t->len = (uint32_t)b[k].len;
-			t->col = (uint32_t)b[k].col;
-			t->depth = (uint32_t)b[k].depth;
-			t->kind = (unsigned char)b[k].kind;
-			t->flags = (unsigned char)b[k].flags;
-			t->pre = b[k].pre;
-			t->quote = b[k].quote;
-		}
-	} while (!end);
 	return 0;
 }
 
@@ -75,7 +56,7 @@ statements(struct fx *x)
 	int fresh = 1, fresh_a = 1;
 
 	for (i = 0; i < x->nt; i++) {
-		const struct fxtok *t = &x->t[i];
+		const struct tg_pylex_tok *t = &x->t[i];
 		int semi = t->kind == TG_PYLEX_OP && t->depth == 0 &&
 			   t->len == 1 && x->s[t->off] == ';';
 
@@ -315,7 +296,7 @@ bad:
 static int
 is_aug(const struct fx *x, size_t i)
 {
-	const struct fxtok *t = &x->t[i];
+	const struct tg_pylex_tok *t = &x->t[i];
 	const char *p = x->s + t->off;
 
 	if (t->kind != TG_PYLEX_OP)
@@ -431,7 +412,7 @@ bindings(struct fx *x, size_t k)
 static int
 string_names(const struct fx *x, size_t i, const struct head *h)
 {
-	const struct fxtok *t = &x->t[i];
+	const struct tg_pylex_tok *t = &x->t[i];
 	const char *b = x->s + t->off + t->pre + t->quote;
 	size_t n, k;
 
@@ -573,7 +554,7 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 	}
 	for (i = 0; i < x->nit; i++) {
 		struct item *it = &x->it[i];
-		const struct fxtok *b = &x->t[it->bound];
+		const struct tg_pylex_tok *b = &x->t[it->bound];
 
 		it->head = head_find(x, x->s + b->off, b->len);
 		if (it->head == NONE && it->finding && x->nh < HEADS_MAX &&
@@ -587,7 +568,7 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 	for (i = 0; i < x->nit; i++) {
 		struct item *it = &x->it[i];
 		const struct stmt *s = &x->st[it->stmt];
-		const struct fxtok *b = &x->t[it->bound];
+		const struct tg_pylex_tok *b = &x->t[it->bound];
 		struct head *h;
 
 		if (b->len == 5 && memcmp(x->s + b->off, "torch", 5) == 0 &&
@@ -621,7 +602,7 @@ tg_audit_py_fix_read_file(struct fx *x, const struct tg_audit_finding *f,
 		 * are not read for bindings), in one pass over its tokens */
 		may = 0;
 		for (i = s->a; i < s->b; i++) {
-			const struct fxtok *t = &x->t[i];
+			const struct tg_pylex_tok *t = &x->t[i];
 			size_t hh, pv;
 
 			if (t->kind == TG_PYLEX_STRING) {
