@@ -15,10 +15,10 @@
  * Positions: off and len in bytes; line 1-based; col 0-based, in bytes
  * from the line's start (as Python's tokenize, but bytes). They are 32
  * bits, so that a token is 24 bytes (arrays of them are written at a
- * token per 6 to 9 bytes of source): the input is at most
- * TG_PYLEX_LEN_MAX bytes, and tg_pylex_init reads no further. Lines end at
- * "\n" or "\r\n"; a lone "\r" is whitespace. A string's line and col
- * are those of its first byte (its prefix).
+ * token per 6 to 9 bytes of source): an input is read to at most
+ * TG_PYLEX_LEN_MAX bytes. Lines end at "\n" or "\r\n"; a lone "\r" is
+ * whitespace. A string's line and col are those of its first byte (its
+ * prefix).
  *
  * Errors are tokens, never reads past len: an unterminated string is a
  * STRING with TG_PYLEX_UNTERMINATED (a single-quoted one ends before

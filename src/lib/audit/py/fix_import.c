@@ -68,10 +68,10 @@
  * place unless a module-level `import torch[.x]` comes before it.
  *
  * Limits: at most HEADS_MAX names followed per file (the rest left
- * with a reason); a file of 4 GiB or more is not read (its uses stay
- * refused: the tokens keep 32-bit offsets). Worst case: the tokens of the file, kept once, and
- * passes over them in proportion to the names followed; nothing runs
- * for a file without a refused use of this kind.
+ * with a reason); a file longer than TG_PYLEX_LEN_MAX (4 GiB) is not
+ * read: its uses stay refused. Worst case: the tokens of the file, kept
+ * once, and passes over them in proportion to the names followed;
+ * nothing runs for a file without a refused use of this kind.
  *
  * The step is in three files that share fix_import.h (struct fx: the
  * file's tokens, statements, import items, names followed and edits).
@@ -458,8 +458,8 @@ tg_audit_py_fix_file(const char *src, size_t len, const char *path,
 	size_t *uh = NULL, *ui = NULL, k, i;
 	int rc = 0, any = 0, init_py = is_init_py(path);
 
-	/* tokens keep 32-bit offsets (lex/pylex.h) */
-	for (k = 0; k < n && !any && len <= UINT32_MAX; k++)
+	/* the lexer reads no further (32-bit positions) */
+	for (k = 0; k < n && !any && len <= TG_PYLEX_LEN_MAX; k++)
 		any = u[k].state == TG_LANG_FIX_REFUSED &&
 		      f[k].in == TG_AUDIT_IN_CODE && f[k].end <= len &&
 		      f[k].start < f[k].end &&
