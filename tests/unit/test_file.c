@@ -3,7 +3,8 @@
  *
  * Path results are Python 3.11's os.path.abspath / os.path.join /
  * os.path.dirname for the same input, with "/cwd/d" as the directory.
- * Writes: begin, commit, release, and the policy for links.
+ * Reads checked against a root (tg_file_read_inside). Writes: begin,
+ * commit, release, and the policy for links.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -157,6 +158,65 @@ reads(void)
 	rmdir(dir);
 }
 
+/* tg_file_read_inside: what the open reached is checked against the
+ * root, whatever the path's check said before (a link swapped in
+ * between is this very case: a path that leads out, read without
+ * tg_path_beneath). Without procfs the open is not checked. */
+static void
+reads_inside(void)
+{
+	char dir[] = "/tmp/tg-test-fin-XXXXXX", in[64], p[512];
+	struct tg_err err = TG_ERR_INIT;
+	char *data = NULL;
+	size_t len = 0;
+	int absent = 0, proc = access("/proc/self/fd/0", F_OK) == 0, rc;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(in, sizeof(in), "%s/in", dir);
+	snprintf(p, sizeof(p),
+		 "mkdir %s/in %s/out && printf a >%s/in/f && "
+		 "printf b >%s/out/g && ln -s ../out/g %s/in/l && "
+		 "ln -s f %s/in/k",
+		 dir, dir, dir, dir, dir, dir);
+	CHECK(system(p) == 0, "tree");
+	snprintf(p, sizeof(p), "%s/in/f", dir);
+	CHECK(tg_file_read_inside(p, in, 10, &data, &len, NULL, &err) == 0 &&
+		  len == 1 && strcmp(data, "a") == 0,
+	      "a file inside: %s", err.msg);
+	free(data);
+	snprintf(p, sizeof(p), "%s/in/k", dir);
+	CHECK(tg_file_read_inside(p, in, 10, &data, &len, NULL, &err) == 0 &&
+		  len == 1 && strcmp(data, "a") == 0,
+	      "a link inside: %s", err.msg);
+	free(data);
+	snprintf(p, sizeof(p), "%s/in/l", dir);
+	rc = tg_file_read_inside(p, in, 10, &data, &len, NULL, &err);
+	if (proc) {
+		CHECK(rc == TG_EIO && !data && !len &&
+			  strstr(err.msg, "changed while it was read") &&
+			  strstr(err.msg, "/out/g', outside '"),
+		      "what the open reached leads out: %s", err.msg);
+	} else {
+		CHECK(rc == 0 && data && strcmp(data, "b") == 0,
+		      "no procfs: the open is not checked");
+		free(data);
+	}
+	snprintf(p, sizeof(p), "%s/in/none", dir);
+	CHECK(tg_file_read_inside(p, in, 10, &data, &len, &absent, &err) == 0 &&
+		  absent && !data,
+	      "absent");
+	snprintf(p, sizeof(p), "%s/none/f", dir);
+	CHECK(tg_file_read_inside(p, p, 10, &data, &len, &absent, &err) ==
+		      TG_EIO &&
+		  strstr(err.msg, "cannot resolve"),
+	      "a root that does not resolve: %s", err.msg);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	CHECK(system(p) == 0, "cleanup");
+}
+
 static int
 exists(const char *p)
 {
@@ -254,6 +314,7 @@ main(void)
 	paths();
 	utf8();
 	reads();
+	reads_inside();
 	writes();
 	return check_result("test_file");
 }

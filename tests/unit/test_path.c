@@ -8,12 +8,17 @@
  * real tree in a temporary directory: links inside, links out (relative,
  * absolute, to '/', through '..'), the link named the first prefix that
  * leaves, absent and dangling paths, a root that is itself a link.
+ * tg_path_fd_inside on descriptors opened inside, through a link out,
+ * and of a file removed since.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -298,6 +303,67 @@ beneath(void)
 	free(real);
 }
 
+/* Whether /proc/self/fd is procfs here, as path.c asks. */
+static int
+have_procfs(void)
+{
+	struct statfs fs;
+
+	return statfs("/proc/self/fd", &fs) == 0 &&
+	       fs.f_type == PROC_SUPER_MAGIC;
+}
+
+/* tg_path_fd_inside: the file a descriptor has open, inside a root or
+ * not, whatever the path it was opened by (a link out, a file removed
+ * since). Without procfs it cannot tell, and says 1. */
+static void
+fd_inside(void)
+{
+	char dir[] = "/tmp/tg-test-fdin-XXXXXX", in[64], p[512], *name, *real;
+	int fd, proc = have_procfs();
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	real = realpath(dir, NULL);
+	snprintf(in, sizeof(in), "%s/in", real);
+	snprintf(p, sizeof(p),
+		 "mkdir %s/in %s/out && echo a >%s/in/f && "
+		 "echo b >%s/out/g && ln -s ../out/g %s/in/l",
+		 dir, dir, dir, dir, dir);
+	CHECK(system(p) == 0, "tree");
+	snprintf(p, sizeof(p), "%s/in/f", dir);
+	fd = open(p, O_RDONLY);
+	CHECK(fd >= 0 && tg_path_fd_inside(fd, in, &name) == 1 && !name,
+	      "a file inside");
+	unlink(p);
+	if (fd >= 0)
+		CHECK(tg_path_fd_inside(fd, in, &name) == !proc && !name,
+		      "a file removed since it was opened: %d", proc);
+	close(fd);
+	snprintf(p, sizeof(p), "%s/in/l", dir);
+	fd = open(p, O_RDONLY);
+	if (proc) {
+		char want[128];
+
+		snprintf(want, sizeof(want), "%s/out/g", real);
+		CHECK(fd >= 0 && tg_path_fd_inside(fd, in, &name) == 0 &&
+			  name && strcmp(name, want) == 0,
+		      "opened through a link out: %s", name ? name : "?");
+		free(name);
+		CHECK(tg_path_fd_inside(fd, real, &name) == 1 && !name,
+		      "inside the directory above");
+	} else {
+		CHECK(tg_path_fd_inside(fd, in, &name) == 1 && !name,
+		      "no procfs: not told");
+	}
+	close(fd);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	CHECK(system(p) == 0, "cleanup");
+	free(real);
+}
+
 int
 main(void)
 {
@@ -305,5 +371,6 @@ main(void)
 	too_long();
 	inside();
 	beneath();
+	fd_inside();
 	return check_result("test_path");
 }

@@ -603,8 +603,8 @@ read_one(struct rd *r, const char *dir, const char *name,
 		rc = rc < 0 ? TG_ENOMEM : 0;
 		goto out;
 	}
-	rc = tg_file_read(path.data, TG_DECLARED_FILE_MAX, &data, &len, &absent,
-			  &ferr);
+	rc = tg_file_read_inside(path.data, dir, TG_DECLARED_FILE_MAX, &data,
+				 &len, &absent, &ferr);
 	if (rc == TG_ENOMEM)
 		goto out;
 	if (rc && !absent &&

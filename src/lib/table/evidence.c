@@ -68,14 +68,17 @@ debian_header_link(const char *name, size_t n, const char *target)
 	       memcmp(target + tn - bn - 9, "/include/", 9) == 0;
 }
 
-/* Whether the evidence file rel of t stays in t's install: 1; 0 with
- * the link that leaves in msg; TG_ENOMEM. The bounds: torch's directory
- * (its real path), its include directory (which must itself be inside)
- * with Debian's links out of it (debian_header_link), the CMake
- * directory the probe found. A link elsewhere would make a table's
- * pattern an oracle on any file the user can read. */
+/* Whether the evidence file rel of t stays in t's install: 1, with
+ * *within (a new string) the directory it was found inside, which the
+ * read checks what it opens against; 0 with the link that leaves in msg;
+ * TG_ENOMEM. The bounds: torch's directory (its real path), its include
+ * directory (which must itself be inside) with Debian's links out of it
+ * (debian_header_link), the CMake directory the probe found. A link
+ * elsewhere would make a table's pattern an oracle on any file the user
+ * can read. */
 static int
-stays(const struct tg_torch *t, const char *rel, char *msg, size_t cap)
+stays(const struct tg_torch *t, const char *rel, char *msg, size_t cap,
+      char **within)
 {
 	static const char inc[] = "torch/include/";
 	static const char cmk[] = "torch/share/cmake/Torch/";
@@ -108,8 +111,10 @@ stays(const struct tg_torch *t, const char *rel, char *msg, size_t cap)
 		free(target);
 		link = target = NULL;
 		rc = tg_path_beneath(sub, slash + 1, &link, &target, NULL);
-		root = NULL;
+		root = sub;
 	}
+	if (rc == 1 && !(*within = strdup(root)))
+		rc = TG_ENOMEM;
 out:
 	if (rc == 0 &&
 	    (size_t)snprintf(msg, cap,
@@ -162,9 +167,10 @@ tg_evidence_cache_release(struct tg_evidence_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* The cached file at path, read now if it is new; NULL: out of memory. */
+/* The cached file at path, read now if it is new (what is opened must
+ * lie inside within); NULL: out of memory. */
 static struct tg_evidence_file *
-cache_file(struct tg_evidence_cache *c, const char *path)
+cache_file(struct tg_evidence_cache *c, const char *path, const char *within)
 {
 	struct tg_evidence_file *f;
 	struct tg_err e = TG_ERR_INIT;
@@ -196,8 +202,8 @@ cache_file(struct tg_evidence_cache *c, const char *path)
 
 		if (max > TG_SCAN_FILE_MAX)
 			max = TG_SCAN_FILE_MAX;
-		f->rc =
-		    tg_file_read(path, max, &f->text, &f->len, &f->absent, &e);
+		f->rc = tg_file_read_inside(path, within, max, &f->text,
+					    &f->len, &f->absent, &e);
 		if (f->rc == TG_ENOMEM) {
 			free(key);
 			return NULL;
@@ -269,13 +275,14 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 	*hit = 0;
 	*seen = 0;
 	for (k = 0; k < a->nfiles && !*hit; k++) {
-		char *path = tg_evidence_path(t, a->files[k]);
+		char *path = tg_evidence_path(t, a->files[k]), *within = NULL;
 		struct tg_evidence_file *f;
 		int absent = 0, m = 0, rc = 0;
 
 		if (!path)
 			return tg_err_set(err, TG_ENOMEM, "out of memory");
-		rc = stays(t, a->files[k], out->detail, sizeof(out->detail));
+		rc = stays(t, a->files[k], out->detail, sizeof(out->detail),
+			   &within);
 		if (rc != 1) {
 			free(path);
 			if (rc < 0)
@@ -285,8 +292,9 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 		}
 		rc = 0;
 		if (pattern) {
-			f = cache_file(c, path);
+			f = cache_file(c, path, within);
 			if (!f) {
+				free(within);
 				free(path);
 				return tg_err_set(err, TG_ENOMEM,
 						  "out of memory");
@@ -305,6 +313,7 @@ search(const struct tg_api *a, const struct tg_torch *t, const char *pattern,
 			absent = !tg_path_is_file(path);
 			m = !absent;
 		}
+		free(within);
 		free(path);
 		if (rc)
 			return rc;
@@ -355,8 +364,9 @@ names_something(const char *kind)
  * torch/M/N/__init__.py), or torch/M.py or torch/M/__init__.py defines
  * it at the top level (def, class, an assignment) or imports it (a
  * re-export). 1 with what was seen in *where (a new string), 0 not, 2
- * not judged (not torch's, no module file for M), <0 out of memory; an
- * unreadable file is passed over. */
+ * not judged (not torch's, no module file for M), 3 not judged either,
+ * a module file leading out of the install (the link in out->detail),
+ * <0 out of memory; an unreadable file is passed over. */
 static int
 defined(const struct tg_api *a, const struct tg_torch *t,
 	struct tg_evidence_cache *c, char **where, struct tg_evidence *out,
@@ -407,10 +417,24 @@ defined(const struct tg_api *a, const struct tg_torch *t,
 			hit = tg_path_is_file(path);
 		} else if (tg_path_is_file(path)) {
 			struct tg_evidence save = *out;
+			char *within = NULL, msg[sizeof(out->detail)];
 			int r;
 
 			any = 1;
-			if (!(f = cache_file(c, path))) {
+			/* a module that leads out of the install is not
+			 * read, as an evidence file is not */
+			r = stays(t, rel[k], msg, sizeof(msg), &within);
+			if (r == 0) {
+				snprintf(out->detail, sizeof(out->detail), "%s",
+					 msg);
+				free(path);
+				rc = 3;
+				break;
+			}
+			if (r == 1 && !(f = cache_file(c, path, within)))
+				r = TG_ENOMEM;
+			free(within);
+			if (r < 0) {
 				free(path);
 				rc =
 				    tg_err_set(err, TG_ENOMEM, "out of memory");
@@ -550,6 +574,10 @@ check(const struct tg_api *a, const struct tg_torch *t,
 		rc = defined(a, t, c, &where, out, err);
 		if (rc < 0)
 			return rc;
+		if (rc == 3) {
+			out->verdict = TG_EVIDENCE_UNVERIFIABLE;
+			return 0;
+		}
 		if (rc == 1) {
 			out->verdict = TG_EVIDENCE_CONTRADICTED;
 			snprintf(out->detail, sizeof(out->detail),

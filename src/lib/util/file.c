@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/util/path.h"
 #include "lib/util/str.h"
 
 #define PAD TG_STR_PAD
@@ -157,11 +158,12 @@ tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
 }
 
 /* walked: see open_checked; the read also stops at the size fstat gave
- * (a snapshot of a file being written) instead of reading on to EOF. */
+ * (a snapshot of a file being written) instead of reading on to EOF.
+ * inside: the real directory what is opened must lie in (NULL: any). */
 static int
 read_bounded(const char *path, size_t max, const char *what, char **out,
 	     size_t *len, int *truncated, int *absent, int allow_trunc,
-	     uint64_t *walked, struct tg_err *err)
+	     uint64_t *walked, const char *inside, struct tg_err *err)
 {
 	int fd = -1, rc = 0;
 	char *data = NULL;
@@ -179,6 +181,25 @@ read_bounded(const char *path, size_t max, const char *what, char **out,
 			  absent, walked, err);
 	if (rc || fd < 0)
 		return rc;
+	if (inside) {
+		char *name = NULL;
+
+		rc = tg_path_fd_inside(fd, inside, &name);
+		if (rc == 0)
+			rc = tg_err_set(err, TG_EIO,
+					"cannot read '%s': it changed while it "
+					"was read, to '%s', outside '%s'",
+					path, name ? name : "a removed file",
+					inside);
+		else if (rc == 1)
+			rc = 0;
+		else
+			rc = tg_err_set(err, rc, "out of memory reading '%s'",
+					path);
+		free(name);
+		if (rc)
+			goto out;
+	}
 	/* the size may change while it is read (a file being written): the
 	 * loop below holds the bound whatever fstat said */
 	cap = (size > 0 && size < max) ? size + 1
@@ -263,7 +284,29 @@ tg_file_read(const char *path, size_t max, char **out, size_t *len, int *absent,
 	     struct tg_err *err)
 {
 	return read_bounded(path, max, NULL, out, len, NULL, absent, 0, NULL,
-			    err);
+			    NULL, err);
+}
+
+int
+tg_file_read_inside(const char *path, const char *root, size_t max, char **out,
+		    size_t *len, int *absent, struct tg_err *err)
+{
+	char *real = tg_path_realpath(root);
+	int rc;
+
+	*out = NULL;
+	*len = 0;
+	if (!real)
+		return errno == ENOMEM
+			   ? tg_err_set(err, TG_ENOMEM, "out of memory")
+			   : tg_err_set(err, TG_EIO,
+					"cannot read '%s': cannot resolve "
+					"'%s': %s",
+					path, root, strerror(errno));
+	rc = read_bounded(path, max, NULL, out, len, NULL, absent, 0, NULL,
+			  real, err);
+	free(real);
+	return rc;
 }
 
 int
@@ -272,7 +315,7 @@ tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
 {
 	*size = 0;
 	return read_bounded(path, max, NULL, out, len, NULL, NULL, 0, size,
-			    err);
+			    NULL, err);
 }
 
 int
@@ -280,7 +323,7 @@ tg_file_read_as(const char *path, size_t max, const char *what, char **out,
 		size_t *len, int *absent, struct tg_err *err)
 {
 	return read_bounded(path, max, what, out, len, NULL, absent, 0, NULL,
-			    err);
+			    NULL, err);
 }
 
 int
@@ -288,7 +331,7 @@ tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 		  int *truncated, int *absent, struct tg_err *err)
 {
 	return read_bounded(path, max, NULL, out, len, truncated, absent, 1,
-			    NULL, err);
+			    NULL, NULL, err);
 }
 
 int
@@ -298,7 +341,7 @@ tg_file_read_head_walked(const char *path, size_t max, char **out, size_t *len,
 	uint64_t walked = 0;
 
 	return read_bounded(path, max, NULL, out, len, truncated, NULL, 1,
-			    &walked, err);
+			    &walked, NULL, err);
 }
 
 /* What a file that is not a regular one is, for messages. */

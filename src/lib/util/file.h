@@ -43,6 +43,15 @@ int tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
 int tg_file_read(const char *path, size_t max, char **out, size_t *len,
 		 int *absent, struct tg_err *err);
 
+/* As tg_file_read, for a file that tg_path_beneath found inside root:
+ * what is opened must still lie inside root's real path
+ * (tg_path_fd_inside), or it is not read: TG_EIO, "it changed while it
+ * was read". The check of the open itself, after tg_path_beneath's of
+ * the path: a link swapped in between cannot lead the read out. */
+int tg_file_read_inside(const char *path, const char *root, size_t max,
+			char **out, size_t *len, int *absent,
+			struct tg_err *err);
+
 /* As tg_file_read, for a path a directory walk found to be a regular
  * file a moment ago: no stat before the open (the descriptor's fstat
  * still refuses what is not a regular file), and the bytes up to the

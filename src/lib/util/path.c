@@ -211,13 +211,37 @@ proc_is_procfs(void)
 	return k == 1;
 }
 
-char *
-tg_path_realpath(const char *p)
+/* The kernel's name of what fd has open (/proc/self/fd, procfs checked
+ * by the caller): a new string; NULL when it has none that is a path
+ * (removed, or outside the process's root), errno ENOMEM when out of
+ * memory. */
+static char *
+fd_name(int fd)
 {
 	static const char deleted[] = " (deleted)";
 	char link[32], buf[PATH_MAX];
-	ssize_t n = -1;
-	int fd;
+	ssize_t n;
+	char *r;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, buf, sizeof(buf));
+	if (n <= 0 || (size_t)n >= sizeof(buf) || buf[0] != '/' ||
+	    ((size_t)n >= sizeof(deleted) - 1 &&
+	     memcmp(buf + n - (sizeof(deleted) - 1), deleted,
+		    sizeof(deleted) - 1) == 0)) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (!(r = tg_str_ndup(buf, (size_t)n)))
+		errno = ENOMEM;
+	return r;
+}
+
+char *
+tg_path_realpath(const char *p)
+{
+	char *r = NULL;
+	int fd, e;
 
 	/* a relative path is the cwd's, which the kernel may name
 	 * otherwise than realpath(3) does (a cwd removed or outside a
@@ -226,21 +250,33 @@ tg_path_realpath(const char *p)
 		return realpath(p, NULL);
 	fd = open(p, O_PATH | O_CLOEXEC);
 	if (fd >= 0) {
-		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-		n = readlink(link, buf, sizeof(buf));
+		r = fd_name(fd);
+		e = errno;
 		close(fd);
-	}
-	if (n > 0 && (size_t)n < sizeof(buf) && buf[0] == '/' &&
-	    !((size_t)n >= sizeof(deleted) - 1 &&
-	      memcmp(buf + n - (sizeof(deleted) - 1), deleted,
-		     sizeof(deleted) - 1) == 0)) {
-		char *r = tg_str_ndup(buf, (size_t)n);
-
-		if (!r)
-			errno = ENOMEM;
-		return r;
+		if (r || e == ENOMEM) {
+			errno = e;
+			return r;
+		}
 	}
 	return realpath(p, NULL);
+}
+
+int
+tg_path_fd_inside(int fd, const char *root, char **name)
+{
+	char *r;
+
+	*name = NULL;
+	if (!proc_is_procfs())
+		return 1;
+	if (!(r = fd_name(fd)))
+		return errno == ENOMEM ? TG_ENOMEM : 0;
+	if (tg_path_inside(r, root)) {
+		free(r);
+		return 1;
+	}
+	*name = r;
+	return 0;
 }
 
 char *

@@ -58,6 +58,14 @@ int tg_path_inside(const char *p, const char *b);
 int tg_path_beneath(const char *root, const char *rel, char **link,
 		    char **target, struct tg_err *err);
 
+/* Whether the file fd has open lies inside the real directory root, as
+ * the kernel names it (/proc/self/fd): the check of what was opened,
+ * which no link swapped in after tg_path_beneath's can escape. 1 when
+ * it does, and when procfs is not there to tell (tg_path_beneath's
+ * check then stands alone); 0 when it does not, *name then the file's
+ * name (new), or NULL when it has none (removed); TG_ENOMEM. */
+int tg_path_fd_inside(int fd, const char *root, char **name);
+
 /* The cheap proof of the same bound, for the many entries of one root
  * (a RECORD's): 1 when every component of rel is a name (not empty,
  * "." or "..") and lstat() finds each of root/c1, root/c1/c2, ...,
