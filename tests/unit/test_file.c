@@ -3,10 +3,13 @@
  *
  * Path results are Python 3.11's os.path.abspath / os.path.join /
  * os.path.dirname for the same input, with "/cwd/d" as the directory.
- * Reads checked against a root (tg_file_read_inside). Writes: begin,
+ * Reads checked against a root (tg_file_read_inside), also while a
+ * thread swaps a link in and out under the reader. Writes: begin,
  * commit, release, and the policy for links.
  */
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +220,86 @@ reads_inside(void)
 	CHECK(system(p) == 0, "cleanup");
 }
 
+/* The race itself: a thread swaps in/x between a file inside and a
+ * link out (rename, so x is always one or the other) while the reader
+ * checks the path (tg_path_beneath) and then reads it. The read by name
+ * (tg_file_read) is led out now and then; the read that checks what it
+ * opened (tg_file_read_inside) never may. How often each was led out is
+ * printed: the first count shows the race was run, not asserted (it
+ * depends on the scheduler). */
+struct swapper {
+	char a[96], b[96], x[96];
+	atomic_int stop;
+};
+
+static void *
+swap_loop(void *arg)
+{
+	struct swapper *w = arg;
+
+	/* x and .a trade places: .b a second name of x (link() does not
+	 * follow a symbolic link), .a renamed over x, .b over .a */
+	while (!atomic_load(&w->stop))
+		if (link(w->x, w->b) != 0 || rename(w->a, w->x) != 0 ||
+		    rename(w->b, w->a) != 0)
+			break;
+	return NULL;
+}
+
+static void
+race(void)
+{
+	char dir[] = "/tmp/tg-test-race-XXXXXX", in[64], p[512];
+	struct swapper w;
+	pthread_t th;
+	struct tg_err err = TG_ERR_INIT;
+	char *data;
+	size_t len, k, by_name = 0, inside = 0, tried = 0;
+	int proc = access("/proc/self/fd/0", F_OK) == 0;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(in, sizeof(in), "%s/in", dir);
+	snprintf(p, sizeof(p),
+		 "mkdir %s/in %s/out && printf inside >%s/in/x && "
+		 "printf secret >%s/out/s && ln -s ../out/s %s/in/.a",
+		 dir, dir, dir, dir, dir);
+	CHECK(system(p) == 0, "tree");
+	snprintf(w.a, sizeof(w.a), "%s/in/.a", dir);
+	snprintf(w.b, sizeof(w.b), "%s/in/.b", dir);
+	snprintf(w.x, sizeof(w.x), "%s/in/x", dir);
+	atomic_init(&w.stop, 0);
+	if (pthread_create(&th, NULL, swap_loop, &w) != 0) {
+		CHECK(0, "pthread_create");
+		return;
+	}
+	for (k = 0; k < 20000; k++) {
+		if (tg_path_beneath(in, "x", NULL, NULL, NULL) != 1)
+			continue;
+		tried++;
+		if (tg_file_read(w.x, 64, &data, &len, NULL, &err) == 0) {
+			by_name += strcmp(data, "secret") == 0;
+			free(data);
+		}
+		if (tg_file_read_inside(w.x, in, 64, &data, &len, NULL, &err) ==
+		    0) {
+			inside += strcmp(data, "secret") == 0;
+			free(data);
+		}
+	}
+	atomic_store(&w.stop, 1);
+	pthread_join(th, NULL);
+	printf("race: %zu reads after the check said inside; led out: %zu "
+	       "by name, %zu checked\n",
+	       tried, by_name, inside);
+	CHECK(!proc || inside == 0, "the checked read was led out %zu times",
+	      inside);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	CHECK(system(p) == 0, "cleanup");
+}
+
 static int
 exists(const char *p)
 {
@@ -315,6 +398,7 @@ main(void)
 	utf8();
 	reads();
 	reads_inside();
+	race();
 	writes();
 	return check_result("test_file");
 }
