@@ -267,6 +267,29 @@ static const struct tcase cases[] = {
      "5:27 torch.amp.custom_fwd import code G@2 [try/except ImportError]\n"
      "6:2 torch.cuda.amp.custom_fwd decorator code G@2 [try/except "
      "ImportError]\n"},
+    /* a body that binds the name otherwise (an import of another
+     * package, an assignment, a def) keeps its meaning, whether or not
+     * its line holds a string: the handler's import is the fallback */
+    {"try-body-other",
+     "try:\n    from apex.amp import custom_fwd\nexcept ImportError:\n"
+     "    from torch.cuda.amp import custom_fwd\n@custom_fwd\ndef f(): "
+     "pass\n"
+     "try:\n    custom_bwd = mine; x = 1\nexcept ImportError:\n"
+     "    from torch.cuda.amp import custom_bwd\ncustom_bwd(f)\n"
+     "try:\n    GradScaler = 'mine'\nexcept ImportError:\n"
+     "    from torch.cuda.amp import GradScaler\nGradScaler()\n"
+     "def g():\n    try:\n        autocast = mine\n"
+     "    except ImportError:\n        from torch.cuda.amp import "
+     "autocast\n    autocast()\n",
+     "4:32 torch.cuda.amp.custom_fwd import code G@1 [try/except "
+     "ImportError]\n"
+     "10:32 torch.cuda.amp.custom_bwd import code G@7 [try/except "
+     "ImportError]\n"
+     "15:32 torch.cuda.amp.GradScaler import code G@12 [try/except "
+     "ImportError]\n"
+     "21:36 torch.cuda.amp.autocast import code G@18 [try/except "
+     "ImportError]\n"
+     "22:5 torch.cuda.amp.autocast call code -\n"},
     {"try-fallback-removed-nested",
      "try:\n    from torch._six import inf\nexcept ModuleNotFoundError:\n"
      "    from torch import inf\nx == inf\n"

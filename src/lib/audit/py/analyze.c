@@ -196,22 +196,52 @@ mark_annotations(struct state *st)
 	}
 }
 
+/* The statements of the line from token a on, split by ';'. */
+static void
+statements(struct state *st, size_t a)
+{
+	size_t i;
+
+	for (i = a; i <= st->n; i++) {
+		if (i < st->n &&
+		    !(tok_op(st, i, ";") && st->t[i].depth == st->t[a].depth))
+			continue;
+		if (i > a) {
+			if (tok_kw(st, a, "import")) {
+				tg_audit_py_stmt_import(st, a, i);
+			} else if (tok_kw(st, a, "from")) {
+				tg_audit_py_stmt_from(st, a, i);
+			} else {
+				tg_audit_py_scan_refs(st, a, i);
+				tg_audit_py_stmt_assign(st, a, i);
+			}
+		}
+		a = i + 1;
+	}
+}
+
 /* One buffered logical line. */
 static void
 process_line(struct state *st)
 {
-	size_t a, i, start;
+	size_t a, start;
 	int header = 0;
 
 	if (!st->n)
 		return;
 	if (!st->hot_line && !st->cont && !st->nstars) {
-		/* no use here: only the blocks it opens or closes, and a
-		 * def's name a handler may bind to torch after */
+		/* no use here: only the blocks it opens or closes, and the
+		 * names it binds where a handler or a later branch may
+		 * bind them to torch after (a def's, an import's, an
+		 * assignment's) */
 		tg_audit_py_blocks_line(st, &header);
 		tg_audit_py_flag_line(st);
-		if (header)
+		if (header) {
 			tg_audit_py_def_alternative(st);
+		} else if (tg_audit_py_binds_alternative(st)) {
+			mark_annotations(st);
+			statements(st, 0);
+		}
 		goto out;
 	}
 	if (st->cont) {
@@ -245,23 +275,7 @@ process_line(struct state *st)
 		if (!start)
 			goto out;
 	}
-	/* statements split by ';' */
-	for (i = a; i <= st->n; i++) {
-		if (i < st->n &&
-		    !(tok_op(st, i, ";") && st->t[i].depth == st->t[a].depth))
-			continue;
-		if (i > a) {
-			if (tok_kw(st, a, "import")) {
-				tg_audit_py_stmt_import(st, a, i);
-			} else if (tok_kw(st, a, "from")) {
-				tg_audit_py_stmt_from(st, a, i);
-			} else {
-				tg_audit_py_scan_refs(st, a, i);
-				tg_audit_py_stmt_assign(st, a, i);
-			}
-		}
-		a = i + 1;
-	}
+	statements(st, a);
 out:
 	st->last_line = st->t[st->n - 1].line;
 	st->n = 0;

@@ -9,12 +9,15 @@
  * handler of that try that guards binds again (a fallback: "except
  * ImportError: get_global_rank = _get_global_rank") keeps the body's
  * binding, and the try guards its later uses (bind_set); so does a name
- * a module-level try's body defines itself (def custom_fwd(...) wrapping
- * torch.amp.custom_fwd) that such a handler imports from torch: it stays
- * the body's name, no torch name. Only names bound to a table root, and
- * those first alternatives, are kept, at most BINDINGS_MAX; a root name
- * is bound to itself until something else binds it. Star imports of a torch module
- * make every entry directly under it a bare name (STARS_MAX modules).
+ * a module-level try's body binds otherwise (def custom_fwd(...) wrapping
+ * torch.amp.custom_fwd, from apex.amp import custom_fwd, custom_fwd =
+ * mine) that such a handler imports from torch: it stays the body's
+ * name, no torch name. Such a body's line is read for its bindings even
+ * where it holds no hot name (binds_alternative). Only names bound to a
+ * table root, and those first alternatives, are kept, at most
+ * BINDINGS_MAX; a root name is bound to itself until something else
+ * binds it. Star imports of a torch module make every entry directly
+ * under it a bare name (STARS_MAX modules).
  *
  * The statements that bind: import, from ... import (each with its
  * import finding), NAME = chain (an alias when the chain is torch), the
@@ -365,6 +368,21 @@ note_torch_import(struct state *st, const char *mod, size_t ml, size_t line)
 	if ((ml == 5 || (ml > 5 && mod[5] == '.')) &&
 	    memcmp(mod, "torch", 5) == 0 && !st->r->torch_import_line)
 		st->r->torch_import_line = line;
+}
+
+int
+tg_audit_py_binds_alternative(const struct state *st)
+{
+	size_t i;
+
+	if (!first_alternative(st, bind_here(st)))
+		return 0;
+	for (i = 0; i < st->n; i++)
+		if (((i == 0 || (tok_op(st, i - 1, ";") && !st->t[i].depth)) &&
+		     (tok_kw(st, i, "import") || tok_kw(st, i, "from"))) ||
+		    (tok_op(st, i, "=") && !st->t[i].depth))
+			return 1;
+	return 0;
 }
 
 void

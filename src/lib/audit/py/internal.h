@@ -480,6 +480,11 @@ void tg_audit_py_stmt_assign(struct state *st, size_t a, size_t b);
 /* A def or class header on a line that cannot hold a use: its name,
  * where a later alternative may bind it to torch (bind.c). */
 void tg_audit_py_def_alternative(struct state *st);
+/* Whether a line that is no header and cannot hold a use still binds
+ * names (an import, an assignment) where a later alternative may bind
+ * them to torch: a try's body, an if's first branch that guards, at the
+ * module's level. Such a line is read as one that may hold a use. */
+int tg_audit_py_binds_alternative(const struct state *st);
 void tg_audit_py_header_targets(struct state *st, size_t e);
 void tg_audit_py_shadow_params(struct state *st, size_t p);
 
