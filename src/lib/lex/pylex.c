@@ -466,13 +466,32 @@ advance(struct tg_pylex *lx, size_t end)
 #define HOT_INLINE static inline
 #endif
 
-/* The body of tg_pylex_next, inlined into it and into tg_pylex_line. */
+/* The token t that ends at end and is no string, written whole. */
+HOT_INLINE void
+put(struct tg_pylex_tok *t, const struct tg_pylex *lx, size_t i, size_t end,
+    unsigned kind, unsigned flags, size_t depth)
+{
+	t->off = (uint32_t)i;
+	t->len = (uint32_t)(end - i);
+	t->line = (uint32_t)lx->line;
+	t->col = (uint32_t)(i - lx->lstart);
+	t->depth = (uint32_t)depth;
+	t->kind = (unsigned char)kind;
+	t->flags = (unsigned char)flags;
+	t->pre = t->quote = 0;
+}
+
+/* The body of tg_pylex_next, inlined into it and into tg_pylex_line and
+ * tg_pylex_fill. After the blanks, a token is told by its first byte: a
+ * name's first (the most common token), else one switch; each kind's
+ * case writes it whole, and only the kinds that can be lexical errors
+ * count them. */
 HOT_INLINE int
 next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 {
 	const char *s = lx->s;
 	size_t len = lx->len, i = lx->pos, end;
-	int multiline = 0; /* a string: it may hold newlines */
+	unsigned char c;
 
 	/* blanks, lone CRs and backslash continuations between tokens */
 	for (;;) {
@@ -500,104 +519,126 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		break;
 	}
 	lx->pos = i;
-	t->flags = 0;
-	t->pre = t->quote = 0;
-	t->off = i;
-	t->line = lx->line;
-	t->col = i - lx->lstart;
-	t->depth = lx->depth;
-	t->len = 0;
 	if (i >= len) {
 		if (lx->code && !lx->ended && lx->depth == 0) {
-			t->kind = TG_PYLEX_NEWLINE;
+			put(t, lx, i, i, TG_PYLEX_NEWLINE, 0, 0);
 			lx->code = 0;
 			return 1;
 		}
-		t->kind = TG_PYLEX_END;
-		t->flags = lx->depth ? TG_PYLEX_UNBALANCED : 0;
+		put(t, lx, i, i, TG_PYLEX_END,
+		    lx->depth ? TG_PYLEX_UNBALANCED : 0, lx->depth);
 		if (lx->ended)
 			return 0;
 		lx->ended = 1;
 		lx->errors += lx->depth != 0;
 		return 1;
 	}
-	if (id_start((unsigned char)s[i])) {
+	c = (unsigned char)s[i];
+	if (id_start(c)) {
 		end = tg_lex_name_end(s, len, i + 1);
 		lx->code = 1;
 		if (!(end < len && (s[end] == '\'' || s[end] == '"') &&
 		      tg_pylex_string(s, len, i, t))) {
-			/* the most common token: done here */
-			t->kind = TG_PYLEX_NAME;
-			t->len = end - i;
+			put(t, lx, i, end, TG_PYLEX_NAME, 0, lx->depth);
 			lx->pos = end;
 			return 1;
 		}
-		end = i + t->len;
-		multiline = 1;
-		t->line = lx->line;
-		t->col = i - lx->lstart;
-		t->depth = lx->depth;
-	} else if (s[i] == '\n' || s[i] == '\r') {
-		end = i + (s[i] == '\r' ? 2 : 1);
-		t->kind =
-		    lx->depth == 0 && lx->code ? TG_PYLEX_NEWLINE : TG_PYLEX_NL;
-		if (t->kind == TG_PYLEX_NEWLINE)
+		goto string; /* a prefixed string */
+	}
+	switch (c) {
+	case '\n':
+	case '\r': /* "\r\n": a lone CR is a blank */
+		end = i + (c == '\r' ? 2 : 1);
+		if (lx->depth == 0 && lx->code) {
+			put(t, lx, i, end, TG_PYLEX_NEWLINE, 0, 0);
 			lx->code = 0;
-	} else if (s[i] == '#') {
+		} else {
+			put(t, lx, i, end, TG_PYLEX_NL, 0, lx->depth);
+		}
+		lx->line++;
+		lx->lstart = lx->pos = end;
+		return 1;
+	case '#': {
 		const char *nl = memchr(s + i, '\n', len - i);
 
 		end = nl ? (size_t)(nl - s) : len;
 		if (end > i && end < len && s[end - 1] == '\r')
 			end--;
-		t->kind = TG_PYLEX_COMMENT;
-	} else if (s[i] == '\'' || s[i] == '"') {
+		put(t, lx, i, end, TG_PYLEX_COMMENT, 0, lx->depth);
+		lx->pos = end;
+		return 1;
+	}
+	case '\'':
+	case '"':
 		tg_pylex_string(s, len, i, t);
-		end = i + t->len;
-		multiline = 1;
-		t->line = lx->line;
-		t->col = i - lx->lstart;
-		t->depth = lx->depth;
 		lx->code = 1;
-	} else if (is_digit((unsigned char)s[i]) ||
-		   (s[i] == '.' && i + 1 < len &&
-		    is_digit((unsigned char)s[i + 1]))) {
+		goto string;
+	case '.':
+		if (!(i + 1 < len && is_digit((unsigned char)s[i + 1])))
+			break;
+		/* a number: */
+		/* fall through */
+	case '0':
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+	case '6':
+	case '7':
+	case '8':
+	case '9':
 		end = number_end(s, len, i);
-		t->kind = TG_PYLEX_NUMBER;
+		put(t, lx, i, end, TG_PYLEX_NUMBER, 0, lx->depth);
 		lx->code = 1;
-	} else if ((end = op_len(s, len, i)) > 0) {
-		char c = s[i];
-
-		end += i;
-		t->kind = TG_PYLEX_OP;
-		if (c == '(' || c == '[' || c == '{') {
-			lx->depth++;
-		} else if (c == ')' || c == ']' || c == '}') {
-			if (lx->depth)
-				lx->depth--;
-			else
-				t->flags |= TG_PYLEX_UNBALANCED;
-			t->depth = lx->depth;
+		lx->pos = end;
+		return 1;
+	case '(':
+	case '[':
+	case '{':
+		put(t, lx, i, i + 1, TG_PYLEX_OP, 0, lx->depth);
+		lx->depth++;
+		lx->code = 1;
+		lx->pos = i + 1;
+		return 1;
+	case ')':
+	case ']':
+	case '}':
+		if (lx->depth) {
+			lx->depth--;
+			put(t, lx, i, i + 1, TG_PYLEX_OP, 0, lx->depth);
+		} else {
+			put(t, lx, i, i + 1, TG_PYLEX_OP, TG_PYLEX_UNBALANCED,
+			    0);
+			lx->errors++;
 		}
 		lx->code = 1;
+		lx->pos = i + 1;
+		return 1;
+	default:
+		break;
+	}
+	/* an operator, else a byte that starts no token */
+	end = op_len(s, len, i);
+	if (end) {
+		put(t, lx, i, i + end, TG_PYLEX_OP, 0, lx->depth);
+		end += i;
 	} else {
 		end = i + 1;
-		t->kind = TG_PYLEX_ERROR;
-		lx->code = 1;
-	}
-	t->off = i;
-	t->len = end - i;
-	if (t->kind == TG_PYLEX_ERROR ||
-	    (t->flags &
-	     (TG_PYLEX_UNTERMINATED | TG_PYLEX_UNBALANCED | TG_PYLEX_TOO_DEEP)))
+		put(t, lx, i, end, TG_PYLEX_ERROR, 0, lx->depth);
 		lx->errors++;
-	if (t->kind == TG_PYLEX_NEWLINE || t->kind == TG_PYLEX_NL) {
-		lx->line++;
-		lx->lstart = lx->pos = end;
-	} else if (multiline) {
-		advance(lx, end);
-	} else {
-		lx->pos = end;
 	}
+	lx->code = 1;
+	lx->pos = end;
+	return 1;
+string:
+	/* tg_pylex_string wrote all but the position in the text */
+	t->line = (uint32_t)lx->line;
+	t->col = (uint32_t)(i - lx->lstart);
+	t->depth = (uint32_t)lx->depth;
+	if (t->flags & (TG_PYLEX_UNTERMINATED | TG_PYLEX_TOO_DEEP))
+		lx->errors++;
+	advance(lx, i + t->len);
 	return 1;
 }
 
@@ -611,37 +652,45 @@ int
 tg_pylex_fill(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 	      size_t *n)
 {
-	while (*n < cap) {
-		if (!next_tok(lx, &out[*n]))
-			return 1;
-		if (out[(*n)++].kind == TG_PYLEX_END)
-			return 1;
-	}
-	return 0;
+	size_t k = *n; /* counted here: a token's bytes may alias *n */
+	int rc = 0;
+
+	while (k < cap && !rc)
+		rc = !next_tok(lx, &out[k]) || out[k++].kind == TG_PYLEX_END;
+	*n = k;
+	return rc;
 }
 
 int
 tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 	      size_t *n, struct tg_pylex_tok *stop)
 {
-	while (*n < cap) {
-		struct tg_pylex_tok *t = &out[*n];
+	size_t k = *n; /* counted here: a token's bytes may alias *n */
+	int rc = 0;
 
-		if (!next_tok(lx, t))
-			return -1;
+	while (k < cap) {
+		struct tg_pylex_tok *t = &out[k];
+
+		if (!next_tok(lx, t)) {
+			rc = -1;
+			break;
+		}
 		switch (t->kind) {
 		case TG_PYLEX_NAME:
 		case TG_PYLEX_NUMBER:
 		case TG_PYLEX_STRING:
 		case TG_PYLEX_OP:
-			++*n;
+			k++;
 			continue;
 		case TG_PYLEX_NL:
 			continue;
 		default:
 			*stop = *t;
-			return 1;
+			rc = 1;
+			break;
 		}
+		break;
 	}
-	return 0;
+	*n = k;
+	return rc;
 }
