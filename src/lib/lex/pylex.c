@@ -574,9 +574,9 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		lx->code = 1;
 		goto string;
 	case '.':
+		/* an operator, unless a digit follows: a number */
 		if (!(i + 1 < len && is_digit((unsigned char)s[i + 1])))
 			break;
-		/* a number: */
 		/* fall through */
 	case '0':
 	case '1':
