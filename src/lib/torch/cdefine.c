@@ -22,8 +22,17 @@ static int
 logical_line(const char *s, size_t len, size_t *i, struct tg_buf *out)
 {
 	size_t j = *i;
+	const char *nl = memchr(s + j, '\n', len - j);
+	size_t e = nl ? (size_t)(nl - s) : len;
 
 	tg_buf_clear(out);
+	/* most lines: no continuation, no '\r' to drop */
+	if (!memchr(s + j, '\\', e - j) && !memchr(s + j, '\r', e - j)) {
+		if (e > j && tg_buf_add(out, s + j, e - j))
+			return -1;
+		*i = e < len ? e + 1 : e;
+		return 0;
+	}
 	while (j < len && s[j] != '\n') {
 		if (s[j] == '\\' && j + 1 < len &&
 		    (s[j + 1] == '\n' ||
@@ -73,6 +82,33 @@ strip_comments(char *p)
 	*w = '\0';
 }
 
+/* Whether the logical line at i can be a directive: its first byte
+ * other than a blank or '\r' is '#', or a '\\' that may join the next
+ * line (logical_line decides). If not, *i moves past the line, its
+ * continuations followed, without copying it. */
+static int
+may_be_directive(const char *s, size_t len, size_t *i)
+{
+	size_t j = *i;
+	const char *q;
+
+	while (j < len && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'))
+		j++;
+	if (j < len && (s[j] == '#' || s[j] == '\\'))
+		return 1;
+	/* the line's end: a '\n' not after '\\' or "\\\r" */
+	while ((q = memchr(s + j, '\n', len - j)) != NULL) {
+		size_t e = (size_t)(q - s);
+
+		if (!(e > *i && s[e - 1] == '\\') &&
+		    !(e > *i + 1 && s[e - 1] == '\r' && s[e - 2] == '\\'))
+			break;
+		j = e + 1;
+	}
+	*i = q ? (size_t)(q - s) + 1 : len;
+	return 0;
+}
+
 char *
 tg_cdefine_get(const char *s, size_t len, const char *name, int *found)
 {
@@ -84,6 +120,8 @@ tg_cdefine_get(const char *s, size_t len, const char *name, int *found)
 	while (i < len) {
 		char *p, *e;
 
+		if (!may_be_directive(s, len, &i))
+			continue;
 		if (logical_line(s, len, &i, &line)) {
 			*found = 1;
 			break;

@@ -40,11 +40,9 @@ tg_cmake_set_value(const char *s, size_t len, const char *var)
 	size_t i = 0, n = strlen(var);
 
 	while (i < len) {
-		size_t e = i, j;
+		const char *nl = memchr(s + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - s) : len, j = i;
 
-		while (e < len && s[e] != '\n')
-			e++;
-		j = i;
 		while (j < e && (s[j] == ' ' || s[j] == '\t'))
 			j++;
 		if (e - j > 3 && strncasecmp(s + j, "set", 3) == 0) {
@@ -75,36 +73,37 @@ tg_cmake_set_value(const char *s, size_t len, const char *var)
 	return NULL;
 }
 
+/* Each CXX_STANDARD in order (memmem), kept when it is a word of its
+ * line's code (no '#' before it on the line) followed by blanks and a
+ * number from 1 to 99. */
 int
 tg_cmake_cxx_standard(const char *s, size_t len)
 {
 	static const char key[] = "CXX_STANDARD";
-	size_t n = sizeof(key) - 1, i = 0;
+	size_t n = sizeof(key) - 1, j, at;
+	const char *p;
 
-	while (i < len) {
-		size_t e = i, j;
+	for (j = 0; j < len && (p = memmem(s + j, len - j, key, n)) != NULL;
+	     j = at + 1) {
+		const char *nl;
+		size_t ls, k;
+		int v = 0;
 
-		while (e < len && s[e] != '\n' && s[e] != '#')
-			e++;
-		for (j = i; j + n < e; j++) {
-			size_t k = j + n;
-			int v = 0;
-
-			if (memcmp(s + j, key, n) != 0 ||
-			    (j > 0 && (s[j - 1] == '_' ||
-				       (s[j - 1] >= 'A' && s[j - 1] <= 'Z'))) ||
-			    (s[k] != ' ' && s[k] != '\t'))
-				continue;
-			while (k < e && (s[k] == ' ' || s[k] == '\t'))
-				k++;
-			while (k < e && s[k] >= '0' && s[k] <= '9' && v < 1000)
-				v = v * 10 + (s[k++] - '0');
-			if (v > 0 && v < 100)
-				return v;
-		}
-		while (e < len && s[e] != '\n')
-			e++; /* the rest of a comment */
-		i = e + 1;
+		at = (size_t)(p - s);
+		k = at + n;
+		nl = memrchr(s, '\n', at);
+		ls = nl ? (size_t)(nl - s) + 1 : 0;
+		if (k >= len || (s[k] != ' ' && s[k] != '\t') ||
+		    (at > 0 && (s[at - 1] == '_' ||
+				(s[at - 1] >= 'A' && s[at - 1] <= 'Z'))) ||
+		    memchr(s + ls, '#', at - ls))
+			continue;
+		while (k < len && (s[k] == ' ' || s[k] == '\t'))
+			k++;
+		while (k < len && s[k] >= '0' && s[k] <= '9' && v < 1000)
+			v = v * 10 + (s[k++] - '0');
+		if (v > 0 && v < 100)
+			return v;
 	}
 	return 0;
 }

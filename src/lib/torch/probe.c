@@ -252,6 +252,9 @@ scan_entry(struct tg_diag_list *ps, struct tg_dirlist *dirs, const char *entry,
 	}
 	for (i = 0; !rc && i < d->n; i++) {
 		nm = tg_dirlist_name(d, i);
+		/* "torch", a torch module, torch's metadata: all start so */
+		if (nm[0] != 't' && nm[0] != 'T')
+			continue;
 		if (strcmp(nm, "torch") == 0)
 			*has_torch = 1;
 		else if (module && (r = module_rank(sf, nm)) >= 0 && r < best) {
