@@ -574,12 +574,16 @@ describe(struct tg_interp *in, const struct tg_interp_env *env,
 	}
 	/* the base interpreter: the venv's home, else the executable */
 	if (home) {
+		int there;
+
 		base_exe = tg_path_join(home, tg_path_basename(in->executable));
-		if (base_exe && !tg_path_exists(base_exe)) {
+		there = base_exe && tg_path_exists(base_exe);
+		if (base_exe && !there) {
 			free(base_exe);
 			base_exe = tg_path_join(home, "python3");
+			there = base_exe && tg_path_exists(base_exe);
 		}
-		if (base_exe && !tg_path_exists(base_exe) &&
+		if (base_exe && !there &&
 		    (rc = stale_home(in, home, text, len, &base_exe, err)))
 			goto out;
 	} else {
