@@ -37,6 +37,18 @@ main(void)
 	CHECK(tg_cmake_cxx_standard("# CXX_STANDARD 11 once\n  CXX_STANDARD 17",
 				    40) == 17,
 	      "comments are skipped");
+	{
+		static const char two[] =
+		    "x CXX_STANDARD 0 CXX_STANDARD 14 "
+		    "# CXX_STANDARD 11\n"
+		    "a # CXX_STANDARD 11 CXX_STANDARD 11\n"
+		    "CXX_STANDARD 20";
+
+		CHECK(tg_cmake_cxx_standard(two, sizeof(two) - 1) == 14,
+		      "the first good one of several on a line");
+		CHECK(tg_cmake_cxx_standard(two + 33, sizeof(two) - 34) == 20,
+		      "a comment holds to its line's end, not further");
+	}
 	CHECK(tg_cmake_cxx11_abi("-D_GLIBCXX_USE_CXX11_ABI=0") == 0, "abi 0");
 	CHECK(tg_cmake_cxx11_abi("-O2 -D_GLIBCXX_USE_CXX11_ABI=1 -g") == 1,
 	      "abi 1 among flags");

@@ -75,28 +75,36 @@ tg_cmake_set_value(const char *s, size_t len, const char *var)
 
 /* Each CXX_STANDARD in order (memmem), kept when it is a word of its
  * line's code (no '#' before it on the line) followed by blanks and a
- * number from 1 to 99. */
+ * number from 1 to 99. The bytes between two hits are looked at once
+ * (the line's start and whether a '#' came), so many hits on one long
+ * line stay linear. */
 int
 tg_cmake_cxx_standard(const char *s, size_t len)
 {
 	static const char key[] = "CXX_STANDARD";
-	size_t n = sizeof(key) - 1, j, at;
+	size_t n = sizeof(key) - 1, j, at, seen = 0;
 	const char *p;
+	int comment = 0;
 
 	for (j = 0; j < len && (p = memmem(s + j, len - j, key, n)) != NULL;
 	     j = at + 1) {
 		const char *nl;
-		size_t ls, k;
+		size_t k;
 		int v = 0;
 
 		at = (size_t)(p - s);
 		k = at + n;
-		nl = memrchr(s, '\n', at);
-		ls = nl ? (size_t)(nl - s) + 1 : 0;
-		if (k >= len || (s[k] != ' ' && s[k] != '\t') ||
+		/* the bytes seen..at: a new line, a comment on this one */
+		nl = memrchr(s + seen, '\n', at - seen);
+		if (nl)
+			comment = memchr(nl + 1, '#',
+					 (size_t)(s + at - nl - 1)) != NULL;
+		else
+			comment = comment || memchr(s + seen, '#', at - seen);
+		seen = at;
+		if (comment || k >= len || (s[k] != ' ' && s[k] != '\t') ||
 		    (at > 0 && (s[at - 1] == '_' ||
-				(s[at - 1] >= 'A' && s[at - 1] <= 'Z'))) ||
-		    memchr(s + ls, '#', at - ls))
+				(s[at - 1] >= 'A' && s[at - 1] <= 'Z'))))
 			continue;
 		while (k < len && (s[k] == ' ' || s[k] == '\t'))
 			k++;
