@@ -32,6 +32,7 @@
 
 #define CFG_MAX ((size_t)64 * 1024)
 #define SITE_PY_MAX ((size_t)1024 * 1024)
+#define SYSCONFIG_HEAD ((size_t)16 * 1024)
 #define BINARY_MAX ((size_t)256 * 1024 * 1024)
 
 void
@@ -302,6 +303,45 @@ check_debian_site(struct tg_interp *in, const char *real_exe,
 	return 0;
 }
 
+/* EXT_SUFFIX from the _sysconfigdata_*.py at path into in->ext_suffix,
+ * left NULL when the file cannot be read or does not say it: its first
+ * 'EXT_SUFFIX': '...' (a value of 1 to 79 bytes). The key comes early
+ * (some 5 KiB into 40), so the first SYSCONFIG_HEAD bytes are read, and
+ * the whole file only when the first complete occurrence is not among
+ * them: the same answer, a fifth of the bytes and fresh pages. 0, or
+ * TG_ENOMEM. */
+static int
+sysconfig_ext_suffix(struct tg_interp *in, const char *path)
+{
+	static const char key[] = "'EXT_SUFFIX': '";
+	struct tg_err e = TG_ERR_INIT;
+	char *text = NULL;
+	const char *p, *q;
+	size_t len;
+	int truncated = 0, rc = 0;
+
+	if (tg_file_read_head(path, SYSCONFIG_HEAD, &text, &len, &truncated,
+			      NULL, &e) == 0 &&
+	    truncated &&
+	    !((p = strstr(text, key)) && strchr(p + sizeof(key) - 1, '\''))) {
+		/* the head ends before the first occurrence ends */
+		free(text);
+		text = NULL;
+		tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, &e);
+	}
+	if (e.code == 0 && text && (p = strstr(text, key)) &&
+	    (q = strchr(p + sizeof(key) - 1, '\'')) &&
+	    q - p > (long)sizeof(key) - 1 && q - p < 80) {
+		p += sizeof(key) - 1;
+		in->ext_suffix = tg_str_ndup(p, (size_t)(q - p));
+		rc = in->ext_suffix ? 0 : TG_ENOMEM;
+	} else if (e.code == TG_ENOMEM) {
+		rc = TG_ENOMEM;
+	}
+	free(text);
+	return rc;
+}
+
 /* The first of importlib.machinery.EXTENSION_SUFFIXES, which CPython
  * compiles in: the build's EXT_SUFFIX as its _sysconfigdata_*.py says it
  * (the first such file in name order that has it), else the suffix of
@@ -311,8 +351,7 @@ static int
 read_ext_suffix(struct tg_interp *in, struct tg_dirlist *dirs,
 		struct tg_err *err)
 {
-	static const char key[] = "'EXT_SUFFIX': '";
-	char dir[4200], *best = NULL, *text = NULL;
+	char dir[4200], *best = NULL;
 	const struct tg_dirlist_dir *d;
 	struct tg_dirlist_dir *own = NULL;
 	size_t k;
@@ -358,27 +397,11 @@ read_ext_suffix(struct tg_interp *in, struct tg_dirlist *dirs,
 						     strlen(strchr(best, '.')));
 			rc = in->ext_suffix ? 0 : TG_ENOMEM;
 		} else {
-			struct tg_err e = TG_ERR_INIT;
 			char file[4400];
-			size_t len;
-			const char *p, *q;
 
 			if (tg_path_fmt(file, sizeof(file), NULL, "%s/%s", dir,
-					best) == 0 &&
-			    tg_file_read(file, SITE_PY_MAX, &text, &len, NULL,
-					 &e) == 0 &&
-			    text && (p = strstr(text, key)) &&
-			    (q = strchr(p + sizeof(key) - 1, '\'')) &&
-			    q - p > (long)sizeof(key) - 1 && q - p < 80) {
-				p += sizeof(key) - 1;
-				in->ext_suffix =
-				    tg_str_ndup(p, (size_t)(q - p));
-				rc = in->ext_suffix ? 0 : TG_ENOMEM;
-			} else if (e.code == TG_ENOMEM) {
-				rc = TG_ENOMEM;
-			}
-			free(text);
-			text = NULL;
+					best) == 0)
+				rc = sysconfig_ext_suffix(in, file);
 		}
 		free(best);
 		best = NULL;
