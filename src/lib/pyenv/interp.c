@@ -316,22 +316,26 @@ sysconfig_ext_suffix(struct tg_interp *in, const char *path)
 	static const char key[] = "'EXT_SUFFIX': '";
 	struct tg_err e = TG_ERR_INIT;
 	char *text = NULL;
-	const char *p, *q;
+	const char *p = NULL, *q = NULL;
 	size_t len;
-	int truncated = 0, rc = 0;
+	int truncated = 0, found = 0, rc = 0;
 
+	/* the value ends at the next quote: the first occurrence of the
+	 * key, and its value, whole in the head, or else in the file */
 	if (tg_file_read_head(path, SYSCONFIG_HEAD, &text, &len, &truncated,
-			      NULL, &e) == 0 &&
-	    truncated &&
-	    !((p = strstr(text, key)) && strchr(p + sizeof(key) - 1, '\''))) {
-		/* the head ends before the first occurrence ends */
-		free(text);
-		text = NULL;
-		tg_file_read(path, SITE_PY_MAX, &text, &len, NULL, &e);
+			      NULL, &e) == 0) {
+		found = (p = strstr(text, key)) &&
+			(q = strchr(p + sizeof(key) - 1, '\''));
+		if (!found && truncated) {
+			free(text);
+			text = NULL;
+			if (tg_file_read(path, SITE_PY_MAX, &text, &len, NULL,
+					 &e) == 0)
+				found = (p = strstr(text, key)) &&
+					(q = strchr(p + sizeof(key) - 1, '\''));
+		}
 	}
-	if (e.code == 0 && text && (p = strstr(text, key)) &&
-	    (q = strchr(p + sizeof(key) - 1, '\'')) &&
-	    q - p > (long)sizeof(key) - 1 && q - p < 80) {
+	if (found && q - p > (long)sizeof(key) - 1 && q - p < 80) {
 		p += sizeof(key) - 1;
 		in->ext_suffix = tg_str_ndup(p, (size_t)(q - p));
 		rc = in->ext_suffix ? 0 : TG_ENOMEM;
