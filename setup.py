@@ -10,9 +10,11 @@
 #              carry it), configured and made there, never in place.
 #              PCRE2 and the C++ demangler (libstdc++) are linked
 #              statically; Debian has no static cJSON, so libcjson.so.1
-#              is shipped beside the binary's run path,
-#              $ORIGIN/../libexec/torchgate (what auditwheel's repair
-#              does, with the run path set by the link, not patchelf).
+#              is shipped in libexec/torchgate and the binary names it
+#              by its path, $ORIGIN/../libexec/torchgate/libcjson.so.1
+#              (linked against a stub with that soname, no patchelf):
+#              the loader opens it at once and searches no run path,
+#              for it or for the C library.
 #              The network commands are left out: torchgate-fetch links
 #              libcurl, OpenSSL and some 30 more libraries, and a
 #              Debian-built libcurl looks for CA certificates where
@@ -58,6 +60,8 @@ RUNTIME = {
 # pip installs .data/scripts into bin/ and .data/data/X into X under the
 # same prefix (venv, --user, --prefix, --target alike).
 LIBDIR = "libexec/torchgate"
+# How the binary names a library of LIBDIR (its DT_NEEDED entry).
+ORIGIN_LIBDIR = "$ORIGIN/../" + LIBDIR + "/"
 NETWORK_WHY = ("the Python wheel carries no libcurl; build torchgate from "
                "its source for update and releases")
 # Seconds each step of the native build may take.
@@ -112,6 +116,14 @@ def elf_needed(path):
     return re.findall(r"^\s*NEEDED\s+(\S+)", out, re.M)
 
 
+def private_name(needed):
+    """The file name in LIBDIR a DT_NEEDED entry names, or None when it
+    names no library of the wheel's by its path."""
+    if needed.startswith(ORIGIN_LIBDIR) and "/" not in needed[len(ORIGIN_LIBDIR):]:
+        return needed[len(ORIGIN_LIBDIR):]
+    return None
+
+
 def platform_tag(files):
     """manylinux_2_XX_<arch> from the highest GLIBC_2.XX symbol version
     the files need, when every library they need is the C runtime or
@@ -121,7 +133,8 @@ def platform_tag(files):
     names = {os.path.basename(f) for f in files}
     best = (2, 5)
     for f in files:
-        if any(n not in RUNTIME and n not in names for n in elf_needed(f)):
+        if any(n not in RUNTIME and private_name(n) not in names
+               for n in elf_needed(f)):
             return plain
         out = output(["objdump", "-T", f])
         if out is None:
@@ -131,6 +144,39 @@ def platform_tag(files):
         for v in re.findall(r"\(GLIBC_(\d+)\.(\d+)", out):
             best = max(best, (int(v[0]), int(v[1])))
     return "manylinux_%d_%d_%s" % (best[0], best[1], arch)
+
+
+def cjson_stub(d):
+    """d/libcjson.so, to link the binary against: the functions of the
+    libcjson.so.1 found by the compiler, empty, and as its soname the
+    path of the wheel's copy relative to the binary. The binary's
+    DT_NEEDED is then that path; the real library answers at run time."""
+    cc = os.environ.get("CC", "cc")
+    real = (output([cc, "-print-file-name=libcjson.so.1"]) or "").strip()
+    if not os.path.isabs(real) or not os.path.exists(real):
+        sys.exit("setup.py: libcjson.so.1 was not found by %s "
+                 "-print-file-name (libcjson-dev)" % cc)
+    out = output(["nm", "-D", "--defined-only", real])
+    if out is None:
+        sys.exit("setup.py: nm -D '%s' failed (binutils)" % real)
+    names = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) != 3 or f[1] not in "TWi" or \
+                not re.match(r"[A-Za-z_][A-Za-z0-9_]*$", f[2]):
+            sys.exit("setup.py: %s exports '%s', which a stub of empty "
+                     "functions cannot stand for" % (real, line.strip()))
+        names.append(f[2])
+    if not names:
+        sys.exit("setup.py: %s exports no functions" % real)
+    if os.path.exists(d):
+        shutil.rmtree(d)
+    os.makedirs(d)
+    with open(os.path.join(d, "stub.c"), "w", encoding="ascii") as c:
+        c.writelines("void %s(void) {}\n" % n for n in names)
+    call([cc, "-shared", "-fPIC", "-o", "libcjson.so",
+          "-Wl,-soname," + ORIGIN_LIBDIR + "libcjson.so.1", "stub.c"],
+         d, "tool")
 
 
 class build_torchgate(Command):
@@ -179,11 +225,15 @@ class build_torchgate(Command):
               "TG_NETWORK_WHY=" + NETWORK_WHY,
               "PCRE2_LIBS=-Wl,-Bstatic -lpcre2-8 -Wl,-Bdynamic"],
              src, "configure")
-        # make turns $$ into $ and the shell \$ORIGIN into $ORIGIN
-        call(["make", "-j%d" % (os.cpu_count() or 1), "torchgate",
-              "DEMANGLE_LIBS=-Wl,-Bstatic -lstdc++ -Wl,-Bdynamic",
-              "LDFLAGS=-s -Wl,-rpath,\\$$ORIGIN/../" + LIBDIR],
-             src, "make")
+        make = ["make", "-j%d" % (os.cpu_count() or 1), "torchgate",
+                "DEMANGLE_LIBS=-Wl,-Bstatic -lstdc++ -Wl,-Bdynamic",
+                "LDFLAGS=-s"]
+        if "CJSON_LIBS" not in os.environ:  # else a static cJSON (release)
+            stub = os.path.join(os.path.abspath(self.build_temp),
+                                "torchgate-stub")
+            cjson_stub(stub)
+            make.append("TG_CJSON_LINK=-L%s -lcjson" % stub)
+        call(make, src, "make")
         if os.path.exists(stage):
             shutil.rmtree(stage)
         os.makedirs(os.path.join(stage, "bin"))
@@ -198,9 +248,16 @@ class build_torchgate(Command):
         todo, done = [exe], set()
         cc = os.environ.get("CC", "cc")
         while todo:
-            for n in elf_needed(todo.pop()):
-                if n in RUNTIME or n in done:
+            f = todo.pop()
+            for needed in elf_needed(f):
+                n = private_name(needed) if f == exe else None
+                if needed in RUNTIME or n in done:
                     continue
+                if n is None:
+                    sys.exit("setup.py: %s needs '%s', which is neither the "
+                             "C/C++ runtime nor named %sNAME: it would not "
+                             "be found at run time"
+                             % (os.path.basename(f), needed, ORIGIN_LIBDIR))
                 done.add(n)
                 found = (output([cc, "-print-file-name=" + n]) or "").strip()
                 if not os.path.isabs(found) or not os.path.exists(found):

@@ -17,8 +17,9 @@
 # bench/probe.sh, bench/env-real.sh and bench/audit.sh time here, on
 # PYTHON's torch:
 #   probe: hyperfine -N `torchgate probe --python PYTHON` against
-#          /bin/true (goal <= 2.0x), the build's binary and one linked as
-#          setup.py links the wheel's (PCRE2 static, stripped);
+#          /bin/true (goal <= 2.0x), the build's binary and the wheel's
+#          (tests/wheel/build.sh builds and installs it: wheel/bin and
+#          wheel/libexec, as pip lays them out);
 #   env:   bench/env-real.sh (env, env --no-elf, pip check; goal >= 100x
 #          pip check and <= 15 ms);
 #   audit: bench/audit.sh with TREE the torch package, its include/
@@ -57,14 +58,14 @@ pack() {
 	cp torchgate "$dir/torchgate" || die "cannot copy torchgate"
 	readelf -d "$dir/torchgate" | grep -q 'R[UN]*PATH.*\$ORIGIN/lib' ||
 		die "the relinked torchgate has no run path \$ORIGIN/lib"
-	# and as the wheel links it (setup.py): PCRE2 static, stripped
-	rm -f torchgate
-	make -s torchgate PCRE2_LIBS='-Wl,-Bstatic -lpcre2-8 -Wl,-Bdynamic' \
-		LDFLAGS="${LDFLAGS:-} -s "'-Wl,-rpath,\$$ORIGIN/lib' >/dev/null ||
-		die "relinking torchgate as the wheel does failed"
-	cp torchgate "$dir/torchgate-wheel" || die "cannot copy torchgate"
 	rm -f torchgate
 	make -s torchgate >/dev/null || die "make torchgate failed"
+	# and the wheel's, built and installed as a user gets it
+	TG_WHEEL_DIR=$(cd "$dir" && pwd)/wheel-work bash tests/wheel/build.sh ./torchgate . >"$dir/wheel.log" 2>&1 ||
+		die "the wheel build failed: $dir/wheel.log"
+	mkdir -p "$dir/wheel/bin" && cp "$dir/wheel-work/venv/bin/torchgate" "$dir/wheel/bin/" &&
+		cp -R "$dir/wheel-work/venv/libexec" "$dir/wheel/" &&
+		rm -rf "$dir/wheel-work" "$dir/wheel.log" || die "cannot copy the wheel's files"
 	for t in rg hyperfine strace; do cp "$(command -v "$t")" "$dir/bin/"; done
 	cp /usr/bin/time "$dir/bin/time"
 	# shellcheck disable=SC2046
@@ -97,9 +98,9 @@ run() {
 	echo "torchgate: $("$tg" --version), git $(git -C "$SRC" rev-parse --short HEAD 2>/dev/null || echo '?')"
 	echo "python: $py; torch $("$tg" probe --python "$py" --field version) at $torch"
 	echo
-	echo "== probe (hyperfine -N; torchgate-wheel is linked as the wheel is)"
+	echo "== probe (hyperfine -N; wheel/bin/torchgate is the wheel's)"
 	hyperfine -N -w 20 -r 300 "$tg probe --python $py" \
-		"$dir/torchgate-wheel probe --python $py" /bin/true 2>&1 |
+		"$dir/wheel/bin/torchgate probe --python $py" /bin/true 2>&1 |
 		grep -E 'Benchmark|Time|±|faster'
 	echo
 	echo "== env (bench/env-real.sh)"

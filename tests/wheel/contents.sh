@@ -11,8 +11,9 @@
 # GLIBC_ symbol version any ELF file in it needs (objdump -T, counted
 # here independently of setup.py). Every ELF file's NEEDED libraries are
 # the C/C++ runtime or in the wheel, run paths are $ORIGIN-relative
-# only, and the binary's is $ORIGIN/../libexec/torchgate, where the
-# wheel's data puts libcjson.so.1. The package has py.typed.
+# only, and the binary has none: it names libcjson.so.1 by its path,
+# $ORIGIN/../libexec/torchgate/libcjson.so.1, where the wheel's data
+# puts it. The package has py.typed.
 # Exit status: 0 all passed, 1 something failed, 2 usage.
 set -u
 export LC_ALL=C
@@ -67,6 +68,10 @@ for f in "${elves[@]}"; do
 	for n in $(printf '%s\n' "$p" | awk '$1 == "NEEDED" {print $2}'); do
 		if [[ $n =~ $runtime ]]; then
 			ok "$f needs $n (the C/C++ runtime)"
+		elif [[ $n == '$ORIGIN/../libexec/torchgate/'* ]]; then
+			expect "$f needs $n (in the wheel, beside scripts/)" \
+				test "$f" = "torchgate-$version.data/scripts/torchgate" -a \
+				-f "$X/torchgate-$version.data/data/libexec/torchgate/${n##*/}"
 		elif [ -n "$(cd "$X" && find . -name "$n" -type f)" ]; then
 			ok "$f needs $n (in the wheel)"
 		else
@@ -80,8 +85,10 @@ for f in "${elves[@]}"; do
 		esac
 	done
 done
-check "the binary's run path" \
-	"$(objdump -p "$X/torchgate-$version.data/scripts/torchgate" | awk '$1 == "RUNPATH" {print $2}')" \
-	'$ORIGIN/../libexec/torchgate'
+p=$(objdump -p "$X/torchgate-$version.data/scripts/torchgate")
+check "the binary's run path (none)" \
+	"$(printf '%s\n' "$p" | awk '$1 == "RUNPATH" || $1 == "RPATH" {print $2}')" ''
+check "the binary's libraries" "$(printf '%s\n' "$p" | awk '$1 == "NEEDED" {print $2}' | sort | tr '\n' ' ')" \
+	'$ORIGIN/../libexec/torchgate/libcjson.so.1 libc.so.6 '
 check "libcurl or torchgate-fetch in the wheel" "$(cd "$X" && find . -name 'libcurl*' -o -name 'torchgate-fetch' | wc -l)" 0
 finish
