@@ -19,7 +19,9 @@
 #   probe: hyperfine -N `torchgate probe --python PYTHON` against
 #          /bin/true (goal <= 2.0x), the build's binary and the wheel's
 #          (tests/wheel/build.sh builds and installs it: wheel/bin and
-#          wheel/libexec, as pip lays them out);
+#          wheel/libexec, as pip lays them out), then bench/probe.sh with
+#          the wheel's (goals >= 1,500x import torch, >= 50x
+#          importlib.metadata);
 #   env:   bench/env-real.sh (env, env --no-elf, pip check; goal >= 100x
 #          pip check and <= 15 ms);
 #   audit: bench/audit.sh with TREE the torch package, its include/
@@ -102,6 +104,9 @@ run() {
 	hyperfine -N -w 20 -r 300 "$tg probe --python $py" \
 		"$dir/wheel/bin/torchgate probe --python $py" /bin/true 2>&1 |
 		grep -E 'Benchmark|Time|±|faster'
+	echo
+	echo "== probe against import torch and importlib.metadata (bench/probe.sh, the wheel's binary)"
+	PY=$py IMPORT_RUNS=${IMPORT_RUNS:-5} bash "$SRC/bench/probe.sh" "$dir/wheel/bin/torchgate" 2>&1
 	echo
 	echo "== env (bench/env-real.sh)"
 	RUNS=${RUNS:-20} bash "$SRC/bench/env-real.sh" "$tg" "$py" 2>&1 | tail -n 12
