@@ -6,7 +6,8 @@
 #
 # In the fixture's venv (Debian's /usr/bin/python3, the wheel installed
 # by pip): bin/torchgate runs under env -i and loads the libcjson.so.1 the
-# wheel put in libexec/torchgate, answers as the tree's torchgate does,
+# wheel put in libexec/torchgate (a table file parsed with it), answers
+# as the tree's torchgate does,
 # and update says it has no network; the package (torchgate.bin, probe,
 # verify true and false, flags for setuptools.Extension, emit, env,
 # require, run's timeout, the errors) works without importing torch (an
@@ -32,6 +33,12 @@ check "env -i bin/torchgate --version" "$(env -i "$V/bin/torchgate" --version 2>
 want=$("$TG" probe --quiet --python "$PY" --field version)
 check "env -i bin/torchgate probe --python $PY --field version" \
 	"$(env -i "$V/bin/torchgate" probe --quiet --python "$PY" --field version 2>&1)" "$want"
+# a table file is parsed by cJSON: the real library answers through the
+# binary's NEEDED path (linked against a stub of it)
+out=$(env -i "$V/bin/torchgate" check --table "$SRCDIR/data/apis.json" --torch-version 2.4 \
+	torch.cuda.amp.custom_fwd 2>&1)
+check "env -i bin/torchgate check --table (cJSON) exit status" "$?" 0
+check_has "env -i bin/torchgate check --table" "$out" "torch.cuda.amp.custom_fwd: deprecated since 2.4"
 check "ldd: libcjson.so.1 is the wheel's, named by its path" \
 	"$(readlink -f "$(ldd "$V/bin/torchgate" | awk '$1 ~ /libcjson\.so\.1$/ {print $1}')")" \
 	"$(readlink -f "$V/libexec/torchgate/libcjson.so.1")"
