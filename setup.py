@@ -119,8 +119,9 @@ def elf_needed(path):
 def private_name(needed):
     """The file name in LIBDIR a DT_NEEDED entry names, or None when it
     names no library of the wheel's by its path."""
-    if needed.startswith(ORIGIN_LIBDIR) and "/" not in needed[len(ORIGIN_LIBDIR):]:
-        return needed[len(ORIGIN_LIBDIR):]
+    rest = needed[len(ORIGIN_LIBDIR):]
+    if needed.startswith(ORIGIN_LIBDIR) and rest and "/" not in rest:
+        return rest
     return None
 
 
@@ -146,16 +147,23 @@ def platform_tag(files):
     return "manylinux_%d_%d_%s" % (best[0], best[1], arch)
 
 
+def find_library(name):
+    """The path of the library the compiler links as name
+    (cc -print-file-name), or a message and exit."""
+    cc = os.environ.get("CC", "cc")
+    found = (output([cc, "-print-file-name=" + name]) or "").strip()
+    if not os.path.isabs(found) or not os.path.exists(found):
+        sys.exit("setup.py: '%s', which torchgate needs, was not found by "
+                 "%s -print-file-name" % (name, cc))
+    return found
+
+
 def cjson_stub(d):
     """d/libcjson.so, to link the binary against: the functions of the
     libcjson.so.1 found by the compiler, empty, and as its soname the
     path of the wheel's copy relative to the binary. The binary's
     DT_NEEDED is then that path; the real library answers at run time."""
-    cc = os.environ.get("CC", "cc")
-    real = (output([cc, "-print-file-name=libcjson.so.1"]) or "").strip()
-    if not os.path.isabs(real) or not os.path.exists(real):
-        sys.exit("setup.py: libcjson.so.1 was not found by %s "
-                 "-print-file-name (libcjson-dev)" % cc)
+    real = find_library("libcjson.so.1")
     out = output(["nm", "-D", "--defined-only", real])
     if out is None:
         sys.exit("setup.py: nm -D '%s' failed (binutils)" % real)
@@ -174,9 +182,9 @@ def cjson_stub(d):
     os.makedirs(d)
     with open(os.path.join(d, "stub.c"), "w", encoding="ascii") as c:
         c.writelines("void %s(void) {}\n" % n for n in names)
-    call([cc, "-shared", "-fPIC", "-o", "libcjson.so",
-          "-Wl,-soname," + ORIGIN_LIBDIR + "libcjson.so.1", "stub.c"],
-         d, "tool")
+    call([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-o",
+          "libcjson.so", "-Wl,-soname," + ORIGIN_LIBDIR + "libcjson.so.1",
+          "stub.c"], d, "tool")
 
 
 class build_torchgate(Command):
@@ -246,7 +254,6 @@ class build_torchgate(Command):
         """Copy every library the binary needs, other than the C/C++
         runtime, into libdir (and what those need, in turn)."""
         todo, done = [exe], set()
-        cc = os.environ.get("CC", "cc")
         while todo:
             f = todo.pop()
             for needed in elf_needed(f):
@@ -259,10 +266,7 @@ class build_torchgate(Command):
                              "be found at run time"
                              % (os.path.basename(f), needed, ORIGIN_LIBDIR))
                 done.add(n)
-                found = (output([cc, "-print-file-name=" + n]) or "").strip()
-                if not os.path.isabs(found) or not os.path.exists(found):
-                    sys.exit("setup.py: '%s', which torchgate needs, was not "
-                             "found by %s -print-file-name" % (n, cc))
+                found = find_library(n)
                 dst = os.path.join(libdir, n)
                 shutil.copyfile(os.path.realpath(found), dst)
                 os.chmod(dst, 0o755)
