@@ -26,7 +26,8 @@
 #          pip check and <= 15 ms);
 #   audit: bench/audit.sh with TREE the torch package, its include/
 #          among it (goal >= 1.0x rg), then the 4-copy tree under taskset
-#          at 1, 2, 4, 8 and all CPUs, with strace -c -f and GNU time -v
+#          at 1, 2, 4, 8 and all CPUs (text, JSON and rg), hyperfine of
+#          the three at all CPUs, with strace -c -f and GNU time -v
 #          of the JSON audit at all CPUs (futex calls, context switches).
 # Everything it prints goes to $OUT/device.txt too when OUT is set (the
 # device tool's folder that comes back).
@@ -127,20 +128,24 @@ scaling() {
 	sed -n 's/^ *"id": "\(.*\)",$/\1/p' "$SRC/data/apis.json" >"$tmp/names"
 	for n in $(printf '%s\n' 1 2 4 8 "$ncpu" | sort -n -u); do
 		[ "$n" -le "$ncpu" ] || continue
-		for c in "audit -q --format=json --torch-version 2.11" "rg"; do
+		for c in text json rg; do
 			best=
 			for k in 1 2 3; do
-				if [ "$c" = rg ]; then
-					t=$( { /usr/bin/time -f %e taskset -c "0-$((n - 1))" rg -n -F -f "$tmp/names" "$tmp/x4" >/dev/null; } 2>&1 | tail -n 1)
-				else
-					# shellcheck disable=SC2086
-					t=$( { /usr/bin/time -f %e taskset -c "0-$((n - 1))" "$tg" $c "$tmp/x4" >/dev/null; } 2>&1 | tail -n 1)
-				fi
+				case $c in
+				rg) set -- rg -n -F -f "$tmp/names" ;;
+				text) set -- "$tg" audit -q --torch-version 2.11 ;;
+				json) set -- "$tg" audit -q --format=json --torch-version 2.11 ;;
+				esac
+				t=$( { /usr/bin/time -f %e taskset -c "0-$((n - 1))" "$@" "$tmp/x4" >/dev/null; } 2>&1 | tail -n 1)
 				if [ -z "$best" ] || awk "BEGIN { exit !($t < $best) }"; then best=$t; fi
 			done
-			printf '%3s CPUs  %-6s %s s\n' "$n" "${c%% *}" "$best"
+			printf '%3s CPUs  %-6s %s s\n' "$n" "$c" "$best"
 		done
 	done
+	echo "-- the 4-copy tree at $ncpu CPUs (hyperfine -N, means)"
+	hyperfine -N -w 3 -r 20 "$tg audit -q --torch-version 2.11 $tmp/x4" \
+		"$tg audit -q --format=json --torch-version 2.11 $tmp/x4" \
+		"rg -n -F -f $tmp/names $tmp/x4" 2>&1 | grep -E 'Benchmark|Time'
 	echo "-- JSON audit of the 4-copy tree at $ncpu CPUs: system calls (strace -c -f)"
 	strace -c -f -o "$tmp/strace" "$tg" audit -q --format=json --torch-version 2.11 "$tmp/x4" >/dev/null 2>&1
 	head -n 12 "$tmp/strace"
