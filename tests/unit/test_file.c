@@ -8,6 +8,7 @@
  * commit, release, and the policy for links.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -155,6 +156,44 @@ reads(void)
 		      "walked: a regular file");
 		if (fd >= 0)
 			close(fd);
+	}
+	/* relative to the open directory: the same bytes and size as by
+	 * the path, the messages naming the path given; AT_FDCWD or no
+	 * name: the path itself */
+	{
+		int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		uint64_t size = 7;
+
+		snprintf(path, sizeof(path), "%s/f", dir);
+		CHECK(dfd >= 0 &&
+			  tg_file_read_walked_at(dfd, "f", "shown/f", 10, &data,
+						 &len, &size, &err) == 0 &&
+			  len == 10 && size == 10 &&
+			  strcmp(data, "0123456789") == 0,
+		      "walked at a directory");
+		free(data);
+		CHECK(tg_file_read_walked_at(dfd, "f", "shown/f", 9, &data,
+					     &len, &size, &err) == TG_ELIMIT &&
+			  size == 10 && strstr(err.msg, "'shown/f'") != NULL,
+		      "walked at: over the limit: %s", err.msg);
+		CHECK(tg_file_read_walked_at(dfd, "none", "shown/none", 10,
+					     &data, &len, &size,
+					     &err) == TG_EIO &&
+			  size == 0 && data == NULL &&
+			  strstr(err.msg, "cannot read 'shown/none'") != NULL,
+		      "walked at: absent: %s", err.msg);
+		CHECK(tg_file_read_walked_at(dfd, NULL, path, 10, &data, &len,
+					     &size, &err) == 0 &&
+			  len == 10,
+		      "walked at: no name, the path");
+		free(data);
+		CHECK(tg_file_read_walked_at(AT_FDCWD, path, "shown", 10, &data,
+					     &len, &size, &err) == 0 &&
+			  len == 10,
+		      "walked at: AT_FDCWD");
+		free(data);
+		if (dfd >= 0)
+			close(dfd);
 	}
 	snprintf(path, sizeof(path), "%s/f", dir);
 	unlink(path);

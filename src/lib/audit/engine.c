@@ -34,6 +34,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,6 +49,7 @@
 #include "lib/util/cpus.h"
 #include "lib/util/fdtable.h"
 #include "lib/util/file.h"
+#include "lib/util/grow.h"
 #include "lib/util/str.h"
 #include "lib/util/walk.h"
 
@@ -110,6 +112,17 @@ struct job {
 	atomic_int done; /* run_job returned */
 };
 
+/* A thread's open directory: the one of the last walked file it read,
+ * whose next files it opens relative to it (openat), so that the kernel
+ * looks up one component of their paths instead of all (the bench
+ * tree's are eight or nine deep). The walk lists a directory's files
+ * together and threads take them in that order. fd -1: none. */
+struct dircache {
+	char *dir; /* its path, as the jobs' paths spell it */
+	size_t n, cap;
+	int fd;
+};
+
 /* The ring holds the jobs [head, tail) in walk order: only the calling
  * thread reads head and tail. The work list holds, in the same order,
  * the ring's places of the jobs a thread must run (notes are none of
@@ -157,6 +170,8 @@ struct run {
 		struct run *q;
 		size_t id;
 	} wa[TG_ENGINE_THREADS_MAX];
+	/* each thread's, by its number (the calling thread's 0) */
+	struct dircache dc[TG_ENGINE_THREADS_MAX + 1];
 };
 
 void
@@ -361,22 +376,71 @@ tg_engine_buffer(const struct tg_engine *e, const struct tg_lang *L,
 	return analyze(e, L, src, len, path, f, err);
 }
 
-/* Read and analyze one file, and hand its bytes to the sink's bytes
- * hook (any thread: touches only j, what the engine holds read-only and
- * what the hook reads). */
+/* Where dc's thread opens path, a walked file: *name relative to the
+ * directory the return value is open on, or (AT_FDCWD, the whole path)
+ * when it has no directory part or its directory cannot be opened (out
+ * of descriptors: the open of the path then says what is wrong). */
+static int
+dir_of(struct dircache *dc, const char *path, const char **name)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	*name = path;
+	if (!slash || !slash[1])
+		return AT_FDCWD;
+	n = slash == path ? 1 : (size_t)(slash - path);
+	if (dc->fd >= 0 && dc->n == n && memcmp(dc->dir, path, n) == 0) {
+		*name = slash + 1;
+		return dc->fd;
+	}
+	if (dc->fd >= 0)
+		close(dc->fd);
+	dc->fd = -1;
+	if (TG_GROW(dc->dir, n + 1, dc->cap))
+		return AT_FDCWD;
+	memcpy(dc->dir, path, n);
+	dc->dir[n] = '\0';
+	dc->n = n;
+	dc->fd = open(dc->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dc->fd < 0)
+		return AT_FDCWD;
+	*name = slash + 1;
+	return dc->fd;
+}
+
+/* dc closed and freed: by its own thread (whose descriptor table holds
+ * the directory, util/fdtable). */
 static void
-run_job(const struct run *q, struct job *j, size_t thread)
+dircache_release(struct dircache *dc)
+{
+	if (dc->fd >= 0)
+		close(dc->fd);
+	free(dc->dir);
+	*dc = (struct dircache){NULL, 0, 0, -1};
+}
+
+/* Read and analyze one file, and hand its bytes to the sink's bytes
+ * hook (any thread: touches only j, dc, what the engine holds read-only
+ * and what the hook reads). */
+static void
+run_job(const struct run *q, struct job *j, size_t thread, struct dircache *dc)
 {
 	const struct tg_engine *e = q->e;
 	struct tg_err err = TG_ERR_INIT;
 	char *src = NULL;
+	const char *name;
 	size_t len = 0;
+	int dfd;
 
-	j->read_rc =
-	    j->regular
-		? tg_file_read_walked(j->path, e->o.file_max, &src, &len,
-				      &j->size, &err)
-		: tg_file_read(j->path, e->o.file_max, &src, &len, NULL, &err);
+	if (j->regular) {
+		dfd = dir_of(dc, j->path, &name);
+		j->read_rc =
+		    tg_file_read_walked_at(dfd, name, j->path, e->o.file_max,
+					   &src, &len, &j->size, &err);
+	} else
+		j->read_rc = tg_file_read(j->path, e->o.file_max, &src, &len,
+					  NULL, &err);
 	if (j->read_rc) {
 		/* no room to say why: the run stops, out of memory */
 		if (!(j->msg = strdup(err.msg)))
@@ -422,7 +486,7 @@ take(struct run *q, struct job **j)
 static void
 run_taken(struct run *q, struct job *j, size_t thread)
 {
-	run_job(q, j, thread);
+	run_job(q, j, thread, &q->dc[thread]);
 	atomic_store(&j->done, 1);
 	if (atomic_load(&q->main_waits)) {
 		pthread_mutex_lock(&q->mu);
@@ -458,8 +522,10 @@ worker(void *arg)
 		atomic_fetch_sub(&q->sleepers, 1);
 		pthread_mutex_unlock(&q->mu);
 		if (atomic_load(&q->wnext) == atomic_load(&q->wtail) &&
-		    atomic_load(&q->closing))
+		    atomic_load(&q->closing)) {
+			dircache_release(&q->dc[wa->id]);
 			return NULL;
+		}
 	}
 }
 
@@ -865,6 +931,8 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	atomic_init(&q->wtail, 0);
 	atomic_init(&q->closing, 0);
 	atomic_init(&q->sleepers, 0);
+	for (k = 0; k <= TG_ENGINE_THREADS_MAX; k++)
+		q->dc[k].fd = -1;
 	for (k = 0; k < nw; k++) {
 		q->wa[q->nth].q = q;
 		q->wa[q->nth].id = q->nth + 1;
@@ -877,6 +945,7 @@ tg_engine_run(struct tg_engine *e, const char *const *paths, size_t n,
 	for (k = 0; k < n && !q->failed; k++)
 		operand(q, ops[k]);
 	drain(q); /* after a failure too: every job is freed */
+	dircache_release(&q->dc[0]);
 	pthread_mutex_lock(&q->mu);
 	atomic_store(&q->closing, 1);
 	pthread_cond_broadcast(&q->queued);

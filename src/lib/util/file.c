@@ -84,15 +84,25 @@ check_mode(const char *path, const struct stat *st, size_t max,
 	return 0;
 }
 
+/* A file a directory walk found: where it is opened (name relative to
+ * the open directory dfd; name NULL: the path), and the size fstat gave
+ * (0 until then). */
+struct walked {
+	int dfd;
+	const char *name;
+	uint64_t size;
+};
+
 /* tg_file_open; walked not NULL: the caller found path a regular file
- * a moment ago, so no stat before the open; *walked gets the size fstat
+ * a moment ago, so no stat before the open; walked->size gets the size fstat
  * gave, also when that is over max. O_NONBLOCK stays on the descriptor:
  * the file is a regular one, whose reads (and preads, and maps) ignore
  * it, so clearing it would be two system calls for nothing (read_bounded
  * still clears it should a read say EAGAIN). */
 static int
 open_checked(const char *path, size_t max, const char *what, int *fd,
-	     size_t *size, int *absent, uint64_t *walked, struct tg_err *err)
+	     size_t *size, int *absent, struct walked *walked,
+	     struct tg_err *err)
 {
 	struct stat st;
 	int f, rc;
@@ -115,7 +125,10 @@ open_checked(const char *path, size_t max, const char *what, int *fd,
 	if (!walked && (rc = check_mode(path, &st, max, what, err)))
 		return rc;
 	/* O_NONBLOCK: opening a FIFO with no writer would block for ever */
-	f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	f = walked && walked->name
+		? openat(walked->dfd, walked->name,
+			 O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+		: open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (f < 0) {
 		if (absent && (errno == ENOENT || errno == ENOTDIR)) {
 			*absent = 1;
@@ -129,7 +142,7 @@ open_checked(const char *path, size_t max, const char *what, int *fd,
 				strerror(errno));
 	} else {
 		if (walked && S_ISREG(st.st_mode))
-			*walked = (uint64_t)st.st_size;
+			walked->size = (uint64_t)st.st_size;
 		rc = check_mode(path, &st, max, what, err);
 	}
 	if (rc) {
@@ -152,7 +165,7 @@ int
 tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
 		    size_t *size, struct tg_err *err)
 {
-	uint64_t walked = 0;
+	struct walked walked = {AT_FDCWD, NULL, 0};
 
 	return open_checked(path, max, what, fd, size, NULL, &walked, err);
 }
@@ -163,7 +176,7 @@ tg_file_open_walked(const char *path, size_t max, const char *what, int *fd,
 static int
 read_bounded(const char *path, size_t max, const char *what, char **out,
 	     size_t *len, int *truncated, int *absent, int allow_trunc,
-	     uint64_t *walked, const char *inside, struct tg_err *err)
+	     struct walked *walked, const char *inside, struct tg_err *err)
 {
 	int fd = -1, rc = 0;
 	char *data = NULL;
@@ -313,9 +326,21 @@ int
 tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
 		    uint64_t *size, struct tg_err *err)
 {
-	*size = 0;
-	return read_bounded(path, max, NULL, out, len, NULL, NULL, 0, size,
-			    NULL, err);
+	return tg_file_read_walked_at(AT_FDCWD, NULL, path, max, out, len, size,
+				      err);
+}
+
+int
+tg_file_read_walked_at(int dfd, const char *name, const char *path, size_t max,
+		       char **out, size_t *len, uint64_t *size,
+		       struct tg_err *err)
+{
+	struct walked walked = {dfd, name, 0};
+	int rc = read_bounded(path, max, NULL, out, len, NULL, NULL, 0, &walked,
+			      NULL, err);
+
+	*size = walked.size;
+	return rc;
 }
 
 int
@@ -338,7 +363,7 @@ int
 tg_file_read_head_walked(const char *path, size_t max, char **out, size_t *len,
 			 int *truncated, struct tg_err *err)
 {
-	uint64_t walked = 0;
+	struct walked walked = {AT_FDCWD, NULL, 0};
 
 	return read_bounded(path, max, NULL, out, len, truncated, NULL, 1,
 			    &walked, NULL, err);

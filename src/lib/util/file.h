@@ -61,6 +61,14 @@ int tg_file_read_inside(const char *path, const char *root, size_t max,
 int tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
 			uint64_t *size, struct tg_err *err);
 
+/* As tg_file_read_walked, opening name relative to the open directory
+ * dfd (AT_FDCWD, or name NULL: path), which is path's directory: one
+ * component for the kernel to look up instead of every one of path's.
+ * Messages name path. */
+int tg_file_read_walked_at(int dfd, const char *name, const char *path,
+			   size_t max, char **out, size_t *len, uint64_t *size,
+			   struct tg_err *err);
+
 /* As tg_file_read, naming the kind of file in the message of a file
  * over max ("larger than the 64 KiB limit for pyvenv.cfg"). */
 int tg_file_read_as(const char *path, size_t max, const char *what, char **out,
