@@ -143,7 +143,7 @@ scaling() {
 		done
 	done
 	echo "-- the 4-copy tree at $ncpu CPUs (hyperfine -N, means)"
-	hyperfine -N -w 3 -r 20 "$tg audit -q --torch-version 2.11 $tmp/x4" \
+	hyperfine -N -i -w 3 -r 20 "$tg audit -q --torch-version 2.11 $tmp/x4" \
 		"$tg audit -q --format=json --torch-version 2.11 $tmp/x4" \
 		"rg -n -F -f $tmp/names $tmp/x4" 2>&1 | grep -E 'Benchmark|Time'
 	echo "-- JSON audit of the 4-copy tree at $ncpu CPUs: system calls (strace -c -f)"
