@@ -323,14 +323,6 @@ tg_file_read_inside(const char *path, const char *root, size_t max, char **out,
 }
 
 int
-tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
-		    uint64_t *size, struct tg_err *err)
-{
-	return tg_file_read_walked_at(AT_FDCWD, NULL, path, max, out, len, size,
-				      err);
-}
-
-int
 tg_file_read_walked_at(int dfd, const char *name, const char *path, size_t max,
 		       char **out, size_t *len, uint64_t *size,
 		       struct tg_err *err)

@@ -57,14 +57,11 @@ int tg_file_read_inside(const char *path, const char *root, size_t max,
  * still refuses what is not a regular file), and the bytes up to the
  * size fstat gave: a file being written is read as it was then. Two
  * to four system calls fewer a file. *size: the size fstat gave, also
- * when that is over max (0 when the file could not be opened). */
-int tg_file_read_walked(const char *path, size_t max, char **out, size_t *len,
-			uint64_t *size, struct tg_err *err);
-
-/* As tg_file_read_walked, opening name relative to the open directory
- * dfd (AT_FDCWD, or name NULL: path), which is path's directory: one
- * component for the kernel to look up instead of every one of path's.
- * Messages name path. */
+ * when that is over max (0 when the file could not be opened). The
+ * file opened is name relative to the open directory dfd, path's
+ * directory (one component for the kernel to look up instead of every
+ * one of path's), or path itself with AT_FDCWD or name NULL; messages
+ * name path. */
 int tg_file_read_walked_at(int dfd, const char *name, const char *path,
 			   size_t max, char **out, size_t *len, uint64_t *size,
 			   struct tg_err *err);
@@ -81,7 +78,7 @@ int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
 
 /* As tg_file_read_head, for a path found to be a regular file a moment
  * ago (tg_path_is_file, tg_path_is_executable): no stat before the open,
- * as tg_file_read_walked. */
+ * as tg_file_read_walked_at. */
 int tg_file_read_head_walked(const char *path, size_t max, char **out,
 			     size_t *len, int *truncated, struct tg_err *err);
 
