@@ -376,12 +376,13 @@ tg_engine_buffer(const struct tg_engine *e, const struct tg_lang *L,
 	return analyze(e, L, src, len, path, f, err);
 }
 
-/* Where dc's thread opens path, a walked file: *name relative to the
- * directory the return value is open on, or (AT_FDCWD, the whole path)
- * when it has no directory part or its directory cannot be opened (out
- * of descriptors: the open of the path then says what is wrong). */
+/* Where dc's thread opens path, a walked file (dc's directory reopened
+ * when path is in another): *name relative to the directory the return
+ * value is open on, or (AT_FDCWD, the whole path) when it has no
+ * directory part or its directory cannot be opened (out of descriptors:
+ * the open of the path then says what is wrong). */
 static int
-dir_of(struct dircache *dc, const char *path, const char **name)
+dircache_open(struct dircache *dc, const char *path, const char **name)
 {
 	const char *slash = strrchr(path, '/');
 	size_t n;
@@ -434,7 +435,7 @@ run_job(const struct run *q, struct job *j, size_t thread, struct dircache *dc)
 	int dfd;
 
 	if (j->regular) {
-		dfd = dir_of(dc, j->path, &name);
+		dfd = dircache_open(dc, j->path, &name);
 		j->read_rc =
 		    tg_file_read_walked_at(dfd, name, j->path, e->o.file_max,
 					   &src, &len, &j->size, &err);
