@@ -71,6 +71,7 @@ tg_audit_cxx_index_free(struct tg_audit_cxx_index *ix)
 	free(ix->pats);
 	free(ix->lits);
 	free(ix->next);
+	free(ix->start);
 	free(ix);
 }
 
@@ -136,6 +137,12 @@ build_keys(struct tg_audit_cxx_index *ix)
 
 	ix->nlits = 0;
 	ix->read_all = 0;
+	ix->start_any = 0;
+	memset(ix->start, 0, 2 * ix->npats);
+	for (k = 0; k < ix->npats; k++) {
+		ix->start[k] = ix->pats[k].wanted && ix->pats[k].always;
+		ix->start_any |= ix->start[k];
+	}
 	memset(ix->keybits, 0, sizeof(ix->keybits));
 	memset(ix->triples, 0, sizeof(ix->triples));
 	memset(ix->head, 0, sizeof(ix->head));
@@ -205,7 +212,8 @@ tg_audit_cxx_index_new(struct tg_audit_cxx_index **out,
 	ix->pats = calloc(n ? n : 1, sizeof(*ix->pats));
 	ix->lits = calloc(nl, sizeof(*ix->lits));
 	ix->next = calloc(nl, sizeof(*ix->next));
-	if (!ix->pats || !ix->lits || !ix->next)
+	ix->start = calloc(n ? 2 * n : 1, 1);
+	if (!ix->pats || !ix->lits || !ix->next || !ix->start)
 		goto out;
 	if (nl >= 65535) {
 		rc = TG_ELIMIT;

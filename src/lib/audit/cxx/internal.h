@@ -147,6 +147,11 @@ struct tg_audit_cxx_index {
 	unsigned short head[65536], head8[65536];
 	unsigned short *next;
 	int read_all; /* a wanted method's id is too short a key */
+	/* what the prefilter starts each file from: found[k] of npats * 2
+	 * (a wanted pattern without a literal is found in every file), and
+	 * its FOUND_ANY when one is */
+	unsigned char *start;
+	int start_any;
 	const struct tg_table *t;
 };
 

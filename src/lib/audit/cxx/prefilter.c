@@ -150,14 +150,10 @@ tg_audit_cxx_prefilter(const struct tg_audit_cxx_index *ix, const char *src,
 		       size_t len, unsigned char *found, size_t *first,
 		       size_t *last, struct places *pl)
 {
-	size_t i, k;
-	int any = ix->read_all;
+	size_t i;
+	int any = ix->read_all | ix->start_any;
 
-	memset(found, 0, 2 * ix->npats);
-	for (k = 0; k < ix->npats; k++) {
-		found[k] = ix->pats[k].wanted && ix->pats[k].always;
-		any |= found[k];
-	}
+	memcpy(found, ix->start, 2 * ix->npats);
 	for (i = 0; i + 2 < len;) {
 		size_t at[CANDIDATES], n = 0, c;
 		unsigned char bits[CANDIDATES];
