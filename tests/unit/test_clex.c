@@ -8,6 +8,7 @@
  * prefix, raw strings with tricky delimiters, directives over continued
  * lines, digit separators, unterminated input, CRLF, empty input.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,6 +143,61 @@ same_text(const char *in)
 	CHECK_STR(got, want, in);
 }
 
+/* tg_clex_next_text against tg_clex_next on s[0..n), every field of
+ * every token: 1 when they agree. */
+static int
+agree(const char *s, size_t n)
+{
+	struct tg_clex a, b;
+	struct tg_clex_tok ta, tb;
+	int ra, rb;
+
+	tg_clex_init(&a, s, n);
+	tg_clex_init(&b, s, n);
+	do {
+		do
+			ra = tg_clex_next(&a, &ta);
+		while (ra &&
+		       (ta.kind == TG_CLEX_IDENT || ta.kind == TG_CLEX_NUMBER ||
+			ta.kind == TG_CLEX_PUNCT || ta.kind == TG_CLEX_ERROR));
+		rb = tg_clex_next_text(&b, &tb);
+		if (ra != rb || ta.kind != tb.kind || ta.flags != tb.flags ||
+		    ta.off != tb.off || ta.len != tb.len ||
+		    ta.line != tb.line || ta.col != tb.col ||
+		    ta.depth != tb.depth || ta.pre != tb.pre ||
+		    ta.body != tb.body || ta.body_len != tb.body_len)
+			return 0;
+	} while (ra);
+	return 1;
+}
+
+/* Random texts of the bytes that change the tokenizer's state, mostly
+ * longer than sixteen bytes (where skip_code goes sixteen at a time):
+ * next_text must agree with next on each (the same seed every run). */
+static void
+random_texts(void)
+{
+	static const char alpha[] = "\n\n\"''#//*\\\r()[]{}  \t\v"
+				    "aaxu8RLUe1.'+-,;<>=:@$";
+	uint64_t x = UINT64_C(88172645463325252);
+	char s[300];
+	size_t k, j, n, bad = 0;
+
+	for (k = 0; k < 20000; k++) {
+		n = k % 280;
+		for (j = 0; j < n; j++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			s[j] = alpha[(x >> 11) % (sizeof(alpha) - 1)];
+		}
+		if (!agree(s, n) && bad++ < 3)
+			CHECK(0, "next_text and next differ on '%.*s'", (int)n,
+			      s);
+	}
+	CHECK(bad == 0, "%zu random texts differ", bad);
+}
+
 int
 main(void)
 {
@@ -156,5 +212,6 @@ main(void)
 	for (k = 0; k < sizeof(text_only) / sizeof(text_only[0]); k++)
 		same_text(text_only[k]);
 	bodies();
+	random_texts();
 	return check_result("test_clex");
 }

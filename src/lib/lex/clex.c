@@ -294,6 +294,177 @@ tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
 	lx->line = 1;
 }
 
+/* In code, outside comments, literals and directives, the tokens are
+ * names, numbers and punctuators; skip_code passes over them a byte or
+ * a name at a time, and where sixteen bytes can be compared at once
+ * (SSE2, every x86-64) it passes over sixteen at a time and stops only
+ * at the bytes that change its state or end its run ("special" below).
+ * The bytes before a quote are the exception: a name there may be a
+ * literal's prefix and a number may hold a digit separator, which only
+ * the byte loop tells, from the start of that name or number. */
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define CLEX_WIDE 1
+
+/* Whether c can be in a name or a number (a pp-number's bytes but '\''):
+ * no token of either starts right after a byte that cannot. */
+static int
+name_or_number(unsigned char c)
+{
+	return (cls[c] & (C_START | C_DIGIT)) || c == '.' || c == '+' ||
+	       c == '-';
+}
+
+/* Of the sixteen bytes v, as bits: those skip_code must look at (a
+ * newline, a quote, '#', '/', '\\', a bracket). */
+static inline unsigned
+specials(__m128i v)
+{
+	__m128i fe = _mm_and_si128(v, _mm_set1_epi8((char)0xfe)),
+		df = _mm_and_si128(v, _mm_set1_epi8((char)0xdf)), m;
+
+	/* "#: fe 0x22; (): fe 0x28; [{: df 0x5b; ]}: df 0x5d */
+	m = _mm_or_si128(_mm_cmpeq_epi8(fe, _mm_set1_epi8(0x22)),
+			 _mm_cmpeq_epi8(fe, _mm_set1_epi8(0x28)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(df, _mm_set1_epi8(0x5b)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(df, _mm_set1_epi8(0x5d)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\n')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+
+/* Of the sixteen bytes v, as bits: the blanks (C_SPACE). */
+static inline unsigned
+blanks(__m128i v)
+{
+	/* ' ', and 9-13 ('\n' among them, which is special) */
+	__m128i c = _mm_sub_epi8(v, _mm_set1_epi8(9));
+
+	return (unsigned)_mm_movemask_epi8(
+	    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+			 _mm_cmpeq_epi8(_mm_min_epu8(c, _mm_set1_epi8(4)), c)));
+}
+
+/* Whether bytes [a, b) of the block at blk hold one that is not blank
+ * (blank: their mask, found once per block when first needed). */
+static inline int
+code_in(const char *blk, unsigned *blank, int *have, size_t a, size_t b)
+{
+	if (a >= b)
+		return 0;
+	if (!*have) {
+		*blank = blanks(_mm_loadu_si128((const __m128i *)blk));
+		*have = 1;
+	}
+	return (~*blank & ((1u << b) - (1u << a))) != 0;
+}
+
+/* From i, a token's start on a line that holds code, sixteen bytes or
+ * more before len: as skip_code, sixteen bytes at a time, to where it
+ * must stop (*stop set: a comment, or a directive's '#'), or to where
+ * its byte loop must go on, up to *until: a quote's name or number, or
+ * the last bytes of the text, from the start of the name or number
+ * before them. */
+static size_t
+skip_wide(struct tg_clex *lx, size_t i, size_t *until, int *stop)
+{
+	const char *s = lx->s;
+	size_t len = lx->len, from = i, q;
+
+	*stop = 0;
+	while (len - i >= 16) {
+		unsigned m =
+		    specials(_mm_loadu_si128((const __m128i *)(s + i)));
+		unsigned blank = 0;
+		size_t cur = i, next = i + 16, p, n;
+		int have = 0;
+
+		/* from: a token's start; cur: the state is known to there */
+		for (; m; m &= m - 1) {
+			unsigned char c;
+
+			p = i + (size_t)__builtin_ctz(m);
+			if (p < cur)
+				continue; /* a splice's bytes */
+			c = (unsigned char)s[p];
+			if (c == '"' || c == '\'') {
+				for (q = p;
+				     q > from &&
+				     name_or_number((unsigned char)s[q - 1]);
+				     q--)
+					;
+				/* a name or number from before cur is not
+				 * blank: the state was right for it */
+				if (!lx->code && q > cur &&
+				    code_in(s + i, &blank, &have, cur - i,
+					    q - i))
+					lx->code = 1;
+				*until = p + 1;
+				return q;
+			}
+			if (!lx->code &&
+			    code_in(s + i, &blank, &have, cur - i, p - i))
+				lx->code = 1;
+			cur = from = p + 1;
+			switch (c) {
+			case '\n':
+				lx->line++;
+				lx->lstart = p + 1;
+				lx->code = 0;
+				continue;
+			case '(':
+			case '[':
+			case '{':
+				lx->depth++;
+				break;
+			case ')':
+			case ']':
+			case '}':
+				if (lx->depth)
+					lx->depth--;
+				break;
+			case '/':
+				if (p + 1 < len &&
+				    (s[p + 1] == '/' || s[p + 1] == '*')) {
+					*stop = 1;
+					return p;
+				}
+				break;
+			case '#':
+				if (!lx->code) {
+					*stop = 1;
+					return p;
+				}
+				break;
+			default: /* '\\' */
+				if ((n = splice(s, len, p)) > 0) {
+					lx->line++;
+					lx->lstart = cur = from = p + n;
+					if (cur > next)
+						next = cur;
+					continue;
+				}
+				break;
+			}
+			lx->code = 1;
+		}
+		if (!lx->code && cur < i + 16 &&
+		    code_in(s + i, &blank, &have, cur - i, 16))
+			lx->code = 1;
+		i = next;
+	}
+	/* the last bytes by the byte loop, from the start of a name or
+	 * number that reaches them (not blank: the code flag holds for
+	 * them either way) */
+	for (q = i; q > from && name_or_number((unsigned char)s[q - 1]); q--)
+		;
+	*until = len;
+	return q;
+}
+#endif
+
 /* From lx->pos, past the code tokens (names, numbers, punctuators,
  * error bytes) and blanks to where a comment, literal or directive
  * starts, or to the end: the state as tg_clex_next would leave it
@@ -307,12 +478,22 @@ static void
 skip_code(struct tg_clex *lx)
 {
 	const char *s = lx->s;
-	size_t len = lx->len, i = lx->pos, e, n;
+	size_t len = lx->len, i = lx->pos, e, n, until = i;
 	int raw;
 
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 
+#ifdef CLEX_WIDE
+		if (lx->code && i >= until && len - i >= 16) {
+			int stop;
+
+			i = skip_wide(lx, i, &until, &stop);
+			if (stop)
+				break;
+			continue;
+		}
+#endif
 		if (cls[c] & C_PLAIN) {
 			lx->code = 1;
 			i++;
@@ -323,11 +504,13 @@ skip_code(struct tg_clex *lx)
 			lx->lstart = ++i;
 			lx->code = 0;
 		} else if (id_start(c)) {
+			/* a literal's prefix too: tg_clex_next sets code
+			 * for the literal, and reads it only for a '#' */
+			lx->code = 1;
 			e = tg_lex_name_end(s, len, i + 1);
 			if (e < len && (s[e] == '"' || s[e] == '\'') &&
 			    e - i <= 3 && prefix(s, i, e, &raw))
 				break;
-			lx->code = 1;
 			i = e;
 		} else if (number_start(s, len, i)) {
 			lx->code = 1;
