@@ -56,6 +56,20 @@ static const struct tcase cases[] = {
     {"\"a\\\r\nb\" '\\\r\nc' d", "S0+7:1.0 Q8+6:2.3 I15+1:3.3 E16+0:3.4"},
     {"a \\\n b", "I0+1:1.0 I5+1:2.1 E6+0:2.2"},
     {"@ $", "X0+1:1.0 X2+1:1.2 E3+0:1.3"},
+    /* directives of sixteen bytes and more after what ends them (read
+     * sixteen bytes at a time): a comment's opener in a literal, a
+     * comment over two lines, a splice */
+    {"#define X \"/*\" y + some_more_code_here\nz",
+     "H0+38:1.0 I39+1:2.0 E40+0:2.1"},
+    {"#define X '/*' y + some_more_code_here\nz",
+     "H0+38:1.0 I39+1:2.0 E40+0:2.1"},
+    {"#define X /* a\n b */ y + some_more_code_here\nz",
+     "H0+44:1.0 I45+1:3.0 E46+0:3.1"},
+    {"#define X a \\\n b + some_more_code_here\nz",
+     "H0+38:1.0 I39+1:3.0 E40+0:3.1"},
+    {"#define X 1\nint some_long_name_here;",
+     "H0+11:1.0 I12+3:2.0 I16+19:2.4 P35+1:2.23 E36+0:2.24"},
+    {"#include <some/long/path/x.h>\nz", "H0+29:1.0 I30+1:2.0 E31+0:2.1"},
 };
 
 /* Inputs whose code tokens hold bytes that could start a literal, a

@@ -13,6 +13,13 @@
 
 #include <string.h>
 
+/* Where sixteen bytes can be compared at once (SSE2, every x86-64), the
+ * runs of bytes with nothing to do are passed sixteen at a time. */
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define CLEX_WIDE 1
+#endif
+
 /* Byte classes, looked up once per byte (the table below is these
  * rules, written out). */
 #define C_START 1 /* starts an identifier: letters, '_', bytes >= 0x80 */
@@ -230,6 +237,33 @@ prefix(const char *s, size_t a, size_t e, int *raw)
 	return 0;
 }
 
+/* From k, past the bytes of a directive that are none of a newline,
+ * '\\', '/' and a quote: sixteen at a time where SSE2 is there, to the
+ * first such byte or the last fifteen bytes of the text. */
+static size_t
+directive_plain(const char *s, size_t len, size_t k)
+{
+#ifdef CLEX_WIDE
+	while (len - k >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + k)), m;
+		unsigned bits;
+
+		m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\n')),
+				 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+		if ((bits = (unsigned)_mm_movemask_epi8(m)) != 0)
+			return k + (size_t)__builtin_ctz(bits);
+		k += 16;
+	}
+#else
+	(void)s;
+	(void)len;
+#endif
+	return k;
+}
+
 /* The end of the directive whose '#' is at i: its last continued line,
  * comments and literals in it skipped. */
 static size_t
@@ -238,7 +272,7 @@ directive_end(const char *s, size_t len, size_t i)
 	unsigned fl = 0;
 	size_t k = i + 1, n;
 
-	while (k < len && s[k] != '\n') {
+	while ((k = directive_plain(s, len, k)) < len && s[k] != '\n') {
 		if ((n = splice(s, len, k)) > 0)
 			k += n;
 		else if (s[k] == '/' && k + 1 < len &&
@@ -302,10 +336,7 @@ tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
  * The bytes before a quote are the exception: a name there may be a
  * literal's prefix and a number may hold a digit separator, which only
  * the byte loop tells, from the start of that name or number. */
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define CLEX_WIDE 1
-
+#ifdef CLEX_WIDE
 /* Whether c can be in a name or a number (a pp-number's bytes but '\''):
  * no token of either starts right after a byte that cannot. */
 static int
