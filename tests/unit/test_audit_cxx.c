@@ -359,8 +359,10 @@ test_helpers(void)
 
 /* A literal at every place near the start and the end of an input
  * allocated to its length (valgrind tells a read past it): the
- * prefilter looks at every other byte and reads four at a time but for
- * the last three, so each parity and each tail is tried. */
+ * prefilter looks at every other byte, sixteen bytes at a time (SSE2)
+ * while eighteen are left, then four at a time but for the last three,
+ * so each parity, each place in and across the sixteen-byte blocks and
+ * each tail is tried. */
 static void
 test_edges(void)
 {
@@ -368,11 +370,13 @@ test_edges(void)
 	    {"AT_CHECK", "AT_CHECK"},		  /* a literal of eight bytes */
 	    {"CC=gcc-7", "cxx_compiler_minimum"}, /* "gcc-": four bytes */
 	};
+	struct tg_audit_cxx_index *ix = NULL;
 	size_t u, pre, post;
 
-	for (u = 0; u < 2; u++)
-		for (pre = 0; pre < 12; pre++)
-			for (post = 0; post < 4; post++) {
+	CHECK(tg_audit_cxx_index_new(&ix, &table, NULL) == 0, "index");
+	for (u = 0; ix && u < 2; u++)
+		for (pre = 0; pre < 36; pre++)
+			for (post = 0; post < 20; post++) {
 				size_t ul = strlen(uses[u][0]),
 				       n = pre + ul + post;
 				char *s = malloc(n);
@@ -382,8 +386,8 @@ test_edges(void)
 					return;
 				memset(s, ' ', n);
 				memcpy(s + pre, uses[u][0], ul);
-				CHECK(tg_audit_cxx(&table, s, n, "e.cpp", &r,
-						   NULL) == 0 &&
+				CHECK(tg_audit_cxx_indexed(ix, s, n, "e.cpp",
+							   &r, NULL) == 0 &&
 					  r.nfindings == 1 &&
 					  strcmp(r.findings[0].api->id,
 						 uses[u][1]) == 0 &&
@@ -394,6 +398,7 @@ test_edges(void)
 				tg_audit_result_release(&r);
 				free(s);
 			}
+	tg_audit_cxx_index_free(ix);
 }
 
 /* More places of a literal than the prefilter keeps (PLACES_MAX,

@@ -175,29 +175,19 @@ key8(uint64_t w)
 	return (unsigned)((w * UINT64_C(0x9E3779B97F4A7C15)) >> 48);
 }
 
-/* The key of the three bytes at s: a 16-bit hash of them. */
+/* The key of the three bytes at s: a 16-bit hash of them, in 16-bit
+ * arithmetic (the prefilter computes eight at once: prefilter.c). */
+#define KEY3_A 0x9e37u
+#define KEY3_B 0x7f4bu
+
 static inline unsigned
 key3(const char *s)
 {
-	uint32_t v = (uint32_t)(unsigned char)s[0] |
-		     (uint32_t)(unsigned char)s[1] << 8 |
-		     (uint32_t)(unsigned char)s[2] << 16;
+	unsigned x = (unsigned)(unsigned char)s[0] |
+		     (unsigned)(unsigned char)s[1] << 8,
+		 y = (unsigned char)s[2];
 
-	return (unsigned)(((v << 8) * UINT32_C(2654435761)) >> 16);
-}
-
-/* key3 of s where four bytes can be read there: one load. */
-static inline unsigned
-key3_of4(const char *s)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint32_t v;
-
-	memcpy(&v, s, 4);
-	return (unsigned)(((v << 8) * UINT32_C(2654435761)) >> 16);
-#else
-	return key3(s);
-#endif
+	return ((x * KEY3_A) ^ (y * KEY3_B)) & 0xffffu;
 }
 
 /* What the prefilter found. */
