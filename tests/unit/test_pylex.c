@@ -87,6 +87,10 @@ static const struct tcase cases[] = {
     {")", "O0+1:1.0!2 L1+0:1.1 E1+0:1.1"},
     /* backslash continuation: no token, the logical line goes on */
     {"x = \\\n  1\n", "N0+1:1.0 O2+1:1.2 D8+1:2.2 L9+1:2.3 E10+0:3.0"},
+    /* what lies between tokens, right after one: a continuation, a tab,
+     * a form feed */
+    {"x\\\ny\n", "N0+1:1.0 N3+1:2.0 L4+1:2.1 E5+0:3.0"},
+    {"a\tb\fc\n", "N0+1:1.0 N2+1:1.2 N4+1:1.4 L5+1:1.5 E6+0:2.0"},
     {"x = \\\r\n1", "N0+1:1.0 O2+1:1.2 D7+1:2.0 L8+0:2.1 E8+0:2.1"},
     /* numbers and operators */
     {"1_000 0x1F 1.5e-3 .5 2j 1e+",

@@ -24,19 +24,20 @@
 #define C_START 1 /* starts a name: letters, '_', bytes >= 0x80 */
 #define C_DIGIT 2
 #define C_SPACE 4 /* ' ', '\t', '\f' */
+#define C_GAP 8	  /* may start what lies between tokens: C_SPACE, '\r', '\\' */
 
 static const unsigned char cls[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
-    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 0, 0, 0, 0, 0, 0, 0,	12, 0, 0, 12, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 12, 0,  0, 0, 0,  0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2,	2,  0, 0, 0,  0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 0, 8, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 0, 0, 0, 0, 0, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1,	1,  1, 1, 1,  1, 1, 1,
 };
 
 static int
@@ -493,8 +494,9 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	size_t len = lx->len, i = lx->pos, end;
 	unsigned char c;
 
-	/* blanks, lone CRs and backslash continuations between tokens */
-	for (;;) {
+	/* blanks, lone CRs and backslash continuations between tokens
+	 * (most tokens follow none) */
+	for (; i < len && (cls[(unsigned char)s[i]] & C_GAP);) {
 		/* an indentation eight spaces at a time */
 		if (i == lx->lstart)
 			while (len - i >= 8 &&
@@ -573,10 +575,17 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 		tg_pylex_string(s, len, i, t);
 		lx->code = 1;
 		goto string;
+	case ',': /* the commonest operators, without op_len */
+		end = 1;
+		goto op;
 	case '.':
 		/* an operator, unless a digit follows: a number */
-		if (!(i + 1 < len && is_digit((unsigned char)s[i + 1])))
-			break;
+		if (!(i + 1 < len && is_digit((unsigned char)s[i + 1]))) {
+			end = i + 2 < len && s[i + 1] == '.' && s[i + 2] == '.'
+				  ? 3
+				  : 1;
+			goto op;
+		}
 		/* fall through */
 	case '0':
 	case '1':
@@ -620,6 +629,7 @@ next_tok(struct tg_pylex *lx, struct tg_pylex_tok *t)
 	}
 	/* an operator, else a byte that starts no token */
 	end = op_len(s, len, i);
+op:
 	if (end) {
 		put(t, lx, i, i + end, TG_PYLEX_OP, 0, lx->depth);
 		end += i;
