@@ -30,6 +30,12 @@ static const struct tcase cases[] = {
     /* strings, every quote */
     {"'a' \"b\"", "S0+3:1.0 S4+3:1.4 L7+0:1.7 E7+0:1.7"},
     {"'''a\n'b'''\n", "S0+10:1.0!20 L10+1:2.5 E11+0:3.0"},
+    /* a string's body read sixteen bytes at a time: an escaped quote
+     * after sixteen, an f-string's "}}" and field after sixteen */
+    {"'abcdefghijklmnop\\'qrstuvwxyz0123456789' y\n",
+     "S0+40:1.0 N41+1:1.41 L42+1:1.42 E43+0:2.0"},
+    {"f'abcdefghijklmnop}}q{x}' y\n",
+     "S0+25:1.0!10 N26+1:1.26 L27+1:1.27 E28+0:2.0"},
     /* lines of a long string counted eight bytes at a time: a newline
      * at several places of a word, and a CRLF */
     {"'''abcdefghijklmno\n0123456\n01234567\r\n\n'''x\n"

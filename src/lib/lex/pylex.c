@@ -20,6 +20,13 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Where sixteen bytes can be compared at once (SSE2, every x86-64), a
+ * string's body and the newlines in it are read sixteen at a time. */
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#define PYLEX_WIDE 1
+#endif
+
 /* Byte classes (the table is these rules, written out). */
 #define C_START 1 /* starts a name: letters, '_', bytes >= 0x80 */
 #define C_DIGIT 2
@@ -134,13 +141,34 @@ has_byte(uint64_t v, unsigned char c)
 
 /* From s[k], past whole words of eight bytes none of which a string's
  * body stops at (str_stop: its quote, '\\', '\n' unless triple, and
- * '{', '}' in an f-string): where the byte loop goes on. */
+ * '{', '}' in an f-string): where the byte loop goes on. With SSE2,
+ * sixteen bytes at a time first, to the first byte it stops at. */
 static size_t
 skip8(const char *s, size_t len, size_t k, char qc, unsigned fstring,
       int triple)
 {
 	uint64_t v;
 
+#ifdef PYLEX_WIDE
+	/* the quote stands for '\n' and '{' where they are not looked
+	 * for; '}' needs nothing here (the byte loop passes "}}" and a
+	 * lone '}' over alike) */
+	__m128i q = _mm_set1_epi8(qc), b = _mm_set1_epi8('\\'),
+		n = _mm_set1_epi8(triple ? qc : '\n'),
+		o = _mm_set1_epi8(fstring ? '{' : qc);
+
+	while (len - k >= 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(s + k)), m;
+		unsigned bits;
+
+		m = _mm_or_si128(_mm_cmpeq_epi8(w, q), _mm_cmpeq_epi8(w, b));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(w, n));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(w, o));
+		if ((bits = (unsigned)_mm_movemask_epi8(m)) != 0)
+			return k + (size_t)__builtin_ctz(bits);
+		k += 16;
+	}
+#endif
 	while (len - k >= 8) {
 		memcpy(&v, s + k, 8);
 		if (has_byte(v, (unsigned char)qc) || has_byte(v, '\\') ||
@@ -431,6 +459,23 @@ newlines(const char *s, size_t n)
 	const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
 	size_t k = 0, c = 0;
 
+#ifdef PYLEX_WIDE
+	/* sixteen at a time: each newline a 1, summed per eight bytes */
+	__m128i acc = _mm_setzero_si128();
+	uint64_t sum[2];
+
+	for (; n - k >= 16; k += 16) {
+		__m128i w = _mm_loadu_si128((const __m128i *)(s + k));
+
+		acc = _mm_add_epi64(
+		    acc, _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(
+							w, _mm_set1_epi8('\n')),
+						    _mm_set1_epi8(1)),
+				      _mm_setzero_si128()));
+	}
+	_mm_storeu_si128((__m128i *)sum, acc);
+	c = (size_t)(sum[0] + sum[1]);
+#endif
 	for (; n - k >= 8; k += 8) {
 		uint64_t v, x;
 
