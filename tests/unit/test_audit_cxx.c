@@ -334,12 +334,12 @@ test_helpers(void)
 	      "a surrogate is not UTF-8");
 	{
 		/* a bad byte, or a good sequence, at every place of the
-		 * 32- and eight-byte steps */
+		 * 64-, 32- and eight-byte steps */
 		static const char *const bad[] = {"\0", "\xff", "\x80"};
-		char text[80];
+		char text[176];
 		size_t at, k, miss = 0;
 
-		for (at = 0; at < 72; at++) {
+		for (at = 0; at < 168; at++) {
 			for (k = 0; k < 3; k++) {
 				memset(text, 'a', sizeof(text));
 				text[at] = bad[k][0];

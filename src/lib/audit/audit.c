@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
 #include "lib/pep/version.h"
 #include "lib/util/grow.h"
 
@@ -429,6 +433,27 @@ plain32(const unsigned char *s)
 		 high);
 }
 
+/* plain8 of the 64 bytes at s where SSE2 is there (0 elsewhere): no
+ * high bit in their OR, no zero byte in their bytewise minimum. */
+static int
+plain64(const unsigned char *s)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+	__m128i a = _mm_loadu_si128((const __m128i *)s),
+		b = _mm_loadu_si128((const __m128i *)(s + 16)),
+		c = _mm_loadu_si128((const __m128i *)(s + 32)),
+		d = _mm_loadu_si128((const __m128i *)(s + 48));
+	__m128i any = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)),
+		low = _mm_min_epu8(_mm_min_epu8(a, b), _mm_min_epu8(c, d));
+
+	return _mm_movemask_epi8(any) == 0 &&
+	       _mm_movemask_epi8(_mm_cmpeq_epi8(low, _mm_setzero_si128())) == 0;
+#else
+	(void)s;
+	return 0;
+#endif
+}
+
 int
 tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
 		  const char **why)
@@ -437,9 +462,13 @@ tg_audit_not_text(const char *src, size_t len, size_t *line, size_t *column,
 	const char *p, *ls;
 	size_t i = 0, ln = 1, n;
 
-	/* 32 or eight bytes at a time while they are plain ASCII; the line and
-	 * column are counted only for a bad byte */
+	/* 64 (SSE2), 32 or eight bytes at a time while they are plain
+	 * ASCII; the line and column are counted only for a bad byte */
 	while (i < len) {
+		if (len - i >= 64 && plain64(s + i)) {
+			i += 64;
+			continue;
+		}
 		if (len - i >= 32 && plain32(s + i)) {
 			i += 32;
 			continue;
