@@ -6,8 +6,8 @@
  * token inside the text, starting where the last one ended or later,
  * every call but END moving on, END exactly once, a literal's body
  * inside its token; the reader of what is not code
- * (tg_clex_next_text) returns those same tokens. Then the harvester reads it as
- * torch/include/fuzz.h. Each answers or fails with a message; none
+ * (tg_clex_next_text) returns those same tokens (clex_agree.h). Then
+ * the harvester reads it as torch/include/fuzz.h. Each answers or fails with a message; none
  * crashes, leaks or reads past the text.
  */
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clex_agree.h"
 #include "lib/discover/discover.h"
 #include "lib/lex/clex.h"
 
@@ -44,33 +45,6 @@ lex(const char *s, size_t n)
 		__builtin_trap();
 }
 
-/* tg_clex_next_text returns the literals, comments, directives and
- * END of tg_clex_next, the same in every field. */
-static void
-text_only(const char *s, size_t n)
-{
-	struct tg_clex a, b;
-	struct tg_clex_tok ta, tb;
-	int ra, rb;
-
-	tg_clex_init(&a, s, n);
-	tg_clex_init(&b, s, n);
-	do {
-		do
-			ra = tg_clex_next(&a, &ta);
-		while (ra &&
-		       (ta.kind == TG_CLEX_IDENT || ta.kind == TG_CLEX_NUMBER ||
-			ta.kind == TG_CLEX_PUNCT || ta.kind == TG_CLEX_ERROR));
-		rb = tg_clex_next_text(&b, &tb);
-		if (ra != rb || ta.kind != tb.kind || ta.flags != tb.flags ||
-		    ta.off != tb.off || ta.len != tb.len ||
-		    ta.line != tb.line || ta.col != tb.col ||
-		    ta.depth != tb.depth || ta.pre != tb.pre ||
-		    ta.body != tb.body || ta.body_len != tb.body_len)
-			__builtin_trap();
-	} while (ra);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -83,7 +57,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* an exactly sized copy: ASan sees a read past the end */
 	memcpy(s, data, size);
 	lex(s, size);
-	text_only(s, size);
+	if (!clex_agree(s, size))
+		__builtin_trap();
 	if (tg_discover_text(&d, s, size, TG_LANG_CXX, NULL,
 			     "torch/include/fuzz.h", &err) != 0 &&
 	    !err.msg[0])

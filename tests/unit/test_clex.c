@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../fuzz/clex_agree.h"
 #include "check.h"
 #include "lib/lex/clex.h"
 
@@ -157,34 +158,6 @@ same_text(const char *in)
 	CHECK_STR(got, want, in);
 }
 
-/* tg_clex_next_text against tg_clex_next on s[0..n), every field of
- * every token: 1 when they agree. */
-static int
-agree(const char *s, size_t n)
-{
-	struct tg_clex a, b;
-	struct tg_clex_tok ta, tb;
-	int ra, rb;
-
-	tg_clex_init(&a, s, n);
-	tg_clex_init(&b, s, n);
-	do {
-		do
-			ra = tg_clex_next(&a, &ta);
-		while (ra &&
-		       (ta.kind == TG_CLEX_IDENT || ta.kind == TG_CLEX_NUMBER ||
-			ta.kind == TG_CLEX_PUNCT || ta.kind == TG_CLEX_ERROR));
-		rb = tg_clex_next_text(&b, &tb);
-		if (ra != rb || ta.kind != tb.kind || ta.flags != tb.flags ||
-		    ta.off != tb.off || ta.len != tb.len ||
-		    ta.line != tb.line || ta.col != tb.col ||
-		    ta.depth != tb.depth || ta.pre != tb.pre ||
-		    ta.body != tb.body || ta.body_len != tb.body_len)
-			return 0;
-	} while (ra);
-	return 1;
-}
-
 /* Random texts of the bytes that change the tokenizer's state, mostly
  * longer than sixteen bytes (where skip_code goes sixteen at a time):
  * next_text must agree with next on each (the same seed every run). */
@@ -205,7 +178,7 @@ random_texts(void)
 			x ^= x << 17;
 			s[j] = alpha[(x >> 11) % (sizeof(alpha) - 1)];
 		}
-		if (!agree(s, n) && bad++ < 3)
+		if (!clex_agree(s, n) && bad++ < 3)
 			CHECK(0, "next_text and next differ on '%.*s'", (int)n,
 			      s);
 	}
