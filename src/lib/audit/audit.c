@@ -14,12 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#endif
-
 #include "lib/pep/version.h"
 #include "lib/util/grow.h"
+#include "lib/util/wide.h"
 
 /* A copy of s[0..n), NULL-safe: NULL in, NULL out (*ok kept). */
 static char *
@@ -438,7 +435,7 @@ plain32(const unsigned char *s)
 static int
 plain64(const unsigned char *s)
 {
-#if defined(__SSE2__) && defined(__GNUC__)
+#ifdef TG_WIDE
 	__m128i a = _mm_loadu_si128((const __m128i *)s),
 		b = _mm_loadu_si128((const __m128i *)(s + 16)),
 		c = _mm_loadu_si128((const __m128i *)(s + 32)),

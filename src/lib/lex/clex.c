@@ -10,15 +10,9 @@
  */
 #include "lib/lex/clex.h"
 #include "lib/lex/name_end.h"
+#include "lib/util/wide.h"
 
 #include <string.h>
-
-/* Where sixteen bytes can be compared at once (SSE2, every x86-64), the
- * runs of bytes with nothing to do are passed sixteen at a time. */
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define CLEX_WIDE 1
-#endif
 
 /* Byte classes, looked up once per byte (the table below is these
  * rules, written out). */
@@ -243,7 +237,7 @@ prefix(const char *s, size_t a, size_t e, int *raw)
 static size_t
 directive_plain(const char *s, size_t len, size_t k)
 {
-#ifdef CLEX_WIDE
+#ifdef TG_WIDE
 	while (len - k >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(s + k)), m;
 		unsigned bits;
@@ -336,7 +330,7 @@ tg_clex_init(struct tg_clex *lx, const char *s, size_t len)
  * The bytes before a quote are the exception: a name there may be a
  * literal's prefix and a number may hold a digit separator, which only
  * the byte loop tells, from the start of that name or number. */
-#ifdef CLEX_WIDE
+#ifdef TG_WIDE
 /* Whether c can be in a name or a number (a pp-number's bytes but '\''):
  * no token of either starts right after a byte that cannot. */
 static int
@@ -509,13 +503,16 @@ static void
 skip_code(struct tg_clex *lx)
 {
 	const char *s = lx->s;
-	size_t len = lx->len, i = lx->pos, e, n, until = i;
+	size_t len = lx->len, i = lx->pos, e, n;
 	int raw;
+#ifdef TG_WIDE
+	size_t until = i;
+#endif
 
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 
-#ifdef CLEX_WIDE
+#ifdef TG_WIDE
 		if (lx->code && i >= until && len - i >= 16) {
 			int stop;
 

@@ -16,16 +16,10 @@
  */
 #include "lib/lex/pylex.h"
 #include "lib/lex/name_end.h"
+#include "lib/util/wide.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* Where sixteen bytes can be compared at once (SSE2, every x86-64), a
- * string's body and the newlines in it are read sixteen at a time. */
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define PYLEX_WIDE 1
-#endif
 
 /* Byte classes (the table is these rules, written out). */
 #define C_START 1 /* starts a name: letters, '_', bytes >= 0x80 */
@@ -139,17 +133,17 @@ has_byte(uint64_t v, unsigned char c)
 	return ((x - ONES) & ~x & HIGHS) != 0;
 }
 
-/* From s[k], past whole words of eight bytes none of which a string's
- * body stops at (str_stop: its quote, '\\', '\n' unless triple, and
- * '{', '}' in an f-string): where the byte loop goes on. With SSE2,
- * sixteen bytes at a time first, to the first byte it stops at. */
+/* From s[k], past the bytes a string's body does not stop at (str_stop:
+ * its quote, '\\', '\n' unless triple, and '{', '}' in an f-string),
+ * sixteen at a time where TG_WIDE, then in whole words of eight: where
+ * the byte loop goes on. */
 static size_t
-skip8(const char *s, size_t len, size_t k, char qc, unsigned fstring,
-      int triple)
+skip_plain(const char *s, size_t len, size_t k, char qc, unsigned fstring,
+	   int triple)
 {
 	uint64_t v;
 
-#ifdef PYLEX_WIDE
+#ifdef TG_WIDE
 	/* the quote stands for '\n' and '{' where they are not looked
 	 * for; '}' needs nothing here (the byte loop passes "}}" and a
 	 * lone '}' over alike) */
@@ -287,7 +281,7 @@ read_str(const char *s, size_t len, size_t q, int fl, int level, unsigned *out)
 		    str_stop[qc == '"'][(fl & TG_PYLEX_FSTRING) != 0][triple];
 		char c;
 
-		k = skip8(s, len, k, qc, fl & TG_PYLEX_FSTRING, triple);
+		k = skip_plain(s, len, k, qc, fl & TG_PYLEX_FSTRING, triple);
 		while (k < len && !stop[(unsigned char)s[k]])
 			k++;
 		if (k >= len)
@@ -459,7 +453,7 @@ newlines(const char *s, size_t n)
 	const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
 	size_t k = 0, c = 0;
 
-#ifdef PYLEX_WIDE
+#ifdef TG_WIDE
 	/* sixteen at a time: each newline a 1, summed per eight bytes */
 	__m128i acc = _mm_setzero_si128();
 	uint64_t sum[2];

@@ -16,13 +16,7 @@
 
 #include "lib/audit/cxx/internal.h"
 #include "lib/util/grow.h"
-
-/* Where SSE2 is there (every x86-64), the keys of eight places are
- * found at once. */
-#if defined(__SSE2__) && defined(__GNUC__)
-#include <emmintrin.h>
-#define PREFILTER_WIDE 1
-#endif
+#include "lib/util/wide.h"
 
 static void
 place_add(struct places *pl, size_t pat, size_t at)
@@ -163,7 +157,7 @@ tg_audit_cxx_prefilter(const struct tg_audit_cxx_index *ix, const char *src,
 
 	memcpy(found, ix->start, 2 * ix->npats);
 	i = 0;
-#ifdef PREFILTER_WIDE
+#ifdef TG_WIDE
 	/* sixteen bytes at a time: the keys (key3) of the eight places
 	 * i, i + 2, ..., i + 14, their triples' bits in one word, which is
 	 * 0 for most, else looked at in order */
