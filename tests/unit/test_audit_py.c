@@ -109,6 +109,15 @@ static const struct tcase cases[] = {
      "argument code -\n"
      "4:23 torch.nn.Module.load_state_dict.assign argument code -\n"
      "5:15 torch.load.weights_only argument code -\n"},
+    /* a parameter of any function under a module (size_average= of
+     * torch.nn.functional's losses): no rule names the function */
+    {"parameter-under",
+     "import torch\nimport torch.nn.functional as F\n"
+     "F.mse_loss(x, y, size_average=False)\n"
+     "torch.nn.functional.l1_loss(x, y, size_average=True)\n"
+     "F.mse_loss(x, y, reduction='sum')\nG.mse_loss(x, size_average=1)\n",
+     "3:18 torch.nn.functional.size_average argument code -\n"
+     "4:35 torch.nn.functional.size_average argument code -\n"},
     {"behavior",
      "import torch\nimport torch.nn.functional as F\n"
      "from torch.utils.checkpoint import checkpoint\n"

@@ -58,6 +58,7 @@ index_add(struct tg_audit_py_index *ix, const char *s, size_t n,
 			e->hash = h;
 			e->api = api;
 			ix->nnames++;
+			last_set(ix->leaf, s, n);
 			return 0;
 		}
 		if (e->hash == h && e->len == n && memcmp(e->name, s, n) == 0)
@@ -525,8 +526,14 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 					goto out;
 		}
 	}
-	for (b = 0; b < NBEHAV; b++)
-		ix->behav[b] = tg_table_find(t, tg_audit_py_behaviours[b].id);
+	for (b = 0; b < NBEHAV; b++) {
+		const struct behav_rule *br = &tg_audit_py_behaviours[b];
+
+		ix->behav[b] = tg_table_find(t, br->id);
+		for (u = 0; u < 4 && br->funcs[u]; u++)
+			last_set(ix->call_leaf, br->funcs[u],
+				 strlen(br->funcs[u]));
+	}
 	for (k = 0; k < ix->nroots; k++) {
 		size_t o;
 
@@ -535,14 +542,21 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 			if (o != k && strstr(ix->roots[k], ix->roots[o]))
 				ix->root_implied[k] = 1;
 	}
-	for (k = 0; k < ix->nmethods; k++)
+	for (k = 0; k < ix->nmethods; k++) {
 		hot_set(ix->hot, ix->methods[k].name, ix->methods[k].nlen);
+		hot_set(ix->meth, ix->methods[k].name, ix->methods[k].nlen);
+	}
 	for (k = 0; k < ix->nparams; k++) {
 		struct param_rule *pr = &ix->params[k];
 
-		if (!pr->method)
+		if (!pr->method) {
+			last_set(ix->call_leaf, pr->func, pr->flen);
+			if (pr->under)
+				ix->nunder++;
 			continue;
+		}
 		hot_set(ix->hot, pr->func, pr->flen);
+		hot_set(ix->meth, pr->func, pr->flen);
 		for (u = 0; u < k && !pr->twin; u++)
 			pr->twin = ix->params[u].method &&
 				   strcmp(ix->params[u].func, pr->func) == 0 &&

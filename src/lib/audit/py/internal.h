@@ -89,6 +89,7 @@ struct tg_audit_py_index {
 	size_t nmethods, capmethods;
 	struct param_rule *params;
 	size_t nparams, capparams;
+	size_t nunder; /* the parameter rules whose func is a module */
 	const struct tg_api *behav[NBEHAV];
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];
@@ -100,6 +101,13 @@ struct tg_audit_py_index {
 	 * name: a logical line with none of them (and no string, and no
 	 * name the file bound) cannot hold a use (hot_line) */
 	unsigned char hot[HOT_BITS / 8];
+	/* a bit per hot_key of each name's last component: a dotted name
+	 * whose last component has no bit is no name (match_longest) */
+	unsigned char leaf[HOT_BITS / 8];
+	/* a bit per hot_key of a method's or a method parameter's name,
+	 * and of the last component of a function a call rule names (a
+	 * parameter's, a behaviour's): check_method, check_call */
+	unsigned char meth[HOT_BITS / 8], call_leaf[HOT_BITS / 8];
 	/* Python's keywords by kw_slot (a perfect hash of them), and
 	 * their lengths (0: a free slot) */
 	const char *kw[KW_SLOTS];
@@ -150,6 +158,33 @@ static inline int
 hot_get(const unsigned char *bits, uint32_t k)
 {
 	return bits[k >> 3] & (1u << (k & 7));
+}
+
+/* Whether s[0..n) may be the last component of a name of the index
+ * (an empty one may). */
+static inline int
+leaf_may(const struct tg_audit_py_index *ix, const char *s, size_t n)
+{
+	return !n || hot_get(ix->leaf, hot_key(s, n));
+}
+
+/* The last component of the dotted name s[0..n): its bit in bits set,
+ * or (get) whether it is set (an empty one always is). */
+static inline void
+last_set(unsigned char *bits, const char *s, size_t n)
+{
+	const char *d = memrchr(s, '.', n), *l = d ? d + 1 : s;
+
+	hot_set(bits, l, (size_t)(s + n - l));
+}
+
+static inline int
+last_get(const unsigned char *bits, const char *s, size_t n)
+{
+	const char *d = memrchr(s, '.', n), *l = d ? d + 1 : s;
+	size_t ln = (size_t)(s + n - l);
+
+	return !ln || hot_get(bits, hot_key(l, ln));
 }
 
 /* The slot of name s[0..n) (n > 0) in the index's keyword table: a

@@ -33,16 +33,33 @@ tg_audit_py_match_longest(const struct state *st, const char *full,
 	/* hp[k]: the hash of the first k components; a prefix's hash goes
 	 * on from the one before it */
 	uint32_t hp[CHAIN_MAX + 1];
-	size_t k;
+	size_t k, top = 0;
 
+	/* the longest prefix whose last component may end a name (both
+	 * lookups below end with it); most chains have none */
+	for (k = ncomp; k >= minc && k >= 1; k--)
+		if (leaf_may(st->ix, full + comp[k - 1],
+			     comp[k] - 1 - comp[k - 1])) {
+			top = k;
+			break;
+		}
+	if (!top)
+		return NULL;
 	hp[0] = HASH0;
-	for (k = 1; k <= ncomp; k++)
+	for (k = 1; k <= top; k++)
 		hp[k] =
 		    hash_more(k > 1 ? hash_more(hp[k - 1], ".", 1) : HASH0,
 			      full + comp[k - 1], comp[k] - 1 - comp[k - 1]);
-	for (k = ncomp; k >= minc && k >= 1; k--) {
+	for (k = top; k >= minc && k >= 1; k--) {
 		size_t end = comp[k] - 1;
-		const struct tg_api *a = index_find_h(st->ix, full, end, hp[k]);
+		const struct tg_api *a;
+
+		if (!leaf_may(st->ix, full + comp[k - 1], end - comp[k - 1])) {
+			if (k == 1)
+				break;
+			continue;
+		}
+		a = index_find_h(st->ix, full, end, hp[k]);
 
 		if (!a && k >= 4) {
 			/* package.submodule.Name -> package.Name */

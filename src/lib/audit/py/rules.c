@@ -109,12 +109,18 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 	const struct tg_audit_py_index *ix = st->ix;
 	size_t k, b, kwat, npos;
 	int star, empty;
+	/* whether a rule may name full itself: only one whose function
+	 * ends with full's last component does; else only a module full
+	 * is under may match */
+	int exact = last_get(ix->call_leaf, full, fl);
 
+	if (!exact && !ix->nunder)
+		return;
 	for (k = 0; k < ix->nparams; k++) {
 		const struct param_rule *pr = &ix->params[k];
 		size_t pl = pr->flen;
 
-		if (pr->method)
+		if (pr->method || (!exact && !pr->under))
 			continue;
 		if (!(pl == fl && memcmp(pr->func, full, fl) == 0) &&
 		    !(pr->under && fl > pl && full[pl] == '.' &&
@@ -128,7 +134,7 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 			    st->s + st->t[kwat].off, st->t[kwat].len,
 			    st->t[kwat].off, st->t[kwat].off + st->t[kwat].len);
 	}
-	for (b = 0; b < NBEHAV; b++) {
+	for (b = 0; exact && b < NBEHAV; b++) {
 		const struct behav_rule *br = &tg_audit_py_behaviours[b];
 		int hit = 0;
 
@@ -162,6 +168,8 @@ tg_audit_py_check_method(struct state *st, size_t i)
 	size_t nl = st->t[i].len, k, kwat, npos;
 	int star, empty;
 
+	if (!hot_get(ix->meth, hot_key(nm, nl)))
+		return;
 	for (k = 0; k < ix->nmethods; k++) {
 		const struct method_rule *m = &ix->methods[k];
 
