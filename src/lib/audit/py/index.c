@@ -420,6 +420,7 @@ tg_audit_py_index_free(struct tg_audit_py_index *ix)
 		free(ix->params[k].kw);
 	}
 	free(ix->params);
+	free(ix->call_rules);
 	free(ix);
 }
 
@@ -546,13 +547,20 @@ tg_audit_py_index_new(struct tg_audit_py_index **out, const struct tg_table *t,
 		hot_set(ix->hot, ix->methods[k].name, ix->methods[k].nlen);
 		hot_set(ix->meth, ix->methods[k].name, ix->methods[k].nlen);
 	}
+	ix->call_rules = malloc((2 * ix->nparams + 1) * sizeof(size_t));
+	if (!ix->call_rules) {
+		rc = TG_ENOMEM;
+		goto out;
+	}
+	ix->under_rules = ix->call_rules + ix->nparams;
 	for (k = 0; k < ix->nparams; k++) {
 		struct param_rule *pr = &ix->params[k];
 
 		if (!pr->method) {
 			last_set(ix->call_leaf, pr->func, pr->flen);
+			ix->call_rules[ix->ncall++] = k;
 			if (pr->under)
-				ix->nunder++;
+				ix->under_rules[ix->nunder++] = k;
 			continue;
 		}
 		hot_set(ix->hot, pr->func, pr->flen);

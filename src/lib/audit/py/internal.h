@@ -89,7 +89,10 @@ struct tg_audit_py_index {
 	size_t nmethods, capmethods;
 	struct param_rule *params;
 	size_t nparams, capparams;
-	size_t nunder; /* the parameter rules whose func is a module */
+	/* the parameter rules that are no method's, in the table's order,
+	 * and of them those whose func is a module: indexes into params
+	 * (under_rules points into call_rules' allocation) */
+	size_t *call_rules, ncall, *under_rules, nunder;
 	const struct tg_api *behav[NBEHAV];
 	char roots[ROOTS_MAX][32];
 	size_t rootlen[ROOTS_MAX];

@@ -113,15 +113,13 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 	 * ends with full's last component does; else only a module full
 	 * is under may match */
 	int exact = last_get(ix->call_leaf, full, fl);
+	const size_t *rules = exact ? ix->call_rules : ix->under_rules;
+	size_t nrules = exact ? ix->ncall : ix->nunder;
 
-	if (!exact && !ix->nunder)
-		return;
-	for (k = 0; k < ix->nparams; k++) {
-		const struct param_rule *pr = &ix->params[k];
+	for (k = 0; k < nrules; k++) {
+		const struct param_rule *pr = &ix->params[rules[k]];
 		size_t pl = pr->flen;
 
-		if (pr->method || (!exact && !pr->under))
-			continue;
 		if (!(pl == fl && memcmp(pr->func, full, fl) == 0) &&
 		    !(pr->under && fl > pl && full[pl] == '.' &&
 		      memcmp(pr->func, full, pl) == 0))
