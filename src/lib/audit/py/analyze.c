@@ -203,8 +203,12 @@ statements(struct state *st, size_t a)
 	size_t i;
 
 	for (i = a; i <= st->n; i++) {
-		if (i < st->n &&
-		    !(tok_op(st, i, ";") && st->t[i].depth == st->t[a].depth))
+		/* to the next ';' (its token's code is ';'), else the end */
+		const unsigned char *c =
+		    i < st->n ? memchr(st->tc + i, ';', st->n - i) : NULL;
+
+		i = c ? (size_t)(c - st->tc) : st->n;
+		if (i < st->n && st->t[i].depth != st->t[a].depth)
 			continue;
 		if (i > a) {
 			if (tok_kw(st, a, "import")) {

@@ -208,8 +208,15 @@ tg_audit_py_line_intervals(struct state *st, size_t a, size_t b)
 
 	st->niv = 0;
 	for (i = a; i < b && st->niv < INTERVALS_MAX; i++) {
-		size_t d = st->t[i].depth, gs, ge;
+		size_t d, gs, ge;
+		/* only a keyword starts one: to the next (most lines hold
+		 * neither "and" nor "if") */
+		const unsigned char *kw = memchr(st->tc + i, TC_KEYWORD, b - i);
 
+		if (!kw)
+			break;
+		i = (size_t)(kw - st->tc);
+		d = st->t[i].depth;
 		if (tok_kw(st, i, "and")) {
 			/* a guard earlier in the same group */
 			for (j = i; j-- > a;) {
@@ -333,11 +340,15 @@ tg_audit_py_pop_block(struct state *st)
 size_t
 tg_audit_py_header_colon(const struct state *st, size_t a, size_t b)
 {
-	size_t i, d = st->t[a].depth;
+	size_t i, d = st->t[a].depth, e = b < st->n ? b : st->n;
+	const unsigned char *c;
 
-	for (i = a; i < b; i++)
-		if (st->t[i].depth == d && tok_op(st, i, ":"))
+	/* from one ':' to the next (tok_op: a ':' token's code is ':') */
+	for (i = a; i < e && (c = memchr(st->tc + i, ':', e - i)); i++) {
+		i = (size_t)(c - st->tc);
+		if (st->t[i].depth == d)
 			return i;
+	}
 	return b;
 }
 
