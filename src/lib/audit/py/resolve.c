@@ -316,6 +316,13 @@ tg_audit_py_scan_refs(struct state *st, size_t a, size_t b)
 		}
 		if (t->kind != TG_PYLEX_NAME)
 			continue;
+		/* a head neither bound nor a root resolves to nothing
+		 * (resolve_chain): every bound name and root is hot, and so
+		 * is every method's name (check_method): most names end
+		 * here */
+		if (!st->nstars &&
+		    !hot_get(st->hot, hot_key(st->s + t->off, t->len)))
+			continue;
 		if (i > 0 && tok_op(st, i - 1, ".")) {
 			if (tok_op(st, i + 1, "("))
 				tg_audit_py_check_method(st, i);
@@ -326,11 +333,6 @@ tg_audit_py_scan_refs(struct state *st, size_t a, size_t b)
 		if (tok_op(st, i + 1, "=") ||
 		    (st->params_at != SIZE_MAX &&
 		     tg_audit_py_param_name(st, st->params_at, i)))
-			continue;
-		/* a head neither bound nor a root resolves to nothing
-		 * (resolve_chain): every bound name and root is hot */
-		if (!st->nstars &&
-		    !hot_get(st->hot, hot_key(st->s + t->off, t->len)))
 			continue;
 		e = tg_audit_py_chain_end(st, i);
 		if (e >= b)
