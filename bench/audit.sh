@@ -49,7 +49,7 @@ sources() {
 }
 # best wall seconds and peak RSS (KiB) of RUNS runs of "$@"
 measure() {
-	local best= rss=0 k t r
+	local best='' rss=0 k t r
 	for ((k = 0; k < RUNS; k++)); do
 		/usr/bin/time -v -o "$tmp/time" "$@" >/dev/null 2>&1
 		t=$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$tmp/time" |

@@ -113,7 +113,7 @@ run() {
 	RUNS=${RUNS:-20} bash "$SRC/bench/env-real.sh" "$tg" "$py" 2>&1 | tail -n 12
 	echo
 	echo "== audit (bench/audit.sh, TREE=$torch)"
-	TREE=$torch HEADERS= RUNS=5 bash "$SRC/bench/audit.sh" "$tg"
+	TREE=$torch HEADERS='' RUNS=5 bash "$SRC/bench/audit.sh" "$tg"
 	echo
 	echo "== scaling, the 4-copy tree, best of 3 (taskset)"
 	scaling "$tg" "$torch" "$ncpu"
@@ -124,7 +124,7 @@ scaling() {
 	tmp=$(mktemp -d) || die "mktemp failed"
 	# shellcheck source=bench/trees.sh
 	. "$SRC/bench/trees.sh"
-	TREE=$torch HEADERS= make_trees "$tmp" >/dev/null
+	TREE=$torch HEADERS='' make_trees "$tmp" >/dev/null
 	sed -n 's/^ *"id": "\(.*\)",$/\1/p' "$SRC/data/apis.json" >"$tmp/names"
 	for n in $(printf '%s\n' 1 2 4 8 "$ncpu" | sort -n -u); do
 		[ "$n" -le "$ncpu" ] || continue

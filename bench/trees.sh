@@ -1,4 +1,5 @@
 # trees.sh - the bench trees audit.sh and fix.sh time (sourced)
+# shellcheck shell=bash
 # SPDX-License-Identifier: MIT
 #
 # make_trees DIR: DIR/x1 holds a copy of TREE (as torch/) and of each
