@@ -72,6 +72,10 @@ spelled_name(const struct tg_audit_finding *f, size_t *k)
 		;
 	while (n && !name_char(t[n - 1]))
 		n--;
+	/* the id itself (most findings): its last component is one of
+	 * its own */
+	if (n && n == il && name_char(id[il - 1]) && memcmp(t, id, il) == 0)
+		return NULL;
 	for (last = t + n; last > t && name_char(last[-1]); last--)
 		;
 	for (idlast = id + il; idlast > id && name_char(idlast[-1]); idlast--)
