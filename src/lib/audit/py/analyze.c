@@ -350,18 +350,25 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 		size_t from = st->n;
 		int got = tg_pylex_line(&lx, st->t, cap, &st->n, &tok);
 
-		/* the line's new tokens: what makes it hot, what to note */
-		for (k = from; k < st->n && !st->rc; k++) {
-			const struct tg_pylex_tok *t = &st->t[k];
+		/* the line's new tokens: what makes it hot, what to note
+		 * (the state's fields in locals: a byte stored into tc could
+		 * be any of them, for all the compiler knows) */
+		const struct tg_pylex_tok *tt = st->t;
+		unsigned char *tc = st->tc;
+		size_t n = st->n;
+		int hot = st->hot_line;
 
-			st->tc[k] = tok_code(ix, src, t);
+		for (k = from; k < n; k++) {
+			const struct tg_pylex_tok *t = &tt[k];
+
+			tc[k] = tok_code(ix, src, t);
 			if (t->kind == TG_PYLEX_NAME) {
-				if (!st->hot_line &&
+				if (!hot &&
 				    hot_get(st->hot,
 					    hot_key(src + t->off, t->len)))
-					st->hot_line = 1;
+					hot = 1;
 			} else if (t->kind == TG_PYLEX_STRING) {
-				st->hot_line = 1;
+				hot = 1;
 				/* read on, as Python would not: say where
 				 * (once a file) */
 				if ((t->flags & TG_PYLEX_UNTERMINATED) &&
@@ -377,6 +384,7 @@ analyze(const struct tg_audit_py_index *ix, const char *src, size_t len,
 						: "the rest of its line");
 			}
 		}
+		st->hot_line = hot;
 		if (got < 0 || st->rc)
 			break;
 		if (got == 0) {
