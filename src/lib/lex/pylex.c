@@ -716,11 +716,13 @@ tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 {
 	size_t k = *n; /* counted here: a token's bytes may alias *n */
 	int rc = 0;
+	/* and the state in a copy, which no token's byte can alias */
+	struct tg_pylex l = *lx;
 
 	while (k < cap) {
 		struct tg_pylex_tok *t = &out[k];
 
-		if (!next_tok(lx, t)) {
+		if (!next_tok(&l, t)) {
 			rc = -1;
 			break;
 		}
@@ -740,6 +742,7 @@ tg_pylex_line(struct tg_pylex *lx, struct tg_pylex_tok *out, size_t cap,
 		}
 		break;
 	}
+	*lx = l;
 	*n = k;
 	return rc;
 }
