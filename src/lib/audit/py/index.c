@@ -11,8 +11,11 @@
  * index turns the table's methods and parameters into rules read from the
  * tokens (rules.c). It also holds the table's roots ("torch",
  * "functorch": the first component of an id), Python's keywords (a
- * perfect hash) and the hot filter: the names a logical line must hold
- * to matter.
+ * perfect hash), the hot filter (the names a logical line must hold to
+ * matter) and three more of the same kind, each a necessary condition
+ * that spares a lookup: the last components of its names, the names of
+ * the methods, and the last components of the functions the call rules
+ * name.
  *
  * Read-only once built, so one index serves many files and threads.
  * Worst case: linear in the table (a pattern expands to at most
