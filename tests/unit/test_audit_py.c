@@ -203,6 +203,20 @@ static const struct tcase cases[] = {
      "    # see torch.cuda.amp.custom_fwd\n    s = 'torch.cuda.amp'\n",
      "3:5 torch.cuda.amp.GradScaler reference string -\n"
      "4:11 torch.cuda.amp.custom_fwd reference comment -\n"},
+    /* a mention of more components than a chain holds (CHAIN_MAX):
+     * the first ones are matched */
+    {"mention-40-components",
+     "import torch\n"
+     "# torch.cuda.amp.GradScaler.c0.c1.c2.c3.c4.c5.c6.c7.c8.c9."
+     "c10.c11.c12.c13.c14.c15.c16.c17.c18.c19.c20.c21.c22.c23."
+     "c24.c25.c26.c27.c28.c29.c30.c31.c32.c33.c34.c35.c36.c37."
+     "c38.c39\n"
+     "x = \"torch.cuda.amp.GradScaler.c0.c1.c2.c3.c4.c5.c6.c7.c8.c9."
+     "c10.c11.c12.c13.c14.c15.c16.c17.c18.c19.c20.c21.c22.c23."
+     "c24.c25.c26.c27.c28.c29.c30.c31.c32.c33.c34.c35.c36.c37."
+     "c38.c39\"\n",
+     "2:3 torch.cuda.amp.GradScaler reference comment -\n"
+     "3:6 torch.cuda.amp.GradScaler reference string -\n"},
     /* guards */
     {"try-import",
      "try:\n    from torch.cuda.amp import custom_fwd\nexcept "

@@ -473,14 +473,30 @@ bound_bit(const struct state *st, const char *s, size_t n)
 }
 
 /* Split full[0..n) into components: comp[k] the start of component k,
- * comp[ncomp] = n + 1. */
+ * comp[ncomp] = n + 1. The dots of eight bytes at a time where a word's
+ * byte order is known (the exact test for the zero bytes of w ^ "....":
+ * no carry crosses a byte), then a byte at a time. */
 static inline size_t
 split_comps(const char *full, size_t n, size_t *comp)
 {
-	size_t k, nc = 0;
+	size_t k = 0, nc = 0;
 
 	comp[nc++] = 0;
-	for (k = 0; k < n && nc < CHAIN_MAX; k++)
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; n - k >= 8 && nc < CHAIN_MAX; k += 8) {
+		const uint64_t lo7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+		uint64_t w, x, dots;
+
+		memcpy(&w, full + k, 8);
+		x = w ^ UINT64_C(0x2e2e2e2e2e2e2e2e);
+		dots = ~(((x & lo7) + lo7) | x) & ~lo7;
+		for (; dots && nc < CHAIN_MAX; dots &= dots - 1)
+			comp[nc++] =
+			    k + (size_t)(__builtin_ctzll(dots) >> 3) + 1;
+	}
+#endif
+	for (; k < n && nc < CHAIN_MAX; k++)
 		if (full[k] == '.')
 			comp[nc++] = k + 1;
 	comp[nc] = n + 1;
