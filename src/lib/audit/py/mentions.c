@@ -40,7 +40,9 @@ tg_audit_py_scan_mentions(struct state *st, const char *text, size_t n,
 			if ((size_t)(d - from) < rl)
 				continue;
 			p = d - rl;
-			if (memcmp(p, root, rl) != 0 ||
+			/* the byte before the dot first (most dots end a
+			 * sentence or another name) */
+			if (d[-1] != root[rl - 1] || memcmp(p, root, rl) != 0 ||
 			    (p > text && (ident_char((unsigned char)p[-1]) ||
 					  p[-1] == '.')))
 				continue;
