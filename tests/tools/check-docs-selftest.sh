@@ -101,7 +101,7 @@ rm -rf "$tmp/fake" && mkdir -p "$tmp/fake/doc"
 page alpha beta gamma-is-a-long-name zeta >"$tmp/fake/doc/torchgate-foo.1"
 page one two >"$tmp/fake/doc/torchgate-bar.1"
 expect 0 "" "$tmp/fake" "$tmp/tg"
-TG_BAR_TWO= expect 1 "bar: --two is in 'bar --help' but not in its usage synopsis" "$tmp/fake" "$tmp/tg"
+TG_BAR_TWO='' expect 1 "bar: --two is in 'bar --help' but not in its usage synopsis" "$tmp/fake" "$tmp/tg"
 # a SYNOPSIS naming -z (its short name) and the rest long is complete;
 # one without --beta is not
 syn() { printf '.TH X 1\n.SH SYNOPSIS\n.B tg foo\n.RB [ \\-z ]\n%s\n' "$1"; page alpha beta gamma-is-a-long-name zeta | sed 1d; }

@@ -22,12 +22,12 @@ may() { # what folder $1 may include, in words
 	for d in ${allowed[$1]}; do list="$list $d/"; done
 	if [ -n "$list" ]; then echo "$1/ may include only$list"; else echo "$1/ may include no other folder"; fi
 }
-declare -A allowed rank
+declare -A allowed
 n=0
 while IFS=: read -r folder deps; do
 	[ -n "$folder" ] || continue
 	allowed[$folder]=" $deps "
-	rank[$folder]=$((n++))
+	n=$((n + 1))
 done < <(block layers)
 [ "$n" -gt 0 ] || { echo "check-layers: no layers block in $readme"; exit 2; }
 

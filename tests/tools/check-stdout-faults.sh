@@ -60,7 +60,7 @@ match-batch|match|version match --batch
 cmp||version cmp 1.0 2.0
 sort|versions|version sort
 req||version req torch>=2.0
-marker||version marker python_version>='3' {"python_version":"3.11"}
+marker||version marker python_version>='3' {\"python_version\":\"3.11\"}
 marker-batch|marker|version marker --batch
 audit||audit --torch-version 2.11 apex
 audit-json||audit --torch-version 2.11 --format=json apex

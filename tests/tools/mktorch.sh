@@ -21,9 +21,9 @@
 #   --old-style      untyped version.py (torch 1.x)
 set -eu
 site=$1; shift
-version=2.11.0+cu130 meta= headers= cmake= abi= std=17 egg=0 honly=0
+version=2.11.0+cu130 meta='' headers='' cmake='' abi='' std=17 egg=0 honly=0
 cuda=None hip=None rocm=None xpu=None git=70d99e998b4955e0049d13a98d77ae1b14db1f45
-debug=False installer= tag= durl= old=0
+debug=False installer='' tag='' durl='' old=0
 q() { [ "$1" = None ] && echo None || echo "'$1'"; }
 while [ $# -gt 0 ]; do
 	case $1 in
