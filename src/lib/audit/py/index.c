@@ -29,6 +29,8 @@
 #include "lib/audit/py/internal.h"
 #include "lib/util/grow.h"
 
+#define KW_MAX 4 /* keywords of one parameter entry */
+
 /* Python's keywords (keyword.kwlist). */
 static const char *const keywords[] = {
     "False",  "None",	"True",	   "and",      "as",	   "assert", "async",
@@ -337,69 +339,91 @@ method_pattern(const char *u, size_t *nlen, int *zeroarg)
 	return 0;
 }
 
+/* The keyword a usage pattern "\bNAME\s*=..." names (size_average's
+ * entry names reduce= too): its length, 0 for another pattern. */
+static size_t
+keyword_pattern(const char *u)
+{
+	size_t n = 0;
+
+	if (!starts_with(u, "\\b"))
+		return 0;
+	for (u += 2; ident_char((unsigned char)u[n]); n++)
+		;
+	return n && n < 64 && starts_with(u + n, "\\s*=") ? n : 0;
+}
+
 /* A parameter entry: the call it is a keyword of, and the other
  * functions its usage patterns name before "\s*\(" (CppExtension's
- * CUDAExtension, is_autocast_enabled's set_autocast_enabled). */
+ * CUDAExtension, is_autocast_enabled's set_autocast_enabled, the loss
+ * classes of size_average's entry), each with the id's keyword and the
+ * others its patterns "\bNAME\s*=" name (reduce=). */
 static int
 index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 {
 	static char names[EXPAND_MAX][NAME_MAX_LEN];
-	const char *dot = strrchr(a->id, '.'), *kw, *par;
-	size_t fn, k, pl;
+	char kws[KW_MAX][64], func[NAME_MAX_LEN];
+	const char *dot = strrchr(a->id, '.'), *par;
+	size_t fn, k, pl, q, nk = 1;
 	int rc, method, under, n, j;
 
-	if (!dot || dot == a->id)
+	if (!dot || dot == a->id || strlen(dot + 1) >= sizeof(kws[0]))
 		return 0;
-	kw = dot + 1;
-	fn = (size_t)(dot - a->id);
-	{
-		char func[NAME_MAX_LEN];
+	strcpy(kws[0], dot + 1);
+	for (k = 0; k < a->nusage && nk < KW_MAX; k++) {
+		size_t l = keyword_pattern(a->usage[k]);
 
-		if (fn >= sizeof(func))
-			return 0;
-		memcpy(func, a->id, fn);
-		func[fn] = '\0';
-		method = is_method_path(func);
-		/* a module (no call of its own): any function under it */
-		under = !method && index_find(ix, func, fn) == NULL &&
-			strchr(func + strcspn(func, ".") + 1, '.') != NULL &&
-			func[fn - 1] != ')' && strrchr(func, '.')[1] >= 'a' &&
-			strcmp(strrchr(func, '.') + 1, "functional") == 0;
-		if (method) {
-			const char *m = strrchr(func, '.') + 1;
-
-			rc = add_param(ix, a, m, strlen(m), 1, 0, kw);
-		} else {
-			rc = add_param(ix, a, func, fn, 0, under, kw);
+		if (l) {
+			memcpy(kws[nk], a->usage[k] + 2, l);
+			kws[nk][l] = '\0';
+			for (q = 0; q < nk && strcmp(kws[q], kws[nk]) != 0; q++)
+				;
+			nk += q == nk;
 		}
+	}
+	fn = (size_t)(dot - a->id);
+	if (fn >= sizeof(func))
+		return 0;
+	memcpy(func, a->id, fn);
+	func[fn] = '\0';
+	method = is_method_path(func);
+	/* a module (no call of its own): any function under it */
+	under = !method && index_find(ix, func, fn) == NULL &&
+		strchr(func + strcspn(func, ".") + 1, '.') != NULL &&
+		func[fn - 1] != ')' && strrchr(func, '.')[1] >= 'a' &&
+		strcmp(strrchr(func, '.') + 1, "functional") == 0;
+	for (q = 0; q < nk; q++) {
+		const char *m = strrchr(func, '.') + 1;
+
+		rc = method ? add_param(ix, a, m, strlen(m), 1, 0, kws[q])
+			    : add_param(ix, a, func, fn, 0, under, kws[q]);
 		if (rc)
 			return rc;
-		par = strrchr(func, '.');
-		pl = par ? (size_t)(par - func) : 0;
-		for (k = 0; k < a->nusage; k++) {
-			const char *u = a->usage[k], *st = strstr(u, "\\s*\\(");
+	}
+	par = strrchr(func, '.');
+	pl = par ? (size_t)(par - func) : 0;
+	for (k = 0; k < a->nusage && !method; k++) {
+		const char *u = a->usage[k], *st = strstr(u, "\\s*\\(");
 
-			if (!st || st == u)
+		if (!st || st == u)
+			continue;
+		n = expand(u, st, names);
+		for (j = 0; j < n; j++) {
+			char full[NAME_MAX_LEN];
+
+			if (strchr(names[j], '.') || !names[j][0])
 				continue;
-			n = expand(u, st, names);
-			for (j = 0; j < n; j++) {
-				char full[NAME_MAX_LEN];
-
-				if (strchr(names[j], '.') || !names[j][0] ||
-				    method)
-					continue;
-				if (pl + strlen(names[j]) + 2 >= sizeof(full))
-					continue;
-				memcpy(full, func, pl);
-				full[pl] = '.';
-				strcpy(full + pl + 1, names[j]);
-				if (strcmp(full, func) == 0)
-					continue;
-				rc = add_param(ix, a, full, strlen(full), 0, 0,
-					       kw);
-				if (rc)
+			if (pl + strlen(names[j]) + 2 >= sizeof(full))
+				continue;
+			memcpy(full, func, pl);
+			full[pl] = '.';
+			strcpy(full + pl + 1, names[j]);
+			if (strcmp(full, func) == 0)
+				continue;
+			for (q = 0; q < nk; q++)
+				if ((rc = add_param(ix, a, full, strlen(full),
+						    0, 0, kws[q])))
 					return rc;
-			}
 		}
 	}
 	return 0;

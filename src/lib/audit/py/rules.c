@@ -11,8 +11,10 @@
  * entries have one method and keyword (LRScheduler.step.epoch and
  * ReduceLROnPlateau.step.epoch) a call is a use of the first in the
  * table's order only, the receiver's class being unknown; FUNC a module
- * named "functional" means any function in it (size_average=). A
- * positional use of a parameter is not seen. Behaviours (kind
+ * named "functional" means any function in it (size_average=). The
+ * keywords are PARAM and those the entry's patterns "\bNAME\s*=" name
+ * (reduce=); the argument's value is not read, and a positional use of
+ * a parameter is not seen. Behaviours (kind
  * "behavior"): the ones in tg_audit_py_behaviours[] below are judged
  * from the call's arguments (torch.load without weights_only=, checkpoint
  * without use_reentrant=, onnx.export without dynamo=, softmax with
