@@ -14,7 +14,10 @@
 # python-too-new). Then the same findings, saved with --probe, are
 # compared with a table that has one fact wrong (an entry made
 # 'introduced 2.11' whose module 1.13 imports): the check must fail,
-# naming it. torchgate itself never imports torch; this test does. It
+# naming it. Last, the legacy reduction arguments: the loss functions
+# and classes whose signatures take size_average= and reduce= must be
+# the ones the table's pattern names, and audit must find each keyword
+# of each. torchgate itself never imports torch; this test does. It
 # fails, never skips, when python3-torch is not installed.
 set -u
 export LC_ALL=C
@@ -92,4 +95,33 @@ s = importlib.util.spec_from_file_location("ic", sys.argv[1]); m = importlib.uti
 import iamod
 print([m.sets_on_self(iamod.E, n) for n in ("metadata_json", "n", "other", "missing")])' "$IC" 2>&1)
 check "instance-attribute: set on self, annotated, compared, absent" "$got" "[True, True, False, False]"
+# the legacy reduction arguments: every function of torch.nn.functional
+# and every class of torch.nn that this torch's signatures show taking
+# size_average= and reduce= (the classes must be the ones the table's
+# pattern names), called with each: all found by audit
+mkdir -p "$tmp/loss"
+"$PY" -c 'import inspect, json, re, sys
+import torch.nn as nn, torch.nn.functional as F
+def takes(o):
+    try:
+        return {"size_average", "reduce"} <= set(inspect.signature(o).parameters)
+    except (TypeError, ValueError):
+        return False
+fs = sorted(n for n in dir(F) if not n.startswith("_") and not isinstance(getattr(F, n), type) and callable(getattr(F, n)) and takes(getattr(F, n)))
+cs = sorted(n for n in dir(nn) if isinstance(getattr(nn, n), type) and takes(getattr(nn, n).__init__))
+e = [e for e in json.load(open(sys.argv[1]))["entries"] if e["id"] == "torch.nn.functional.size_average"][0]
+named = sorted(re.match(r"\\b\(\?:([\w|]+)\)", e["usage"][2]).group(1).split("|"))
+with open(sys.argv[2], "w") as f:
+    f.write("import torch.nn as nn\nimport torch.nn.functional as F\n")
+    for kw in ("size_average", "reduce"):
+        f.writelines("F.%s(x, y, %s=False)\n" % (n, kw) for n in fs)
+        f.writelines("nn.%s(%s=False)\n" % (n, kw) for n in cs)
+print(len(fs), len(cs), named == cs)' "$SRCDIR/data/apis.json" "$tmp/loss/a.py" >"$tmp/loss.out" 2>&1
+read -r nf nc same <"$tmp/loss.out"
+check "loss functions and classes found by signature" "$(( ${nf:-0} > 0 && ${nc:-0} > 0 ))" 1
+check "the table's class pattern names this torch's loss classes" "${same:-?}" True
+"$TG" audit -q --format=json --torch-version 1.13 "$tmp/loss" >"$tmp/loss.json"
+n=$("$PY" -c 'import json, sys
+print(sum(f["api"] == "torch.nn.functional.size_average" for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/loss.json")
+check "every legacy reduction argument found" "$n" "$(( 2 * (${nf:-0} + ${nc:-0}) ))"
 finish
