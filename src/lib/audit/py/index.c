@@ -350,7 +350,7 @@ keyword_pattern(const char *u)
 		return 0;
 	for (u += 2; ident_char((unsigned char)u[n]); n++)
 		;
-	return n && n < 64 && starts_with(u + n, "\\s*=") ? n : 0;
+	return n && n < NAME_MAX_LEN && starts_with(u + n, "\\s*=") ? n : 0;
 }
 
 /* A parameter entry: the call it is a keyword of, and the other
@@ -362,7 +362,7 @@ static int
 index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 {
 	static char names[EXPAND_MAX][NAME_MAX_LEN];
-	char kws[KW_MAX][64], func[NAME_MAX_LEN];
+	char kws[KW_MAX][NAME_MAX_LEN], func[NAME_MAX_LEN];
 	const char *dot = strrchr(a->id, '.'), *par;
 	size_t fn, k, pl, q, nk = 1;
 	int rc, method, under, n, j;
