@@ -17,7 +17,7 @@
 # naming it. Last, the legacy reduction arguments: the loss functions
 # and classes whose signatures take size_average= and reduce= must be
 # the ones the table's pattern names, and audit must find each keyword
-# of each. torchgate itself never imports torch; this test does. It
+# of each, but none passed as None (which does not warn). torchgate itself never imports torch; this test does. It
 # fails, never skips, when python3-torch is not installed.
 set -u
 export LC_ALL=C
@@ -98,7 +98,8 @@ check "instance-attribute: set on self, annotated, compared, absent" "$got" "[Tr
 # the legacy reduction arguments: every function of torch.nn.functional
 # and every class of torch.nn that this torch's signatures show taking
 # size_average= and reduce= (the classes must be the ones the table's
-# pattern names), called with each: all found by audit
+# pattern names), called with each =False: all found by audit; called
+# with both =None, which does not warn (seen for the classes): none
 mkdir -p "$tmp/loss"
 "$PY" -c 'import inspect, json, re, sys
 import torch.nn as nn, torch.nn.functional as F
@@ -116,10 +117,21 @@ with open(sys.argv[2], "w") as f:
     for kw in ("size_average", "reduce"):
         f.writelines("F.%s(x, y, %s=False)\n" % (n, kw) for n in fs)
         f.writelines("nn.%s(%s=False)\n" % (n, kw) for n in cs)
-print(len(fs), len(cs), named == cs)' "$SRCDIR/data/apis.json" "$tmp/loss/a.py" >"$tmp/loss.out" 2>&1
-read -r nf nc same <"$tmp/loss.out"
+    f.writelines("F.%s(x, y, size_average=None, reduce=None)\n" % n for n in fs)
+    f.writelines("nn.%s(size_average=None, reduce=None)\n" % n for n in cs)
+import warnings
+def warns(c, v):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        c(size_average=v, reduce=v)
+    return any("size_average and reduce" in str(m.message) for m in w)
+# NLLLoss2d warns of itself
+ok = all(warns(getattr(nn, n), False) and (n == "NLLLoss2d" or not warns(getattr(nn, n), None)) for n in cs)
+print(len(fs), len(cs), named == cs, ok)' "$SRCDIR/data/apis.json" "$tmp/loss/a.py" >"$tmp/loss.out" 2>&1
+read -r nf nc same warned <"$tmp/loss.out"
 check "loss functions and classes found by signature" "$(( ${nf:-0} > 0 && ${nc:-0} > 0 ))" 1
 check "the table's class pattern names this torch's loss classes" "${same:-?}" True
+check "each class warns of False, none of None" "${warned:-?}" True
 "$TG" audit -q --format=json --torch-version 1.13 "$tmp/loss" >"$tmp/loss.json"
 n=$("$PY" -c 'import json, sys
 print(sum(f["api"] == "torch.nn.functional.size_average" for f in json.load(open(sys.argv[1]))["findings"]))' "$tmp/loss.json")

@@ -120,21 +120,24 @@ static const struct tcase cases[] = {
      "4:35 torch.nn.functional.size_average argument code -\n"},
     /* the entry's other keyword (its pattern \breduce\s*=) and the loss
      * classes its third pattern names, each with either keyword; a
-     * class it does not name, and a keyword no pattern names, are not
-     * uses */
+     * class it does not name, a keyword no pattern names and a value of
+     * None alone (the patterns' (?!\s*None\b)) are not uses */
     {"parameter-keywords-classes",
      "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
      "F.l1_loss(x, y, reduce=False)\nnn.MSELoss(size_average=False)\n"
      "torch.nn.NLLLoss2d(weight=w, reduce=True)\n"
      "nn.HuberLoss(reduce=False)\nnn.MSELoss(reduction='sum')\n"
      "F.mse_loss(x, y, size_average=False, reduce=False)\n"
-     "nn.L1Loss(average=False)\nF.l1_loss(x, y, reduces=1)\n",
+     "nn.L1Loss(average=False)\nF.l1_loss(x, y, reduces=1)\n"
+     "F.mse_loss(x, y, size_average=None, reduce=None)\n"
+     "nn.MSELoss(reduce=None if a else False)\n",
      "4:17 torch.nn.functional.size_average argument code -\n"
      "5:12 torch.nn.functional.size_average argument code -\n"
      "6:1 torch.nn.NLLLoss2d call code -\n"
      "6:30 torch.nn.functional.size_average argument code -\n"
      "9:18 torch.nn.functional.size_average argument code -\n"
-     "9:38 torch.nn.functional.size_average argument code -\n"},
+     "9:38 torch.nn.functional.size_average argument code -\n"
+     "13:12 torch.nn.functional.size_average argument code -\n"},
     {"behavior",
      "import torch\nimport torch.nn.functional as F\n"
      "from torch.utils.checkpoint import checkpoint\n"

@@ -291,7 +291,8 @@ add_method(struct tg_audit_py_index *ix, const char *name, size_t n,
 
 static int
 add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
-	  const char *func, size_t fn, int method, int under, const char *kw)
+	  const char *func, size_t fn, int method, int under, const char *kw,
+	  int not_none)
 {
 	struct param_rule *v;
 
@@ -305,6 +306,7 @@ add_param(struct tg_audit_py_index *ix, const struct tg_api *api,
 	v->method = method;
 	v->under = under;
 	v->twin = 0;
+	v->not_none = not_none;
 	if (!v->func || !v->kw) {
 		free(v->func);
 		free(v->kw);
@@ -340,9 +342,10 @@ method_pattern(const char *u, size_t *nlen, int *zeroarg)
 }
 
 /* The keyword a usage pattern "\bNAME\s*=..." names (size_average's
- * entry names reduce= too): its length, 0 for another pattern. */
+ * entry names reduce= too): its length, 0 for another pattern;
+ * *not_none whether the pattern goes on "(?!\s*None\b)". */
 static size_t
-keyword_pattern(const char *u)
+keyword_pattern(const char *u, int *not_none)
 {
 	size_t n = 0;
 
@@ -350,7 +353,10 @@ keyword_pattern(const char *u)
 		return 0;
 	for (u += 2; ident_char((unsigned char)u[n]); n++)
 		;
-	return n && n < NAME_MAX_LEN && starts_with(u + n, "\\s*=") ? n : 0;
+	if (!n || n >= NAME_MAX_LEN || !starts_with(u + n, "\\s*="))
+		return 0;
+	*not_none = strcmp(u + n + 4, "(?!\\s*None\\b)") == 0;
+	return n;
 }
 
 /* A parameter entry: the call it is a keyword of, and the other
@@ -363,6 +369,7 @@ index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 {
 	static char names[EXPAND_MAX][NAME_MAX_LEN];
 	char kws[KW_MAX][NAME_MAX_LEN], func[NAME_MAX_LEN];
+	int nn[KW_MAX] = {0}; /* each keyword's not_none */
 	const char *dot = strrchr(a->id, '.'), *par;
 	size_t fn, k, pl, q, nk = 1;
 	int rc, method, under, n, j;
@@ -371,13 +378,15 @@ index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 		return 0;
 	strcpy(kws[0], dot + 1);
 	for (k = 0; k < a->nusage && nk < KW_MAX; k++) {
-		size_t l = keyword_pattern(a->usage[k]);
+		int none;
+		size_t l = keyword_pattern(a->usage[k], &none);
 
 		if (l) {
 			memcpy(kws[nk], a->usage[k] + 2, l);
 			kws[nk][l] = '\0';
 			for (q = 0; q < nk && strcmp(kws[q], kws[nk]) != 0; q++)
 				;
+			nn[q] = none;
 			nk += q == nk;
 		}
 	}
@@ -395,8 +404,9 @@ index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 	for (q = 0; q < nk; q++) {
 		const char *m = strrchr(func, '.') + 1;
 
-		rc = method ? add_param(ix, a, m, strlen(m), 1, 0, kws[q])
-			    : add_param(ix, a, func, fn, 0, under, kws[q]);
+		rc = method
+			 ? add_param(ix, a, m, strlen(m), 1, 0, kws[q], nn[q])
+			 : add_param(ix, a, func, fn, 0, under, kws[q], nn[q]);
 		if (rc)
 			return rc;
 	}
@@ -422,7 +432,7 @@ index_param(struct tg_audit_py_index *ix, const struct tg_api *a)
 				continue;
 			for (q = 0; q < nk; q++)
 				if ((rc = add_param(ix, a, full, strlen(full),
-						    0, 0, kws[q])))
+						    0, 0, kws[q], nn[q])))
 					return rc;
 		}
 	}

@@ -65,6 +65,9 @@ struct param_rule {
 	int method; /* func is a method: ".func(" on any receiver */
 	int under;  /* func is a module: any function under it */
 	int twin;   /* an earlier method rule has this func and kw: skipped */
+	/* kw=None is no use (the entry's pattern "\bKW\s*=(?!\s*None\b)":
+	 * torch warns of size_average= only when it is not None) */
+	int not_none;
 	char *kw;
 };
 

@@ -13,8 +13,9 @@
  * table's order only, the receiver's class being unknown; FUNC a module
  * named "functional" means any function in it (size_average=). The
  * keywords are PARAM and those the entry's patterns "\bNAME\s*=" name
- * (reduce=); the argument's value is not read, and a positional use of
- * a parameter is not seen. Behaviours (kind
+ * (reduce=); the argument's value is not read, but where the pattern
+ * goes on "(?!\s*None\b)" KW=None alone is no use; a positional use
+ * of a parameter is not seen. Behaviours (kind
  * "behavior"): the ones in tg_audit_py_behaviours[] below are judged
  * from the call's arguments (torch.load without weights_only=, checkpoint
  * without use_reentrant=, onnx.export without dynamo=, softmax with
@@ -103,6 +104,15 @@ call_args(const struct state *st, size_t p, const char *kw, size_t *kwat,
 	return 1;
 }
 
+/* Whether rule pr's keyword at token kwat is a use: its value is not
+ * None alone where the rule says None is none. */
+static int
+param_use(const struct state *st, const struct param_rule *pr, size_t kwat)
+{
+	return !(pr->not_none && tok_kw(st, kwat + 2, "None") &&
+		 (tok_op(st, kwat + 3, ",") || tok_op(st, kwat + 3, ")")));
+}
+
 /* A call of full (resolved) at '(' token p: parameters and behaviours. */
 void
 tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
@@ -127,7 +137,7 @@ tg_audit_py_check_call(struct state *st, const char *full, size_t fl, size_t p,
 		      memcmp(pr->func, full, pl) == 0))
 			continue;
 		if (call_args(st, p, pr->kw, &kwat, &npos, &star, &empty) &&
-		    kwat != SIZE_MAX)
+		    kwat != SIZE_MAX && param_use(st, pr, kwat))
 			tg_audit_py_emit(
 			    st, pr->api, st->t[kwat].line, st->t[kwat].col,
 			    TG_AUDIT_IN_CODE, "argument", kwat,
@@ -188,7 +198,7 @@ tg_audit_py_check_method(struct state *st, size_t i)
 		    memcmp(pr->func, nm, nl) != 0)
 			continue;
 		if (call_args(st, i + 1, pr->kw, &kwat, &npos, &star, &empty) &&
-		    kwat != SIZE_MAX)
+		    kwat != SIZE_MAX && param_use(st, pr, kwat))
 			tg_audit_py_emit(
 			    st, pr->api, st->t[kwat].line, st->t[kwat].col,
 			    TG_AUDIT_IN_CODE, "argument", kwat,
