@@ -5,7 +5,7 @@
  * three section headers: null, .dynstr, .dynsym linked to it) with
  * "St7__cxx11" placed at the table's start, across the seam of two
  * chunks the reader reads, at its end, only after its end (in the file,
- * not the table) or nowhere; then each way a header can be wrong, with
+ * not the table) or nowhere (in a table past both seams); then each way a header can be wrong, with
  * its message; then two real libraries of the system: libstdc++ (which
  * exports std::__cxx11 names) and the C library (which does not).
  */
@@ -19,7 +19,10 @@
 #include "lib/torch/elf.h"
 
 #define NEEDLE "St7__cxx11"
-#define CHUNK ((size_t)64 << 10) /* as elf.c reads */
+/* as elf.c reads: FIRST bytes, then CHUNK - 9 more with the last 9 of
+ * the read before */
+#define FIRST ((size_t)4 << 10)
+#define CHUNK ((size_t)64 << 10)
 
 static char dir[] = "/tmp/tg-test-elf.XXXXXX";
 
@@ -79,8 +82,8 @@ expect(const char *path, int want, const char *msg, const char *what)
 	CHECK(got == want, "%s: got %d, want %d (%s)", what, got, want,
 	      err.msg);
 	if (msg)
-		CHECK(strstr(err.msg, msg) != NULL, "%s: message '%s', want '%s'",
-		      what, err.msg, msg);
+		CHECK(strstr(err.msg, msg) != NULL,
+		      "%s: message '%s', want '%s'", what, err.msg, msg);
 }
 
 /* A library found in the usual directories of this system's libraries
@@ -106,8 +109,9 @@ int
 main(void)
 {
 	char p[4096], lib[4096];
-	const size_t start = 0, seam = CHUNK - 4, big = 3 * CHUNK + 100;
-	const size_t end = big - strlen(NEEDLE), seam2 = 2 * CHUNK - 9;
+	const size_t start = 0, seam = FIRST - 4, big = 3 * CHUNK + 100;
+	const size_t end = big - strlen(NEEDLE),
+		     seam2 = FIRST + CHUNK - (strlen(NEEDLE) - 1) - 5;
 	const char *l;
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
@@ -133,7 +137,8 @@ main(void)
 		expect(p, 0, NULL, "cut by the table's end");
 	}
 	make(p, sizeof(p), "badstr", 100, &start, 1, 0, NULL, 64, 1 << 20);
-	expect(p, TG_EINVAL, "bad dynamic string table", "a table past the end");
+	expect(p, TG_EINVAL, "bad dynamic string table",
+	       "a table past the end");
 	make(p, sizeof(p), "badoff", 100, &start, 1, 0, NULL, (uint64_t)1 << 40,
 	     10);
 	expect(p, TG_EINVAL, "bad dynamic string table", "a table far away");

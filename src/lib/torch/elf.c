@@ -3,13 +3,13 @@
  *
  * The ELF header, the section headers and the dynamic string table are
  * read with pread, the table a chunk at a time up to the first match
- * (it is near the start in every torch library seen): a mapping of the
- * whole file cost more, in page faults and in unmapping it, than the
- * few bytes read (probe's start-up, issue 29). Every offset and size
+ * (it is near the start in every torch library seen: the first 4 KiB,
+ * read onto the stack): a mapping of the whole file cost more, in
+ * unmapping it, than the few bytes read (probe's start-up, issue 29). Every offset and size
  * taken from the file is checked against its size before use, so a
  * truncated or hostile file gives an error, never a read out of bounds.
  * Worst case: the whole dynamic string table read once (a few MiB for
- * libtorch_cpu), CHUNK bytes of memory. The limit on the file is only
+ * libtorch_cpu), 64 KiB of memory. The limit on the file is only
  * against nonsense: 16 GiB (libtorch_cuda is about 1.5 GiB).
  */
 #include "lib/torch/elf.h"
@@ -27,6 +27,7 @@
 #include "lib/util/file.h"
 
 #define ELF_MAX ((size_t)16 << 30)
+#define FIRST ((size_t)4 << 10)
 #define CHUNK ((size_t)64 << 10)
 
 static const char needle[] = "St7__cxx11";
@@ -61,23 +62,22 @@ read_at(int fd, void *buf, size_t n, uint64_t off, const char *path,
 }
 
 /* Whether the string table of size bytes at off holds the needle: read
- * CHUNK bytes at a time, each chunk after the first starting with the
- * last NEEDLE - 1 bytes of the one before (a match across the seam). */
+ * FIRST bytes into a buffer on the stack (the match is there in every
+ * torch library seen: a heap block would cost page faults), then CHUNK
+ * bytes at a time, each chunk after the first starting with the last
+ * NEEDLE - 1 bytes of the one before (a match across the seam). */
 static int
 table_has(int fd, uint64_t off, uint64_t size, const char *path,
 	  struct tg_err *err)
 {
-	char *buf = malloc(CHUNK);
-	size_t keep = 0;
+	char first[FIRST], *buf = first, *big;
+	size_t keep = 0, cap = sizeof(first);
 	uint64_t at = 0;
 	int rc = 0;
 
-	if (!buf)
-		return tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
-				  path);
 	while (at < size && !rc) {
-		size_t n = size - at < CHUNK - keep ? (size_t)(size - at)
-						    : CHUNK - keep;
+		size_t n =
+		    size - at < cap - keep ? (size_t)(size - at) : cap - keep;
 
 		rc = read_at(fd, buf + keep, n, off + at, path, err);
 		if (rc)
@@ -87,9 +87,20 @@ table_has(int fd, uint64_t off, uint64_t size, const char *path,
 		if (memmem(buf, n, needle, NEEDLE))
 			rc = 1;
 		keep = n < NEEDLE - 1 ? n : NEEDLE - 1;
-		memmove(buf, buf + n - keep, keep);
+		if (buf == first && at < size && !rc) {
+			if (!(big = malloc(CHUNK)))
+				return tg_err_set(err, TG_ENOMEM,
+						  "out of memory reading '%s'",
+						  path);
+			memcpy(big, buf + n - keep, keep);
+			buf = big;
+			cap = CHUNK;
+		} else {
+			memmove(buf, buf + n - keep, keep);
+		}
 	}
-	free(buf);
+	if (buf != first)
+		free(buf);
 	return rc;
 }
 
