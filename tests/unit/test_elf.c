@@ -3,11 +3,12 @@
  *
  * ELF64 files are laid out here (an ELF header, a dynamic string table,
  * three section headers: null, .dynstr, .dynsym linked to it) with
- * "St7__cxx11" placed at the table's start, across the seam of two
+ * "St7__cxx11" placed at the table's start, across the seams of the
  * chunks the reader reads, at its end, only after its end (in the file,
- * not the table) or nowhere (in a table past both seams); then each way a header can be wrong, with
- * its message; then two real libraries of the system: libstdc++ (which
- * exports std::__cxx11 names) and the C library (which does not).
+ * not the table) or nowhere (in a table past both seams); then each way
+ * a header can be wrong, with its message; then two real libraries of
+ * the system: libstdc++ (which exports std::__cxx11 names) and the C
+ * library (which does not).
  */
 #include <elf.h>
 #include <stdio.h>

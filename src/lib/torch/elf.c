@@ -1,13 +1,14 @@
-/* elfabi.c - the libstdc++ ABI of a shared library, from its symbols
+/* elf.c - the libstdc++ ABI of a shared library, from its symbols
  * SPDX-License-Identifier: MIT
  *
  * The ELF header, the section headers and the dynamic string table are
  * read with pread, the table a chunk at a time up to the first match
  * (it is near the start in every torch library seen: the first 4 KiB,
  * read onto the stack): a mapping of the whole file cost more, in
- * unmapping it, than the few bytes read (probe's start-up, issue 29). Every offset and size
- * taken from the file is checked against its size before use, so a
- * truncated or hostile file gives an error, never a read out of bounds.
+ * unmapping it, than the few bytes read (probe's start-up, issue 29).
+ * Every offset and size taken from the file is checked against its size
+ * before use, so a truncated or hostile file gives an error, never a
+ * read out of bounds.
  * Worst case: the whole dynamic string table read once (a few MiB for
  * libtorch_cpu), 64 KiB of memory. The limit on the file is only
  * against nonsense: 16 GiB (libtorch_cuda is about 1.5 GiB).

@@ -1,4 +1,4 @@
-/* elfabi.h - the libstdc++ ABI of a shared library, from its symbols
+/* elf.h - the libstdc++ ABI of a shared library, from its symbols
  * SPDX-License-Identifier: MIT
  *
  * A library built with _GLIBCXX_USE_CXX11_ABI=1 exports names mangled
