@@ -430,9 +430,35 @@ writes(void)
 	rmdir(dir);
 }
 
+/* tg_file_pread: the bytes at an offset, fewer at the end, -1 on a
+ * descriptor that cannot be read. */
+static void
+preads(void)
+{
+	char path[] = "/tmp/tg-test-pread.XXXXXX", buf[16];
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0, "mkstemp");
+	if (fd < 0)
+		return;
+	CHECK(write(fd, "0123456789", 10) == 10, "write %s", path);
+	memset(buf, 0, sizeof(buf));
+	CHECK(tg_file_pread(fd, buf, 4, 3) == 4 && memcmp(buf, "3456", 4) == 0,
+	      "pread at 3: '%s'", buf);
+	memset(buf, 0, sizeof(buf));
+	CHECK(tg_file_pread(fd, buf, 8, 6) == 4 && strcmp(buf, "6789") == 0,
+	      "pread past the end: '%s'", buf);
+	CHECK(tg_file_pread(fd, buf, 4, 10) == 0, "pread at the end");
+	close(fd);
+	unlink(path);
+	CHECK(tg_file_pread(fd, buf, 4, 0) == -1,
+	      "pread of a closed descriptor");
+}
+
 int
 main(void)
 {
+	preads();
 	paths();
 	utf8();
 	reads();

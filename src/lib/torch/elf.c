@@ -45,20 +45,12 @@ static int
 read_at(int fd, void *buf, size_t n, uint64_t off, const char *path,
 	struct tg_err *err)
 {
-	size_t got = 0;
+	ssize_t r = tg_file_pread(fd, buf, n, off);
 
-	while (got < n) {
-		ssize_t r =
-		    pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return tg_err_set(
-			    err, TG_EIO, "cannot read '%s': %s", path,
-			    r < 0 ? strerror(errno) : "file shrank while read");
-		got += (size_t)r;
-	}
+	if (r < 0 || (size_t)r != n)
+		return tg_err_set(err, TG_EIO, "cannot read '%s': %s", path,
+				  r < 0 ? strerror(errno)
+					: "file shrank while read");
 	return 0;
 }
 

@@ -123,7 +123,8 @@ static int
 get(struct tg_elfsym *e, int fd, uint64_t off, uint64_t len,
     const unsigned char **out, const char *name, struct tg_err *err)
 {
-	size_t k, n = 0;
+	size_t k;
+	ssize_t r;
 	unsigned char *p;
 
 	if (fd < 0) {
@@ -143,20 +144,14 @@ get(struct tg_elfsym *e, int fd, uint64_t off, uint64_t len,
 	if (!p)
 		return tg_err_set(err, TG_ENOMEM, "out of memory reading '%s'",
 				  name);
-	while (n < len) {
-		ssize_t r = pread(fd, p + n, (size_t)len - n, (off_t)(off + n));
+	r = tg_file_pread(fd, p, (size_t)len, off);
+	if (r < 0 || (uint64_t)r != len) {
+		int rc = tg_err_set(err, TG_EIO, "cannot read '%s': %s", name,
+				    r < 0 ? strerror(errno)
+					  : "shorter than its size");
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			int rc = tg_err_set(
-			    err, TG_EIO, "cannot read '%s': %s", name,
-			    r < 0 ? strerror(errno) : "shorter than its size");
-
-			free(p);
-			return rc;
-		}
-		n += (size_t)r;
+		free(p);
+		return rc;
 	}
 	e->blk[e->nblk].p = p;
 	e->blk[e->nblk].off = off;
@@ -539,27 +534,6 @@ tg_elfsym_runpath(const struct tg_elfsym *e)
 /* The longest prefix looked for. */
 #define NEEDS_PREFIX 8
 
-/* len bytes at off into buf, fewer at the end of the file; -1 on an
- * error. */
-static ssize_t
-pread_all(int fd, unsigned char *buf, size_t len, uint64_t off)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = pread(fd, buf + n, len - n, (off_t)(off + n));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	return (ssize_t)n;
-}
-
 /* The file offset of virtual address va, with len bytes after it in
  * the same PT_LOAD segment's file image: 0, or -1 when none holds them. */
 static int
@@ -605,7 +579,7 @@ tg_elfsym_needs(const char *path, int walked, const char *const *prefix,
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return TG_ELFSYM_NEEDS_ASK;
-	r = pread_all(fd, head, sizeof(head), 0);
+	r = tg_file_pread(fd, head, sizeof(head), 0);
 	if (r < (ssize_t)sizeof(eh))
 		goto out;
 	got = (uint64_t)r;
@@ -631,7 +605,7 @@ tg_elfsym_needs(const char *path, int walked, const char *const *prefix,
 	if (fits(dynoff, dynsz, got)) {
 		dyn = head + dynoff;
 	} else {
-		if (pread_all(fd, dynb, (size_t)dynsz, dynoff) !=
+		if (tg_file_pread(fd, dynb, (size_t)dynsz, dynoff) !=
 		    (ssize_t)dynsz)
 			goto out;
 		dyn = dynb;
@@ -673,7 +647,7 @@ tg_elfsym_needs(const char *path, int walked, const char *const *prefix,
 		str = head + stroff + lo;
 	} else {
 		if (end - lo > sizeof(names) ||
-		    pread_all(fd, names, (size_t)(end - lo), stroff + lo) !=
+		    tg_file_pread(fd, names, (size_t)(end - lo), stroff + lo) !=
 			(ssize_t)(end - lo))
 			goto out;
 		str = names;

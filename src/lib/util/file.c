@@ -726,3 +726,23 @@ tg_file_write_atomic(const char *path, const char *data, size_t len,
 	tg_file_out_release(&o);
 	return rc;
 }
+
+ssize_t
+tg_file_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	size_t n = 0;
+
+	while (n < len) {
+		ssize_t r =
+		    pread(fd, (char *)buf + n, len - n, (off_t)(off + n));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	return (ssize_t)n;
+}

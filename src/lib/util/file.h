@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "lib/util/err.h"
 
@@ -81,6 +82,11 @@ int tg_file_read_head(const char *path, size_t max, char **out, size_t *len,
  * as tg_file_read_walked_at. */
 int tg_file_read_head_walked(const char *path, size_t max, char **out,
 			     size_t *len, int *truncated, struct tg_err *err);
+
+/* len bytes of fd at off into buf, pread again after a short read or
+ * EINTR: the count read (less than len only at the end of the file), or
+ * -1 with errno set. */
+ssize_t tg_file_pread(int fd, void *buf, size_t len, uint64_t off);
 
 /* Writing a file so that a reader, or a run killed at any moment, sees
  * the old content or the new, never a part:
